@@ -1,0 +1,23 @@
+// swift-tools-version: 6.0
+// IdentityFlow depends on the Swift toolchain only (Foundation, Dispatch, Swift Testing): a product decision.
+import PackageDescription
+
+let package = Package(
+    name: "IdentityFlow",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "IdentityFlow", targets: ["IdentityFlow"]),
+        .library(name: "IdentityFlowTesting", targets: ["IdentityFlowTesting"]),
+        .executable(name: "identityflow", targets: ["identityflow"]),
+    ],
+    targets: [
+        .target(name: "Statechart"),
+        .target(name: "IdentityFlow", dependencies: ["Statechart"]),
+        .target(name: "IdentityFlowTesting", dependencies: ["IdentityFlow", "Statechart"]),
+        .executableTarget(name: "identityflow", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart"]),
+        .testTarget(name: "StatechartTests", dependencies: ["Statechart"]),
+        .testTarget(name: "IdentityFlowTests", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart"]),
+        .testTarget(name: "IdentityFlowTestingTests", dependencies: ["IdentityFlowTesting", "IdentityFlow"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

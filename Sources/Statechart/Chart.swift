@@ -1,0 +1,92 @@
+/// A machine's statechart as data: its states, initial state, final states and transitions.
+///
+/// Every ``StateMachine`` declares its chart once. The ``MachineRunner`` checks each transition it
+/// takes against it, `identityflow charts` draws it (SCXML, Mermaid, DOT), and tests compare the
+/// committed drawings with what the code would write.
+///
+/// ```swift
+/// static let chart = Chart(
+///     name: "Door",
+///     initial: "closed",
+///     finals: ["removed"],
+///     transitions: [
+///         .init(from: "closed", on: "opened", to: "open"),
+///         .init(from: "open", on: "closed", guard: "notLocked", to: "closed"),
+///     ])
+/// ```
+public struct Chart: Sendable, Hashable {
+    /// The chart's name, used for file names and diagram titles.
+    public let name: String
+    /// The name of the state the machine starts in.
+    public let initial: String
+    /// The names of the states in which the machine has finished.
+    public let finals: Set<String>
+    /// Every transition the machine may take.
+    public let transitions: [ChartTransition]
+    /// The Swift type the chart is declared by, named in exported files.
+    public let swiftType: String
+
+    /// Creates a chart.
+    /// - Parameters:
+    ///   - name: The chart's name.
+    ///   - swiftType: The Swift type that declares it.
+    ///   - initial: The initial state.
+    ///   - finals: The final states.
+    ///   - transitions: Every transition the machine may take.
+    public init(name: String, swiftType: String, initial: String, finals: Set<String>, transitions: [ChartTransition]) {
+        self.name = name
+        self.swiftType = swiftType
+        self.initial = initial
+        self.finals = finals
+        self.transitions = transitions
+    }
+
+    /// Every state the chart names, in order of first appearance (initial state first).
+    public var states: [String] {
+        var seen: Set<String> = []
+        var ordered: [String] = []
+        for name in [initial] + transitions.flatMap({ [$0.source, $0.target] }) + finals.sorted()
+        where seen.insert(name).inserted {
+            ordered.append(name)
+        }
+        return ordered
+    }
+
+    /// Whether the chart declares this transition.
+    public func declares(_ transition: ChartTransition) -> Bool {
+        transitionSet.contains(transition)
+    }
+
+    private var transitionSet: Set<ChartTransition> { Set(transitions) }
+}
+
+/// One transition of a ``Chart``: in `source`, on `event`, if `guardName` holds, go to `target`.
+public struct ChartTransition: Sendable, Hashable, CustomStringConvertible {
+    /// The state the transition leaves.
+    public let source: String
+    /// The name of the event that triggers it.
+    public let event: String
+    /// The name of the condition that must hold, or `nil` when it is unconditional.
+    public let guardName: String?
+    /// The state the transition enters.
+    public let target: String
+
+    /// Creates a transition.
+    /// - Parameters:
+    ///   - source: The state it leaves.
+    ///   - event: The event name.
+    ///   - guardName: The condition's name, if any.
+    ///   - target: The state it enters.
+    public init(from source: String, on event: String, guard guardName: String? = nil, to target: String) {
+        self.source = source
+        self.event = event
+        self.guardName = guardName
+        self.target = target
+    }
+
+    /// `source --event [guard]--> target`.
+    public var description: String {
+        let condition = guardName.map { " [\($0)]" } ?? ""
+        return "\(source) --\(event)\(condition)--> \(target)"
+    }
+}
