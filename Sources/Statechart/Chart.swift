@@ -39,6 +39,7 @@ public struct Chart: Sendable, Hashable {
         self.initial = initial
         self.finals = finals
         self.transitions = transitions
+        self.declared = Set(transitions)
     }
 
     /// Every state the chart names, in order of first appearance (initial state first).
@@ -54,10 +55,10 @@ public struct Chart: Sendable, Hashable {
 
     /// Whether the chart declares this transition.
     public func declares(_ transition: ChartTransition) -> Bool {
-        transitionSet.contains(transition)
+        declared.contains(transition)
     }
 
-    private var transitionSet: Set<ChartTransition> { Set(transitions) }
+    private let declared: Set<ChartTransition>
 }
 
 /// One transition of a ``Chart``: in `source`, on `event`, if `guardName` holds, go to `target`.

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Asks the host to open ``url`` in a browser and hand back the redirect to the app's redirect URI.
+///
+/// Answer through ``sender``: `respond(with: redirectURL, to: challenge)` or `cancel(challenge)`.
+/// Keep a reference until you answer: when every reference to an unanswered challenge is
+/// released, the flow ends with ``ErrorCode/actionCancelled``.
+public final class BrowserRegistrationChallenge: Sendable, CustomStringConvertible {
+    /// The provider the user signs in with.
+    public let identityProvider: IdentityProvider
+    /// The page to open.
+    public let url: URL
+    /// Why the previous answer failed; `nil` the first time.
+    public let error: IdentityFlowError?
+    /// Takes the host's answer.
+    public let sender: any BrowserRegistrationChallengeSender
+    let releaseObserver: (any ChallengeReleaseObserver)?
+
+    /// Creates a challenge with a sender of your own, for testing UI code.
+    /// - Parameters:
+    ///   - identityProvider: The provider.
+    ///   - url: The page to open.
+    ///   - error: The previous answer's error.
+    ///   - sender: Receives the answer.
+    public convenience init(identityProvider: IdentityProvider, url: URL, error: IdentityFlowError? = nil, sender: any BrowserRegistrationChallengeSender) {
+        self.init(identityProvider: identityProvider, url: url, error: error, sender: sender, releaseObserver: nil)
+    }
+
+    init(identityProvider: IdentityProvider, url: URL, error: IdentityFlowError?, sender: any BrowserRegistrationChallengeSender, releaseObserver: (any ChallengeReleaseObserver)?) {
+        self.identityProvider = identityProvider
+        self.url = url
+        self.error = error
+        self.sender = sender
+        self.releaseObserver = releaseObserver
+    }
+
+    deinit { releaseObserver?.challengeReleased() }
+
+    /// Names the provider and the error code; the URL is left out (it carries state and nonce).
+    public var description: String {
+        "BrowserRegistrationChallenge(\(identityProvider.identifier)\(error.map { ", error: \($0.code)" } ?? ""))"
+    }
+}
+
+/// Answers a ``BrowserRegistrationChallenge``. The first answer wins.
+public protocol BrowserRegistrationChallengeSender: Sendable {
+    /// Hands back the URL the browser was redirected to.
+    /// - Parameters:
+    ///   - redirectURL: The full redirect URL, with its query.
+    ///   - challenge: The challenge being answered.
+    /// - Returns: `false` when the challenge was already answered, is stale, or its flow ended; nothing changes then.
+    @discardableResult func respond(with redirectURL: URL, to challenge: BrowserRegistrationChallenge) -> Bool
+    /// Cancels the registration; the flow fails with ``ErrorCode/actionCancelled``.
+    /// - Parameter challenge: The challenge being answered.
+    /// - Returns: `false` when the challenge was already answered, is stale, or its flow ended.
+    @discardableResult func cancel(_ challenge: BrowserRegistrationChallenge) -> Bool
+}

@@ -1,0 +1,62 @@
+/// Any challenge a flow can hand the host, for the async API and test kits that answer every
+/// kind in one place.
+public enum Challenge: Sendable, CustomStringConvertible {
+    /// Open a URL in a browser and hand back the redirect.
+    case browserRegistration(BrowserRegistrationChallenge)
+    /// Give custom registration data (init or finish step: see ``CustomRegistrationChallenge/step``).
+    case customRegistration(CustomRegistrationChallenge)
+    /// Choose a new PIN.
+    case createPin(CreatePinChallenge)
+
+    /// The challenge's own description (no secrets).
+    public var description: String {
+        switch self {
+        case .browserRegistration(let challenge): challenge.description
+        case .customRegistration(let challenge): challenge.description
+        case .createPin(let challenge): challenge.description
+        }
+    }
+
+    /// The error the challenge carries: why the previous answer failed.
+    public var error: IdentityFlowError? {
+        switch self {
+        case .browserRegistration(let challenge): challenge.error
+        case .customRegistration(let challenge): challenge.error
+        case .createPin(let challenge): challenge.error
+        }
+    }
+
+    /// Cancels the challenge through its sender.
+    /// - Returns: `false` when it was already answered, is stale, or its flow ended.
+    @discardableResult
+    public func cancel() -> Bool {
+        switch self {
+        case .browserRegistration(let challenge): challenge.sender.cancel(challenge)
+        case .customRegistration(let challenge): challenge.sender.cancel(challenge)
+        case .createPin(let challenge): challenge.sender.cancel(challenge)
+        }
+    }
+}
+
+/// Answers challenges for the async API: each challenge a flow emits is passed to ``receive(_:)``.
+///
+/// Answer through the challenge's sender, at once or later (after the user typed a PIN, say).
+/// Returning without answering is fine as long as a reference is kept until the answer is given:
+/// a challenge released unanswered ends the flow with ``ErrorCode/actionCancelled``.
+public protocol ChallengeResponder: Sendable {
+    /// Receives a challenge.
+    /// - Parameter challenge: The challenge.
+    func receive(_ challenge: Challenge) async
+}
+
+/// A ``ChallengeResponder`` made from a closure.
+public struct ClosureResponder: ChallengeResponder {
+    private let body: @Sendable (Challenge) async -> Void
+
+    /// Wraps a closure.
+    /// - Parameter body: Called with each challenge.
+    public init(_ body: @escaping @Sendable (Challenge) async -> Void) { self.body = body }
+
+    /// Passes the challenge to the closure.
+    public func receive(_ challenge: Challenge) async { await body(challenge) }
+}

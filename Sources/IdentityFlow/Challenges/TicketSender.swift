@@ -1,0 +1,61 @@
+import Foundation
+
+/// The engine's sender: answers go to one ``ChallengeTicket``, and only for the challenge that
+/// ticket was issued with. Each public sender protocol is adopted for its answer type.
+final class TicketSender<Answer: Sendable>: Sendable {
+    let ticket: ChallengeTicket<Answer>
+    private let logger: IdentityFlowLogger
+
+    init(ticket: ChallengeTicket<Answer>, logger: IdentityFlowLogger) {
+        self.ticket = ticket
+        self.logger = logger
+    }
+
+    func settle(_ outcome: ChallengeOutcome<Answer>, for observer: (any ChallengeReleaseObserver)?) -> Bool {
+        guard observer === ticket else {
+            logger.log(.warning, "An answer to \(ticket.challengeName) came with a challenge this sender did not issue; ignored.", flow: ticket.flowID)
+            return false
+        }
+        return ticket.settle(outcome)
+    }
+}
+
+/// A URL from the browser.
+extension TicketSender: BrowserRegistrationChallengeSender where Answer == URL {
+    func respond(with redirectURL: URL, to challenge: BrowserRegistrationChallenge) -> Bool {
+        settle(.answered(redirectURL), for: challenge.releaseObserver)
+    }
+
+    func cancel(_ challenge: BrowserRegistrationChallenge) -> Bool {
+        settle(.cancelled, for: challenge.releaseObserver)
+    }
+}
+
+/// Custom registration data.
+extension TicketSender: CustomRegistrationChallengeSender where Answer == Redacted<String?> {
+    func respond(with data: String?, to challenge: CustomRegistrationChallenge) -> Bool {
+        settle(.answered(Redacted(data)), for: challenge.releaseObserver)
+    }
+
+    func cancel(_ challenge: CustomRegistrationChallenge) -> Bool {
+        settle(.cancelled, for: challenge.releaseObserver)
+    }
+}
+
+/// A new PIN.
+extension TicketSender: CreatePinChallengeSender where Answer == NewPin {
+    func respond(with pin: String, to challenge: CreatePinChallenge) -> Bool {
+        settle(.answered(NewPin(Redacted(pin))), for: challenge.releaseObserver)
+    }
+
+    func cancel(_ challenge: CreatePinChallenge) -> Bool {
+        settle(.cancelled, for: challenge.releaseObserver)
+    }
+}
+
+/// A PIN chosen at a ``CreatePinChallenge`` (distinct from an entered one so that each sender
+/// protocol has its own answer type).
+struct NewPin: Sendable, Hashable {
+    let pin: Redacted<String>
+    init(_ pin: Redacted<String>) { self.pin = pin }
+}

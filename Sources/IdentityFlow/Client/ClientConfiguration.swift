@@ -1,0 +1,77 @@
+import Foundation
+
+/// How a ``UserClient`` behaves: the app's redirect URI, the PIN rules, timeouts, where
+/// callbacks run and where messages are logged.
+///
+/// ```swift
+/// var configuration = ClientConfiguration(redirectURI: URL(string: "myapp://callback")!)
+/// configuration.challengeTimeout = .seconds(300)
+/// configuration.callbackExecutor = .immediate   // in tests
+/// ```
+public struct ClientConfiguration: Sendable {
+    /// The redirect URI registered for the app at the browser identity providers.
+    public var redirectURI: URL
+    /// The scopes asked for when a call names none.
+    public var defaultScopes: [String]
+    /// The rules new PINs must follow.
+    public var pinPolicy: PinPolicy
+    /// PBKDF2 iterations for the PIN verifier. Higher is slower to brute-force and slower to log in;
+    /// the test kit lowers it to keep suites fast.
+    public var pinKeyIterations: Int
+    /// How long a challenge may wait for an answer before the flow fails with
+    /// ``ErrorCode/actionCancelled``; `nil` waits forever.
+    public var challengeTimeout: Duration?
+    /// The clock timeouts are measured on (inject a manual clock in tests).
+    public var clock: any Clock<Duration>
+    /// Where delegate callbacks run; the main actor by default.
+    public var callbackExecutor: CallbackExecutor
+    /// Where warnings go (stale answers, failed cleanup); standard error by default.
+    public var logger: IdentityFlowLogger
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - redirectURI: The app's redirect URI.
+    ///   - defaultScopes: Scopes used when a call names none.
+    ///   - pinPolicy: The PIN rules.
+    ///   - pinKeyIterations: PBKDF2 iterations for the PIN verifier.
+    ///   - challengeTimeout: The per-challenge timeout.
+    ///   - clock: The clock for timeouts.
+    ///   - callbackExecutor: Where callbacks run.
+    ///   - logger: Where warnings go.
+    public init(
+        redirectURI: URL,
+        defaultScopes: [String] = ["openid"],
+        pinPolicy: PinPolicy = PinPolicy(),
+        pinKeyIterations: Int = 100_000,
+        challengeTimeout: Duration? = nil,
+        clock: any Clock<Duration> = ContinuousClock(),
+        callbackExecutor: CallbackExecutor = .mainActor,
+        logger: IdentityFlowLogger = .standardError
+    ) {
+        self.redirectURI = redirectURI
+        self.defaultScopes = defaultScopes
+        self.pinPolicy = pinPolicy
+        self.pinKeyIterations = pinKeyIterations
+        self.challengeTimeout = challengeTimeout
+        self.clock = clock
+        self.callbackExecutor = callbackExecutor
+        self.logger = logger
+    }
+
+    /// The first rule the configuration breaks, or `nil` when it is usable.
+    public var problem: IdentityFlowError? {
+        if !pinPolicy.isValid {
+            return IdentityFlowError(.configurationInvalid, "The PIN policy must ask for \(PinPolicy.allowedLengths.lowerBound) to \(PinPolicy.allowedLengths.upperBound) digits and allow each digit at least once.")
+        }
+        if pinKeyIterations < 1 {
+            return IdentityFlowError(.configurationInvalid, "pinKeyIterations must be at least 1.")
+        }
+        if let challengeTimeout, challengeTimeout <= .zero {
+            return IdentityFlowError(.configurationInvalid, "challengeTimeout must be positive.")
+        }
+        if redirectURI.scheme == nil {
+            return IdentityFlowError(.configurationInvalid, "The redirect URI \(redirectURI) has no scheme.")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+extension UserClient {
+    /// Registers a user, reporting to a delegate.
+    ///
+    /// ```swift
+    /// client.registerUser(with: provider, scopes: ["openid"], delegate: registrationScreen)
+    /// ```
+    /// - Parameters:
+    ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
+    ///   - scopes: The scopes to ask for; `nil` uses ``ClientConfiguration/defaultScopes``.
+    ///   - delegate: Receives the callbacks; retained until the terminal one.
+    /// - Important: Exactly one of `didRegisterUser` / `didFailToRegisterUser` is called, also when
+    ///   the registration cannot start (``ErrorCode/actionAlreadyInProgress``, ``ErrorCode/requestInvalid``).
+    public func registerUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, delegate: some RegistrationDelegate) {
+        let executor = configuration.callbackExecutor
+        let provider = Locked(identityProvider)
+        let host = FlowHost<RegistrationMachine.Context, RegistrationResult>(
+            started: { context in
+                provider.withLock { $0 = context.provider }
+                executor.run { delegate.userClient(self, didStartRegistrationOf: context.profile) }
+            },
+            challenge: { challenge in
+                executor.run {
+                    switch challenge {
+                    case .browserRegistration(let challenge):
+                        delegate.userClient(self, didReceiveBrowserRegistrationChallenge: challenge)
+                    case .customRegistration(let challenge) where challenge.step == .initialization:
+                        delegate.userClient(self, didReceiveCustomRegistrationInitChallenge: challenge)
+                    case .customRegistration(let challenge):
+                        delegate.userClient(self, didReceiveCustomRegistrationFinishChallenge: challenge)
+                    case .createPin(let challenge):
+                        delegate.userClient(self, didReceiveCreatePinChallenge: challenge)
+                    }
+                }
+            },
+            finished: { outcome in
+                let provider = provider.current
+                executor.run {
+                    switch outcome {
+                    case .success(let result):
+                        delegate.userClient(self, didRegisterUser: result.profile, identityProvider: result.identityProvider, info: result.info)
+                    case .failure(let error):
+                        delegate.userClient(self, didFailToRegisterUserWith: provider, error: error)
+                    }
+                }
+            })
+        launchRegistration(provider: identityProvider, scopes: scopes, host: host)
+    }
+
+    /// Registers a user, answering challenges through a responder.
+    ///
+    /// ```swift
+    /// let result = try await client.registerUser(with: provider, responder: registrationScreen)
+    /// ```
+    /// - Parameters:
+    ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
+    ///   - scopes: The scopes to ask for; `nil` uses ``ClientConfiguration/defaultScopes``.
+    ///   - responder: Receives each challenge and answers through its sender.
+    /// - Returns: The new profile (now authenticated), the provider and its answer.
+    /// - Throws: ``IdentityFlowError``; cancelling the awaiting task cancels the flow (``ErrorCode/actionCancelled``).
+    public func registerUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, responder: some ChallengeResponder) async throws(IdentityFlowError) -> RegistrationResult {
+        try await runAsync(responder: responder) { (host: FlowHost<RegistrationMachine.Context, RegistrationResult>) in
+            launchRegistration(provider: identityProvider, scopes: scopes, host: host)
+        }
+    }
+
+    /// Registers a user, answering challenges with a closure.
+    ///
+    /// ```swift
+    /// let result = try await client.registerUser(with: provider) { challenge in
+    ///     if case .createPin(let pin) = challenge { pin.sender.respond(with: "24680", to: pin) }
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
+    ///   - scopes: The scopes to ask for.
+    ///   - answer: Called with each challenge; answers through the challenge's sender.
+    /// - Returns: The new profile, the provider and its answer.
+    /// - Throws: ``IdentityFlowError``.
+    public func registerUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, answering answer: @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> RegistrationResult {
+        try await registerUser(with: identityProvider, scopes: scopes, responder: ClosureResponder(answer))
+    }
+
+    /// Reserves the flow slot, resolves the provider, builds the machine and starts it.
+    @discardableResult
+    private func launchRegistration(provider: IdentityProvider?, scopes: [String]?, host: FlowHost<RegistrationMachine.Context, RegistrationResult>) -> FlowSlot? {
+        let slot: FlowSlot
+        switch reserveFlow() {
+        case .success(let reserved): slot = reserved
+        case .failure(let error):
+            host.finished(.failure(error))
+            return nil
+        }
+        Task {
+            let context: RegistrationMachine.Context
+            do throws(IdentityFlowError) {
+                context = try await registrationContext(provider: provider, scopes: scopes ?? configuration.defaultScopes)
+            } catch {
+                flowEnded(slot.id)
+                host.finished(.failure(error))
+                return
+            }
+            let flow = RegistrationFlow(client: self, id: slot.id, context: context, host: host)
+            let runner = flow.engine.runner
+            let cancelledEarly = !slot.run { Task { await runner.send(.cancelRequested) } }
+            await runner.start(flow, with: .started)
+            if cancelledEarly { await runner.send(.cancelRequested) }
+        }
+        return slot
+    }
+
+    private func registrationContext(provider: IdentityProvider?, scopes: [String]) async throws(IdentityFlowError) -> RegistrationMachine.Context {
+        let resolved: IdentityProvider
+        if let provider {
+            resolved = provider
+        } else {
+            guard let first = try await identityProviders().first(where: { $0.kind == .browser }) else {
+                throw IdentityFlowError(.invalidIdentityProvider, "The server offers no browser identity provider; name one.")
+            }
+            resolved = first
+        }
+        let authorization = resolved.kind == .browser
+            ? try AuthorizationRequest(redirectURI: configuration.redirectURI, scopes: scopes)
+            : nil
+        let profileId: String
+        do { profileId = try SecureRandom.token(byteCount: 9) } catch {
+            throw IdentityFlowError(.unknown, "The secure random generator failed.", underlying: error)
+        }
+        return RegistrationMachine.Context(
+            profile: UserProfile(profileId: profileId), provider: resolved,
+            authorization: authorization, pinPolicy: configuration.pinPolicy)
+    }
+}

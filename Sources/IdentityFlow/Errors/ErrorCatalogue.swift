@@ -1,0 +1,53 @@
+/// One entry of the error catalogue: a code, its domain and what it means.
+public struct ErrorCatalogueEntry: Sendable, Hashable {
+    /// The code.
+    public let code: ErrorCode
+    /// The domain it belongs to.
+    public let domain: ErrorDomain
+    /// The anchor SDK's name for it, or IdentityFlow's own for 11000 and up.
+    public let name: String
+    /// What it means, as the default message of errors with this code.
+    public let meaning: String
+}
+
+extension ErrorCode {
+    /// Every code IdentityFlow produces, in numeric order: the one documented catalogue.
+    public static let catalogue: [ErrorCatalogueEntry] = [
+        entry(.networkConnectivityFailure, .generic, "networkConnectivityFailure", "The network connection failed."),
+        entry(.serverNotReachable, .generic, "serverNotReachable", "The server could not be reached or failed."),
+        entry(.userDeregistered, .generic, "userDeregistered", "Too many wrong PINs: the user was deregistered and the profile's data on this device removed."),
+        entry(.actionCancelled, .generic, "actionCancelled", "The flow was cancelled."),
+        entry(.actionAlreadyInProgress, .generic, "actionAlreadyInProgress", "Another flow is already running on this client."),
+        entry(.invalidPin, .authentication, "invalidPin", "The PIN is wrong."),
+        entry(.userNotAuthenticated, .changePin, "userNotAuthenticated", "This needs an authenticated user."),
+        entry(.pinBlackListed, .pinValidation, "pinBlackListed", "This PIN is not allowed."),
+        entry(.pinShouldNotBeASequence, .pinValidation, "pinShouldNotBeASequence", "The PIN must not be a sequence such as 12345."),
+        entry(.pinShouldNotUseSimilarDigits, .pinValidation, "pinShouldNotUseSimilarDigits", "The PIN uses the same digit too often."),
+        entry(.wrongPinLength, .pinValidation, "wrongPinLength", "The PIN does not have the required number of digits."),
+        entry(.dataStorageNotAvailable, .generic, "dataStorageNotAvailable", "Secure storage could not be read or written."),
+        entry(.biometricAuthenticatorFailure, .authentication, "biometricAuthenticatorFailure", "Biometric confirmation failed; enter your PIN."),
+        entry(.unknown, .generic, "unknown", "An unexpected error occurred."),
+        entry(.configurationInvalid, .generic, "configurationInvalid", "The client configuration is invalid."),
+        entry(.invalidState, .registration, "invalidState", "The browser redirect did not carry the state that was sent."),
+        entry(.localDeregistration, .deregistration, "localDeregistration", "The profile was removed on this device only: the server could not be told."),
+        entry(.authenticatorNotRegistered, .authentication, "authenticatorNotRegistered", "The authenticator is not registered for this profile."),
+        entry(.localLogout, .logout, "localLogout", "Logged out on this device only: the server could not be told."),
+        entry(.requestInvalid, .generic, "requestInvalid", "The request is invalid."),
+        entry(.invalidIdentityProvider, .registration, "invalidIdentityProvider", "The identity provider is unknown or unsuitable."),
+        entry(.customRegistrationExpired, .registration, "customRegistrationExpired", "The registration session expired; start again."),
+        entry(.customRegistrationFailure, .registration, "customRegistrationFailure", "The identity provider refused the registration."),
+        entry(.externalIdentityProviderFailure, .registration, "externalIdentityProviderFailure", "The identity provider refused the request."),
+        entry(.invalidServerResponse, .generic, "invalidServerResponse", "The server's answer broke the protocol."),
+        entry(.redirectMismatch, .registration, "redirectMismatch", "The browser redirect does not match the configured redirect URI."),
+    ].sorted { $0.code.rawValue < $1.code.rawValue }
+
+    /// This code's catalogue entry.
+    public var entry: ErrorCatalogueEntry {
+        Self.catalogue.first { $0.code == self }
+            ?? ErrorCatalogueEntry(code: self, domain: .generic, name: "code\(rawValue)", meaning: "Error \(rawValue).")
+    }
+
+    private static func entry(_ code: ErrorCode, _ domain: ErrorDomain, _ name: String, _ meaning: String) -> ErrorCatalogueEntry {
+        ErrorCatalogueEntry(code: code, domain: domain, name: name, meaning: meaning)
+    }
+}

@@ -1,0 +1,92 @@
+/// A stable numeric error code, numbered as in the OneWelcome (Onegini) mobile SDK so that
+/// integrators can map one to the other. Codes 11000 and up are IdentityFlow's own.
+///
+/// 9000-9999 describe something a user may be shown; 10000 and up usually mean misconfiguration
+/// or a server that does not keep to the protocol. The full catalogue with messages is
+/// ``ErrorCode/catalogue``; the README prints it as a table.
+///
+/// ```swift
+/// catch let error as IdentityFlowError where error.code == .invalidPin { ... }
+/// ```
+public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The number.
+    public let rawValue: Int
+
+    /// Wraps a number.
+    /// - Parameter rawValue: The number.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// The number, e.g. `9009`.
+    public var description: String { String(rawValue) }
+
+    // MARK: - Generic
+
+    /// 9000: the device has no network connection or the connection failed.
+    public static let networkConnectivityFailure = ErrorCode(rawValue: 9000)
+    /// 9001: the server could not be reached or answered with a server error.
+    public static let serverNotReachable = ErrorCode(rawValue: 9001)
+    /// 9003: too many wrong PINs; the server removed the user and the profile's local data is gone.
+    public static let userDeregistered = ErrorCode(rawValue: 9003)
+    /// 9006: the flow was cancelled: by the host, by a dropped or timed-out challenge, or by task cancellation.
+    public static let actionCancelled = ErrorCode(rawValue: 9006)
+    /// 9007: another flow is already running on this client.
+    public static let actionAlreadyInProgress = ErrorCode(rawValue: 9007)
+    /// 9024: secure storage could not be read or written.
+    public static let dataStorageNotAvailable = ErrorCode(rawValue: 9024)
+    /// 10000: an unexpected error.
+    public static let unknown = ErrorCode(rawValue: 10000)
+    /// 10001: the client configuration is invalid.
+    public static let configurationInvalid = ErrorCode(rawValue: 10001)
+    /// 10015: the request was invalid: a bad argument or a call before `start()` completed.
+    public static let requestInvalid = ErrorCode(rawValue: 10015)
+
+    // MARK: - Authentication
+
+    /// 9009: the PIN was wrong; the challenge comes back with updated counters.
+    public static let invalidPin = ErrorCode(rawValue: 9009)
+    /// 9030: biometric confirmation failed; a PIN challenge follows.
+    public static let biometricAuthenticatorFailure = ErrorCode(rawValue: 9030)
+    /// 10007: the authenticator is not registered for this profile.
+    public static let authenticatorNotRegistered = ErrorCode(rawValue: 10007)
+
+    // MARK: - Registration
+
+    /// 10002: the browser redirect did not carry the `state` that was sent.
+    public static let invalidState = ErrorCode(rawValue: 10002)
+    /// 10020: the identity provider is unknown, or unsuitable for the call.
+    public static let invalidIdentityProvider = ErrorCode(rawValue: 10020)
+    /// 10021: the custom registration session expired on the server.
+    public static let customRegistrationExpired = ErrorCode(rawValue: 10021)
+    /// 10022: the custom identity provider answered a 5000-5999 status; `customInfo` holds its answer.
+    public static let customRegistrationFailure = ErrorCode(rawValue: 10022)
+    /// 10024: the external identity provider refused (an `error=` redirect such as `access_denied`).
+    public static let externalIdentityProviderFailure = ErrorCode(rawValue: 10024)
+
+    // MARK: - PIN validation
+
+    /// 9011: the PIN is on the block list.
+    public static let pinBlackListed = ErrorCode(rawValue: 9011)
+    /// 9012: the PIN is a sequence such as 12345 or 13579.
+    public static let pinShouldNotBeASequence = ErrorCode(rawValue: 9012)
+    /// 9013: the PIN uses one digit too often; `maxSimilarDigits` holds the maximum.
+    public static let pinShouldNotUseSimilarDigits = ErrorCode(rawValue: 9013)
+    /// 9014: the PIN does not have the required number of digits; `requiredPinLength` holds it.
+    public static let wrongPinLength = ErrorCode(rawValue: 9014)
+
+    // MARK: - Change PIN, logout, deregistration
+
+    /// 9010: the call needs an authenticated user.
+    public static let userNotAuthenticated = ErrorCode(rawValue: 9010)
+    /// 10003: the profile was removed on this device only; the server could not be told.
+    public static let localDeregistration = ErrorCode(rawValue: 10003)
+    /// 10009: the user was logged out on this device only; the server could not be told.
+    public static let localLogout = ErrorCode(rawValue: 10009)
+
+    // MARK: - IdentityFlow's own
+
+    /// 11001: the server's answer broke the protocol: malformed, truncated, oversized, or a
+    /// custom registration status outside 2000-2999, 4000-4999 and 5000-5999.
+    public static let invalidServerResponse = ErrorCode(rawValue: 11001)
+    /// 11002: the browser redirect does not match the configured redirect URI.
+    public static let redirectMismatch = ErrorCode(rawValue: 11002)
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The one error type IdentityFlow reports: a stable ``code``, its ``domain``, a clear
+/// ``message``, the ``underlying`` cause if any, and typed extras for the codes that carry them.
+///
+/// ```swift
+/// do {
+///     let result = try await client.registerUser(with: provider, scopes: ["openid"], responder: ui)
+/// } catch where error.code == .customRegistrationFailure {
+///     show(error.customInfo?.data)
+/// }
+/// ```
+///
+/// Descriptions never contain secrets: the message is written by IdentityFlow, and the underlying
+/// error is named by its type and code only.
+public struct IdentityFlowError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// The stable numeric code.
+    public let code: ErrorCode
+    /// What happened, in a sentence a developer can act on.
+    public let message: String
+    /// The error that caused this one, if any.
+    public let underlying: (any Error & Sendable)?
+    /// For ``ErrorCode/customRegistrationFailure`` and recoverable custom statuses: the server's answer.
+    public var customInfo: CustomInfo?
+    /// For ``ErrorCode/wrongPinLength``: the number of digits a PIN must have.
+    public var requiredPinLength: Int?
+    /// For ``ErrorCode/pinShouldNotUseSimilarDigits``: how often one digit may appear at most.
+    public var maxSimilarDigits: Int?
+    /// For ``ErrorCode/userDeregistered`` and local-only outcomes: the profile concerned.
+    public var userProfile: UserProfile?
+    /// For ``ErrorCode/externalIdentityProviderFailure`` and protocol errors: the OAuth `error` value.
+    public var oauthError: String?
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - code: The code.
+    ///   - message: What happened; the catalogue's meaning when omitted.
+    ///   - underlying: The cause, if any.
+    public init(_ code: ErrorCode, _ message: String? = nil, underlying: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message ?? code.entry.meaning
+        self.underlying = underlying
+    }
+
+    /// The code's domain.
+    public var domain: ErrorDomain { code.entry.domain }
+
+    /// `[registration 10022] The identity provider refused the registration. (status 5001)`.
+    public var description: String {
+        var text = "[\(domain.rawValue) \(code.rawValue)] \(message)"
+        if let customInfo { text += " (status \(customInfo.status))" }
+        if let underlying { text += " (caused by \(Self.name(of: underlying)))" }
+        return text
+    }
+
+    /// The message, for `localizedDescription`.
+    public var errorDescription: String? { message }
+
+    fileprivate static func name(of error: any Error) -> String {
+        if let error = error as? IdentityFlowError { return "\(error.domain.rawValue) \(error.code.rawValue)" }
+        let bridged = error as NSError
+        return "\(type(of: error)) \(bridged.domain) \(bridged.code)"
+    }
+}
+
+extension IdentityFlowError {
+    /// Matches an error against a code in `switch` patterns: `case .invalidPin:`.
+    public static func ~= (code: ErrorCode, error: IdentityFlowError) -> Bool { error.code == code }
+
+    /// Turns any error into an IdentityFlowError: itself if it already is one, `actionCancelled`
+    /// for task cancellation, `unknown` otherwise.
+    /// - Parameter error: The error.
+    /// - Returns: The error with a code.
+    public static func wrapping(_ error: any Error) -> IdentityFlowError {
+        if let error = error as? IdentityFlowError { return error }
+        if error is CancellationError { return IdentityFlowError(.actionCancelled, "The task running the flow was cancelled.") }
+        return IdentityFlowError(.unknown, underlying: error as (any Error & Sendable))
+    }
+}
+
+extension IdentityFlowError: Equatable {
+    /// Two errors are equal when code, message and extras are; underlying errors compare by type and code.
+    public static func == (lhs: IdentityFlowError, rhs: IdentityFlowError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.customInfo == rhs.customInfo
+            && lhs.requiredPinLength == rhs.requiredPinLength && lhs.maxSimilarDigits == rhs.maxSimilarDigits
+            && lhs.userProfile == rhs.userProfile && lhs.oauthError == rhs.oauthError
+            && lhs.underlying.map(name(of:)) == rhs.underlying.map(name(of:))
+    }
+}

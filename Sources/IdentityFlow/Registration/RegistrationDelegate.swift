@@ -1,0 +1,77 @@
+/// Receives a registration's callbacks: `didStart` → challenges → exactly one of
+/// ``userClient(_:didRegisterUser:identityProvider:info:)`` /
+/// ``userClient(_:didFailToRegisterUserWith:error:)``.
+///
+/// - Important: The delegate is retained until the terminal callback. Callbacks arrive in order
+///   on ``ClientConfiguration/callbackExecutor`` (the main actor by default); from a `@MainActor`
+///   class, implement them `nonisolated` and use `MainActor.assumeIsolated` with the default executor.
+public protocol RegistrationDelegate: Sendable {
+    /// The registration started.
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - profile: The profile being registered.
+    func userClient(_ client: UserClient, didStartRegistrationOf profile: UserProfile)
+    /// Open the challenge's URL in a browser and hand back the redirect. The default cancels.
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - challenge: The challenge.
+    func userClient(_ client: UserClient, didReceiveBrowserRegistrationChallenge challenge: BrowserRegistrationChallenge)
+    /// Give optional initial data (two-step custom registration). The default sends none.
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - challenge: The challenge.
+    func userClient(_ client: UserClient, didReceiveCustomRegistrationInitChallenge challenge: CustomRegistrationChallenge)
+    /// Give the registration data. The default cancels.
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - challenge: The challenge.
+    func userClient(_ client: UserClient, didReceiveCustomRegistrationFinishChallenge challenge: CustomRegistrationChallenge)
+    /// Choose a PIN. Comes back with an error while the PIN breaks the policy.
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - challenge: The challenge.
+    func userClient(_ client: UserClient, didReceiveCreatePinChallenge challenge: CreatePinChallenge)
+    /// The user is registered and authenticated. Terminal: called at most once per flow.
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - profile: The new profile.
+    ///   - identityProvider: The provider used.
+    ///   - info: The custom provider's success answer; `nil` for a browser provider.
+    func userClient(_ client: UserClient, didRegisterUser profile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo?)
+    /// The registration failed; nothing of it was kept. Terminal: called at most once per flow.
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - identityProvider: The provider, if one was resolved.
+    ///   - error: Why.
+    func userClient(_ client: UserClient, didFailToRegisterUserWith identityProvider: IdentityProvider?, error: IdentityFlowError)
+}
+
+extension RegistrationDelegate {
+    /// Does nothing.
+    public func userClient(_ client: UserClient, didStartRegistrationOf profile: UserProfile) {}
+
+    /// Cancels: implement it to support browser identity providers.
+    public func userClient(_ client: UserClient, didReceiveBrowserRegistrationChallenge challenge: BrowserRegistrationChallenge) {
+        challenge.sender.cancel(challenge)
+    }
+
+    /// Sends no initial data.
+    public func userClient(_ client: UserClient, didReceiveCustomRegistrationInitChallenge challenge: CustomRegistrationChallenge) {
+        challenge.sender.respond(with: nil, to: challenge)
+    }
+
+    /// Cancels: implement it to support custom identity providers.
+    public func userClient(_ client: UserClient, didReceiveCustomRegistrationFinishChallenge challenge: CustomRegistrationChallenge) {
+        challenge.sender.cancel(challenge)
+    }
+}
+
+/// What a successful registration returns through the async API.
+public struct RegistrationResult: Sendable, Hashable {
+    /// The new profile, now authenticated.
+    public let profile: UserProfile
+    /// The provider used.
+    public let identityProvider: IdentityProvider
+    /// The custom provider's success answer; `nil` for a browser provider.
+    public let info: CustomInfo?
+}

@@ -1,0 +1,64 @@
+extension RegistrationMachine {
+    /// Every transition the registration machine can take. `identityflow charts` draws it into
+    /// `StateCharts/Registration.*`; tests check the machine takes no other.
+    public static let chart = Chart(
+        name: "Registration",
+        swiftType: "IdentityFlow.RegistrationMachine",
+        initial: "idle",
+        finals: ["registered", "failed"],
+        transitions: startTransitions + browserTransitions + customTransitions + pinTransitions + endingTransitions)
+
+    private static let startTransitions: [ChartTransition] = [
+        .init(from: "idle", on: "started", guard: "browserProvider", to: "preparingAuthorization"),
+        .init(from: "idle", on: "started", guard: "oneStepProvider", to: "awaitingCustomFinishData"),
+        .init(from: "idle", on: "started", guard: "twoStepProvider", to: "awaitingCustomInitData"),
+    ]
+
+    private static let browserTransitions: [ChartTransition] = [
+        .init(from: "preparingAuthorization", on: "authorizationURLBuilt", to: "awaitingBrowserRedirect"),
+        .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "authorized", to: "exchangingCode"),
+        .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "denied", to: "failed"),
+        .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "stateMismatch", to: "failed"),
+        .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "redirectMismatch", to: "failed"),
+        .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "malformed", to: "failed"),
+        .init(from: "exchangingCode", on: "codeExchanged", to: "awaitingPin"),
+    ]
+
+    private static let customTransitions: [ChartTransition] = [
+        .init(from: "awaitingCustomInitData", on: "customDataProvided", to: "sendingCustomInitData"),
+        .init(from: "sendingCustomInitData", on: "customAnswerReceived", guard: "success", to: "awaitingCustomFinishData"),
+        .init(from: "sendingCustomInitData", on: "customAnswerReceived", guard: "recoverable", to: "awaitingCustomInitData"),
+        .init(from: "sendingCustomInitData", on: "customAnswerReceived", guard: "unrecoverable", to: "failed"),
+        .init(from: "sendingCustomInitData", on: "customAnswerReceived", guard: "invalidAnswer", to: "failed"),
+        .init(from: "awaitingCustomFinishData", on: "customDataProvided", to: "sendingCustomFinishData"),
+        .init(from: "sendingCustomFinishData", on: "customAnswerReceived", guard: "success", to: "awaitingPin"),
+        .init(from: "sendingCustomFinishData", on: "customAnswerReceived", guard: "recoverable", to: "awaitingCustomFinishData"),
+        .init(from: "sendingCustomFinishData", on: "customAnswerReceived", guard: "unrecoverable", to: "failed"),
+        .init(from: "sendingCustomFinishData", on: "customAnswerReceived", guard: "invalidAnswer", to: "failed"),
+    ]
+
+    private static let pinTransitions: [ChartTransition] = [
+        .init(from: "awaitingPin", on: "pinProvided", guard: "policySatisfied", to: "enrollingPin"),
+        .init(from: "awaitingPin", on: "pinProvided", guard: "policyViolated", to: "awaitingPin"),
+        .init(from: "enrollingPin", on: "pinEnrolled", to: "storingProfile"),
+        .init(from: "storingProfile", on: "profileStored", to: "registered"),
+    ]
+
+    /// Failures, abandoned challenges and cancellation: states that hold server-side credentials
+    /// end through `discardingRegistration`, the others fail at once.
+    private static let endingTransitions: [ChartTransition] = {
+        let holdingCredentials = ["awaitingPin", "enrollingPin", "storingProfile"]
+        func ending(_ state: String, on event: String) -> ChartTransition {
+            .init(from: state, on: event, to: holdingCredentials.contains(state) ? "discardingRegistration" : "failed")
+        }
+        let calling = ["preparingAuthorization", "exchangingCode", "sendingCustomInitData", "sendingCustomFinishData", "enrollingPin", "storingProfile"]
+        let awaiting = ["awaitingBrowserRedirect", "awaitingCustomInitData", "awaitingCustomFinishData", "awaitingPin"]
+        return calling.map { ending($0, on: "serviceFailed") }
+            + awaiting.map { ending($0, on: "challengeAbandoned") }
+            + (calling + awaiting).map { ending($0, on: "cancelRequested") }
+            + [
+                .init(from: "discardingRegistration", on: "registrationDiscarded", to: "failed"),
+                .init(from: "discardingRegistration", on: "cancelRequested", to: "failed"),
+            ]
+    }()
+}

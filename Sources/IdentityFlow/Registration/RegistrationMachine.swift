@@ -1,0 +1,311 @@
+import Foundation
+
+/// The registration flow as a pure state machine: browser, custom one-step and custom two-step
+/// registration, then PIN creation, enrolment and storage.
+///
+/// It does no I/O: ``RegistrationFlow`` performs its effects. Its chart is
+/// ``RegistrationMachine/chart``; `StateCharts/Registration.scxml` draws it.
+public struct RegistrationMachine: StateMachine {
+    /// What the machine knows from the start.
+    public struct Context: Sendable, Equatable {
+        /// The profile being registered (its identifier is chosen by the device).
+        public let profile: UserProfile
+        /// The identity provider.
+        public let provider: IdentityProvider
+        /// PKCE, state and nonce for a browser provider; `nil` for a custom one.
+        public let authorization: AuthorizationRequest?
+        /// The rules the new PIN must follow.
+        public let pinPolicy: PinPolicy
+
+        /// Creates a context.
+        /// - Parameters:
+        ///   - profile: The profile.
+        ///   - provider: The provider.
+        ///   - authorization: The browser request, for a browser provider.
+        ///   - pinPolicy: The PIN rules.
+        public init(profile: UserProfile, provider: IdentityProvider, authorization: AuthorizationRequest?, pinPolicy: PinPolicy) {
+            self.profile = profile
+            self.provider = provider
+            self.authorization = authorization
+            self.pinPolicy = pinPolicy
+        }
+    }
+
+    /// A custom registration session (two-step init answers open one).
+    public struct CustomSession: Sendable, Hashable {
+        /// The session identifier, or `nil` for a one-step registration.
+        public let id: String?
+    }
+
+    /// What a successful server registration left: tokens and the provider's last answer.
+    public struct Credentials: Sendable, Hashable {
+        /// The new user's tokens.
+        public let tokens: TokenSet
+        /// The custom provider's success answer, `nil` for a browser provider.
+        public let info: CustomInfo?
+    }
+
+    /// A failure waiting to be reported once the server-side leftovers are discarded.
+    public struct PendingFailure: Sendable, Equatable {
+        /// The error the flow fails with.
+        public let error: IdentityFlowError
+    }
+
+    /// What the machine waits for.
+    public enum State: Sendable, Equatable {
+        /// Not started.
+        case idle
+        /// The server builds the authorization URL.
+        case preparingAuthorization
+        /// The host opens the browser and hands back the redirect.
+        case awaitingBrowserRedirect
+        /// The server exchanges the code for tokens.
+        case exchangingCode
+        /// The host gives optional initial data (two-step).
+        case awaitingCustomInitData
+        /// The server answers the init data.
+        case sendingCustomInitData
+        /// The host gives the registration data.
+        case awaitingCustomFinishData(CustomSession)
+        /// The server answers the registration data.
+        case sendingCustomFinishData(CustomSession)
+        /// The host chooses a PIN.
+        case awaitingPin(Credentials)
+        /// The server enrols the PIN verifier.
+        case enrollingPin(Credentials)
+        /// The device stores the profile and tokens.
+        case storingProfile(Credentials)
+        /// The server forgets the half-made registration; then the failure is reported.
+        case discardingRegistration(PendingFailure)
+        /// Done: the user is registered. Final.
+        case registered
+        /// Done: the registration failed and left nothing behind. Final.
+        case failed
+    }
+
+    /// What happened.
+    public enum Event: Sendable {
+        /// The flow started.
+        case started
+        /// The server built the authorization URL.
+        case authorizationURLBuilt(URL)
+        /// The host handed back the browser's redirect.
+        case redirectReceived(URL)
+        /// The server exchanged the code.
+        case codeExchanged(TokenSet)
+        /// The host gave custom registration data.
+        case customDataProvided(Redacted<String?>)
+        /// The server answered custom registration data.
+        case customAnswerReceived(CustomRegistrationAnswer)
+        /// The host chose a PIN.
+        case pinProvided(Redacted<String>)
+        /// The server enrolled the PIN verifier.
+        case pinEnrolled
+        /// The device stored the profile.
+        case profileStored
+        /// The server forgot the half-made registration (or could not be told).
+        case registrationDiscarded
+        /// A server call or the storage failed.
+        case serviceFailed(IdentityFlowError)
+        /// A challenge ended without an answer.
+        case challengeAbandoned(ChallengeAbandonment)
+        /// The host cancelled the flow, or its task was cancelled.
+        case cancelRequested
+    }
+
+    /// What to do.
+    public enum Effect: Sendable {
+        /// Tell the host the registration started.
+        case reportStarted
+        /// Ask the server for the authorization URL.
+        case buildAuthorizationURL
+        /// Hand the host a ``BrowserRegistrationChallenge``.
+        case emitBrowserChallenge(URL)
+        /// Exchange the code for tokens.
+        case exchangeCode(Redacted<String>)
+        /// Hand the host a ``CustomRegistrationChallenge``.
+        case emitCustomRegistrationChallenge(CustomRegistrationStep, info: CustomInfo?, error: IdentityFlowError?)
+        /// Send custom registration data to the server.
+        case sendCustomData(CustomRegistrationStep, session: String?, data: Redacted<String?>)
+        /// Hand the host a ``CreatePinChallenge``.
+        case emitCreatePinChallenge(error: IdentityFlowError?)
+        /// Derive the PIN verifier and enrol it.
+        case enrolPin(Redacted<String>, tokens: TokenSet)
+        /// Store the profile and its tokens.
+        case storeProfile(Credentials)
+        /// Deregister the half-made profile on the server and revoke its tokens.
+        case discardRegistration(TokenSet)
+        /// Tell the host the user is registered.
+        case reportSuccess(info: CustomInfo?)
+        /// Tell the host the registration failed.
+        case reportFailure(IdentityFlowError)
+    }
+
+    /// What the machine knows from the start.
+    public let context: Context
+    /// The current state.
+    public private(set) var state: State = .idle
+
+    /// Creates a machine in ``State/idle``.
+    /// - Parameter context: Profile, provider, browser request and PIN policy.
+    public init(context: Context) { self.context = context }
+
+    /// Whether the registration ended.
+    public var isFinished: Bool { state == .registered || state == .failed }
+
+    /// Reacts to an event; see ``chart`` for every transition.
+    /// - Parameter event: What happened.
+    /// - Returns: The guard and effects, or `nil` if the current state has no transition for it.
+    public mutating func handle(_ event: Event) -> Reaction<Effect>? {
+        switch (state, event) {
+        case (.idle, .started):
+            return start()
+        case (.preparingAuthorization, .authorizationURLBuilt(let url)):
+            return go(.awaitingBrowserRedirect, [.emitBrowserChallenge(url)])
+        case (.awaitingBrowserRedirect, .redirectReceived(let url)):
+            return receiveRedirect(url)
+        case (.exchangingCode, .codeExchanged(let tokens)):
+            return go(.awaitingPin(Credentials(tokens: tokens, info: nil)), [.emitCreatePinChallenge(error: nil)])
+        case (.awaitingCustomInitData, .customDataProvided(let data)):
+            return go(.sendingCustomInitData, [.sendCustomData(.initialization, session: nil, data: data)])
+        case (.awaitingCustomFinishData(let session), .customDataProvided(let data)):
+            return go(.sendingCustomFinishData(session), [.sendCustomData(.finish, session: session.id, data: data)])
+        case (.sendingCustomInitData, .customAnswerReceived(let answer)):
+            return receiveInitAnswer(answer)
+        case (.sendingCustomFinishData(let session), .customAnswerReceived(let answer)):
+            return receiveFinishAnswer(answer, session: session)
+        case (.awaitingPin(let credentials), .pinProvided(let pin)):
+            if let violation = context.pinPolicy.violation(of: pin.value) {
+                return go(.awaitingPin(credentials), guard: "policyViolated", [.emitCreatePinChallenge(error: violation)])
+            }
+            return go(.enrollingPin(credentials), guard: "policySatisfied", [.enrolPin(pin, tokens: credentials.tokens)])
+        case (.enrollingPin(let credentials), .pinEnrolled):
+            return go(.storingProfile(credentials), [.storeProfile(credentials)])
+        case (.storingProfile(let credentials), .profileStored):
+            return go(.registered, [.reportSuccess(info: credentials.info)])
+        case (.discardingRegistration(let pending), .registrationDiscarded),
+             (.discardingRegistration(let pending), .cancelRequested):
+            return fail(pending.error)
+        case (.preparingAuthorization, .serviceFailed(let error)),
+             (.exchangingCode, .serviceFailed(let error)),
+             (.sendingCustomInitData, .serviceFailed(let error)),
+             (.sendingCustomFinishData, .serviceFailed(let error)),
+             (.enrollingPin, .serviceFailed(let error)),
+             (.storingProfile, .serviceFailed(let error)):
+            return fail(error)
+        case (.awaitingBrowserRedirect, .challengeAbandoned(let how)),
+             (.awaitingCustomInitData, .challengeAbandoned(let how)),
+             (.awaitingCustomFinishData, .challengeAbandoned(let how)),
+             (.awaitingPin, .challengeAbandoned(let how)):
+            return fail(how.error)
+        case (.idle, .cancelRequested), (.discardingRegistration, _), (.registered, _), (.failed, _):
+            return nil
+        case (_, .cancelRequested):
+            return fail(ChallengeAbandonment.flowCancelled)
+        default:
+            return nil
+        }
+    }
+
+    // MARK: - Steps
+
+    private mutating func start() -> Reaction<Effect>? {
+        switch context.provider.kind {
+        case .browser:
+            guard context.authorization != nil else { return nil }
+            return go(.preparingAuthorization, guard: "browserProvider", [.reportStarted, .buildAuthorizationURL])
+        case .custom(.oneStep):
+            return go(.awaitingCustomFinishData(CustomSession(id: nil)), guard: "oneStepProvider",
+                      [.reportStarted, .emitCustomRegistrationChallenge(.finish, info: nil, error: nil)])
+        case .custom(.twoStep):
+            return go(.awaitingCustomInitData, guard: "twoStepProvider",
+                      [.reportStarted, .emitCustomRegistrationChallenge(.initialization, info: nil, error: nil)])
+        }
+    }
+
+    private mutating func receiveRedirect(_ url: URL) -> Reaction<Effect>? {
+        guard let request = context.authorization else { return nil }
+        switch BrowserRedirect.check(url, against: request) {
+        case .authorized(let code):
+            return go(.exchangingCode, guard: "authorized", [.exchangeCode(code)])
+        case .denied(let oauthError, let description):
+            var error = IdentityFlowError(.externalIdentityProviderFailure,
+                                          "The identity provider refused: \(oauthError)\(description.map { " (\($0))" } ?? "").")
+            error.oauthError = oauthError
+            return fail(error, guard: "denied")
+        case .stateMismatch:
+            return fail(IdentityFlowError(.invalidState), guard: "stateMismatch")
+        case .redirectMismatch:
+            return fail(IdentityFlowError(.redirectMismatch, "The redirect does not match the configured redirect URI \(request.redirectURI)."), guard: "redirectMismatch")
+        case .malformed:
+            return fail(IdentityFlowError(.invalidServerResponse, "The redirect carries neither a code nor an error."), guard: "malformed")
+        }
+    }
+
+    private mutating func receiveInitAnswer(_ answer: CustomRegistrationAnswer) -> Reaction<Effect>? {
+        switch answer.info.outcome {
+        case .success:
+            return go(.awaitingCustomFinishData(CustomSession(id: answer.session)), guard: "success",
+                      [.emitCustomRegistrationChallenge(.finish, info: answer.info, error: nil)])
+        case .recoverable:
+            return go(.awaitingCustomInitData, guard: "recoverable",
+                      [.emitCustomRegistrationChallenge(.initialization, info: answer.info, error: Self.retryError(answer.info))])
+        case .unrecoverable:
+            return fail(Self.refusal(answer.info), guard: "unrecoverable")
+        case .invalid:
+            return fail(Self.invalidStatus(answer.info), guard: "invalidAnswer")
+        }
+    }
+
+    private mutating func receiveFinishAnswer(_ answer: CustomRegistrationAnswer, session: CustomSession) -> Reaction<Effect>? {
+        switch answer.info.outcome {
+        case .success:
+            guard let tokens = answer.tokens else {
+                return fail(IdentityFlowError(.invalidServerResponse, "The server accepted the registration but issued no tokens."), guard: "invalidAnswer")
+            }
+            return go(.awaitingPin(Credentials(tokens: tokens, info: answer.info)), guard: "success", [.emitCreatePinChallenge(error: nil)])
+        case .recoverable:
+            return go(.awaitingCustomFinishData(session), guard: "recoverable",
+                      [.emitCustomRegistrationChallenge(.finish, info: answer.info, error: Self.retryError(answer.info))])
+        case .unrecoverable:
+            return fail(Self.refusal(answer.info), guard: "unrecoverable")
+        case .invalid:
+            return fail(Self.invalidStatus(answer.info), guard: "invalidAnswer")
+        }
+    }
+
+    // MARK: - Helpers
+
+    private mutating func go(_ target: State, guard guardName: String? = nil, _ effects: [Effect]) -> Reaction<Effect> {
+        state = target
+        return Reaction(guard: guardName, effects)
+    }
+
+    /// Fails: through discarding when server-side credentials exist, directly otherwise.
+    private mutating func fail(_ error: IdentityFlowError, guard guardName: String? = nil) -> Reaction<Effect> {
+        switch state {
+        case .awaitingPin(let credentials), .enrollingPin(let credentials), .storingProfile(let credentials):
+            return go(.discardingRegistration(PendingFailure(error: error)), guard: guardName, [.discardRegistration(credentials.tokens)])
+        default:
+            return go(.failed, guard: guardName, [.reportFailure(error)])
+        }
+    }
+
+    private static func retryError(_ info: CustomInfo) -> IdentityFlowError {
+        var error = IdentityFlowError(.customRegistrationFailure, "The identity provider asks to try again (status \(info.status)).")
+        error.customInfo = info
+        return error
+    }
+
+    private static func refusal(_ info: CustomInfo) -> IdentityFlowError {
+        var error = IdentityFlowError(.customRegistrationFailure, "The identity provider refused the registration (status \(info.status)).")
+        error.customInfo = info
+        return error
+    }
+
+    private static func invalidStatus(_ info: CustomInfo) -> IdentityFlowError {
+        var error = IdentityFlowError(.invalidServerResponse, "The identity provider answered status \(info.status), outside 2000-2999, 4000-4999 and 5000-5999.")
+        error.customInfo = info
+        return error
+    }
+}

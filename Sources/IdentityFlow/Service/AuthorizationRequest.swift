@@ -1,0 +1,56 @@
+import Foundation
+
+/// What a browser registration sends to the authorization endpoint and must find again in the
+/// redirect: PKCE (S256), `state` and `nonce` are always present.
+public struct AuthorizationRequest: Sendable, Hashable, CustomStringConvertible {
+    /// The redirect URI registered for the app.
+    public let redirectURI: URL
+    /// The scopes asked for.
+    public let scopes: [String]
+    /// The opaque value the redirect must carry back.
+    public let state: Redacted<String>
+    /// The value the ID token must carry back.
+    public let nonce: Redacted<String>
+    /// The PKCE code verifier (kept on the device) and challenge (sent).
+    public let codeVerifier: Redacted<String>
+    /// The S256 code challenge derived from the verifier.
+    public let codeChallenge: String
+
+    /// Creates a request with fresh random `state`, `nonce` and PKCE verifier.
+    /// - Parameters:
+    ///   - redirectURI: The app's redirect URI.
+    ///   - scopes: The scopes to ask for.
+    /// - Throws: ``IdentityFlowError`` ``ErrorCode/unknown`` if the system's random generator fails.
+    public init(redirectURI: URL, scopes: [String]) throws(IdentityFlowError) {
+        do {
+            let pkce = try PKCE.generate()
+            self.init(redirectURI: redirectURI, scopes: scopes, state: try SecureRandom.token(), nonce: try SecureRandom.token(), codeVerifier: pkce.verifier)
+        } catch {
+            throw IdentityFlowError(.unknown, "The secure random generator failed.", underlying: error)
+        }
+    }
+
+    /// Creates a request from known values (tests and replays).
+    /// - Parameters:
+    ///   - redirectURI: The app's redirect URI.
+    ///   - scopes: The scopes.
+    ///   - state: The state value.
+    ///   - nonce: The nonce.
+    ///   - codeVerifier: The PKCE verifier; the S256 challenge is derived from it.
+    public init(redirectURI: URL, scopes: [String], state: String, nonce: String, codeVerifier: String) {
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.state = Redacted(state)
+        self.nonce = Redacted(nonce)
+        self.codeVerifier = Redacted(codeVerifier)
+        self.codeChallenge = PKCE.challenge(for: codeVerifier)
+    }
+
+    /// The PKCE method, always `S256`.
+    public var codeChallengeMethod: String { "S256" }
+
+    /// Lists the redirect URI and scopes; the secrets print redacted.
+    public var description: String {
+        "AuthorizationRequest(redirectURI: \(redirectURI), scopes: \(scopes), state: <redacted>, nonce: <redacted>, pkce: S256)"
+    }
+}

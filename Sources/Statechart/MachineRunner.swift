@@ -1,0 +1,102 @@
+/// Runs a ``StateMachine``: applies each event synchronously, then starts the effects.
+///
+/// A transition is applied in full (state changed, record published, effects handed to the
+/// performer) before anything awaits, so actor reentrancy never sees a half-applied transition.
+/// Asynchronous effect work runs in tasks the runner owns (never detached); when the machine
+/// reaches a final state the runner cancels the work still running and drops its performer.
+///
+/// ```swift
+/// let runner = MachineRunner(machine: DoorMachine(), log: log)
+/// await runner.start(performer, with: .started)
+/// await runner.send(.opened)
+/// ```
+public actor MachineRunner<Machine: StateMachine> {
+    /// The flow this runner drives.
+    public nonisolated let flowID: FlowID
+    private var machine: Machine
+    private var performer: (any EffectPerformer<Machine>)?
+    private let log: TransitionLog?
+    private var work: [UInt64: Task<Void, Never>] = [:]
+    private var nextWorkID: UInt64 = 0
+
+    /// Creates a runner for a machine in its initial state.
+    /// - Parameters:
+    ///   - machine: The machine.
+    ///   - flowID: The flow's identifier in records.
+    ///   - log: Where transitions are published, if anywhere.
+    public init(machine: Machine, flowID: FlowID = .next(), log: TransitionLog? = nil) {
+        self.machine = machine
+        self.flowID = flowID
+        self.log = log
+    }
+
+    /// The machine's current state.
+    public var state: Machine.State { machine.state }
+
+    /// Whether the machine has reached a final state.
+    public var isFinished: Bool { machine.isFinished }
+
+    /// Attaches the performer and sends the first event.
+    /// - Parameters:
+    ///   - performer: Carries out effects until the machine finishes.
+    ///   - event: The first event.
+    /// - Returns: Whether the machine handled the event.
+    @discardableResult
+    public func start(_ performer: any EffectPerformer<Machine>, with event: Machine.Event) -> Bool {
+        self.performer = performer
+        return send(event)
+    }
+
+    /// Sends an event to the machine.
+    ///
+    /// - Parameter event: What happened.
+    /// - Returns: `false` when the machine has finished, has not started, or has no transition for
+    ///   the event in its current state; nothing changes then.
+    @discardableResult
+    public func send(_ event: Machine.Event) -> Bool {
+        guard let performer, !machine.isFinished else { return false }
+        let source = machine.state
+        guard let reaction = machine.handle(event) else { return false }
+        publish(from: source, event: event, reaction: reaction)
+        let finished = machine.isFinished
+        if finished {
+            for task in work.values { task.cancel() }
+            work.removeAll()
+            self.performer = nil
+        }
+        for effect in reaction.effects {
+            if case .run(let operation) = performer.perform(effect) {
+                launch(operation)
+            }
+        }
+        return true
+    }
+
+    private func launch(_ operation: @escaping @Sendable () async -> Machine.Event?) {
+        nextWorkID &+= 1
+        let id = nextWorkID
+        work[id] = Task {
+            let event = await operation()
+            self.workFinished(id, event: event)
+        }
+    }
+
+    private func workFinished(_ id: UInt64, event: Machine.Event?) {
+        work.removeValue(forKey: id)
+        if let event { send(event) }
+    }
+
+    private func publish(from source: Machine.State, event: Machine.Event, reaction: Reaction<Machine.Effect>) {
+        let observed = log?.hasSubscribers ?? false
+        guard observed || ChartCoverage.isRecording else { return }
+        let transition = ChartTransition(
+            from: Machine.name(of: source), on: Machine.name(of: event),
+            guard: reaction.guardName, to: Machine.name(of: machine.state))
+        let record = TransitionRecord(
+            flowID: flowID, chart: Machine.chart.name, transition: transition,
+            effects: reaction.effects.map { Machine.name(of: $0) },
+            isDeclared: Machine.chart.declares(transition))
+        if ChartCoverage.isRecording { ChartCoverage.record(record) }
+        if observed { log?.publish(record) }
+    }
+}
