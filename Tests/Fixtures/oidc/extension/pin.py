@@ -3,6 +3,7 @@
 See docs/pin-proof.md. Only a wrong proof counts as a failure; malformed requests and unknown,
 used or expired nonces never do.
 """
+import re
 import secrets
 from datetime import timedelta
 
@@ -17,6 +18,7 @@ from .models import DeregisteredProfile, PinEnrolment, PinNonce
 from .pin_proof import b64url_decode, b64url_encode, proof_matches
 
 MIN_ITERATIONS, MAX_ITERATIONS = 1000, 10_000_000
+PROFILE_ID = re.compile(r"[A-Za-z0-9._~-]{1,128}")
 
 
 def _decoded(body, name, sizes):
@@ -32,8 +34,8 @@ def _decoded(body, name, sizes):
 
 def _profile_id(body):
     profile_id = field(body, "profile_id", str)
-    if not 1 <= len(profile_id) <= 128:
-        raise ApiError(400, "invalid_request", "'profile_id' must have 1 to 128 characters.")
+    if not PROFILE_ID.fullmatch(profile_id):
+        raise ApiError(400, "invalid_request", "'profile_id' must be 1 to 128 of A-Z a-z 0-9 . _ ~ -.")
     return profile_id
 
 

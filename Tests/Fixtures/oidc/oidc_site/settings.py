@@ -101,5 +101,9 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"oauth2_provider": {"handlers": ["console"], "level": "WARNING"}},
+    "loggers": {
+        "oauth2_provider": {"handlers": ["console"], "level": "WARNING"},
+        # DEBUG is off, so without this a 500's traceback would not reach .state/server.log.
+        "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
+    },
 }
