@@ -1,0 +1,1 @@
+"""IdentityFlow extension endpoints: identity providers, custom registration, PIN proof login."""

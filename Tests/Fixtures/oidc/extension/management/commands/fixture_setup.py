@@ -1,0 +1,40 @@
+"""Create or update the fixture's users and OAuth clients (idempotent)."""
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from oauth2_provider.models import get_application_model
+
+USERS = [
+    ("alice", "alice-password-1", "alice@example.test", "Alice", "Tester"),
+    ("bob", "bob-password-1", "bob@example.test", "Bob", "Tester"),
+]
+REDIRECT_URIS = "identityflow://callback http://127.0.0.1/callback"
+CLIENTS = [
+    ("identityflow-tests", "IdentityFlow tests", False),
+    ("identityflow-autoconsent", "IdentityFlow tests (no consent screen)", True),
+]
+
+
+class Command(BaseCommand):
+    help = "Create the test users alice and bob and the public clients identityflow-tests and identityflow-autoconsent."
+
+    def handle(self, *args, **options):
+        User = get_user_model()
+        for username, password, email, first, last in USERS:
+            user, _ = User.objects.get_or_create(username=username)
+            user.email, user.first_name, user.last_name = email, first, last
+            user.set_password(password)
+            user.save()
+        Application = get_application_model()
+        for client_id, name, skip in CLIENTS:
+            app = Application.objects.filter(client_id=client_id).first() or Application(client_id=client_id)
+            app.name = name
+            app.client_type = Application.CLIENT_PUBLIC
+            app.authorization_grant_type = Application.GRANT_AUTHORIZATION_CODE
+            app.client_secret = ""
+            app.hash_client_secret = False
+            app.redirect_uris = REDIRECT_URIS
+            app.algorithm = Application.RS256_ALGORITHM
+            app.skip_authorization = skip
+            app.full_clean(exclude=["user", "client_secret"])
+            app.save()
+        self.stdout.write("fixture users and clients ready")

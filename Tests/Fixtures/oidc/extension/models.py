@@ -1,0 +1,57 @@
+"""Server-side state of the extension endpoints."""
+from django.conf import settings
+from django.db import models
+
+
+class PinEnrolment(models.Model):
+    """A profile's PIN verifier and its failure count.
+
+    The verifier is PBKDF2(PIN) and is password-equivalent (docs/pin-proof.md): a real server
+    keeps it encrypted at rest and out of logs. This fixture stores it as is, in a throw-away
+    SQLite file under .state/.
+    """
+
+    profile_id = models.CharField(max_length=128, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    salt = models.CharField(max_length=128)
+    iterations = models.PositiveIntegerField()
+    verifier = models.CharField(max_length=64)
+    failure_count = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+
+class PinNonce(models.Model):
+    """A single-use challenge nonce issued for one profile."""
+
+    nonce = models.CharField(max_length=64, unique=True)
+    profile_id = models.CharField(max_length=128)
+    expires = models.DateTimeField()
+
+
+class DeregisteredProfile(models.Model):
+    """A profile removed because its last allowed PIN attempt failed: every later call answers 410."""
+
+    profile_id = models.CharField(max_length=128, unique=True)
+    deregistered = models.DateTimeField(auto_now_add=True)
+
+
+class ProfileTokenFamily(models.Model):
+    """A refresh-token family (DOT RefreshToken.token_family) issued to a profile's user for it.
+
+    Revoking a profile revokes these families: the tokens that were used to enrol it and the ones
+    its PIN logins minted.
+    """
+
+    profile_id = models.CharField(max_length=128, db_index=True)
+    token_family = models.UUIDField()
+
+    class Meta:
+        unique_together = [("profile_id", "token_family")]
+
+
+class CustomRegistrationSession(models.Model):
+    """The session a two-step custom identity provider opens at init and closes at complete."""
+
+    session = models.CharField(max_length=64, unique=True)
+    identity_provider = models.CharField(max_length=64)
+    expires = models.DateTimeField()
