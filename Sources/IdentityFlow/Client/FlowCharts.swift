@@ -1,0 +1,7 @@
+/// The charts of every machine IdentityFlow runs, in the order `StateCharts/` lists them.
+public enum FlowCharts {
+    /// Every chart.
+    public static let all: [Chart] = [
+        RegistrationMachine.chart,
+    ]
+}
