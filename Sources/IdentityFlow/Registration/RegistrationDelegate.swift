@@ -74,4 +74,15 @@ public struct RegistrationResult: Sendable, Hashable {
     public let identityProvider: IdentityProvider
     /// The custom provider's success answer; `nil` for a browser provider.
     public let info: CustomInfo?
+
+    /// Creates a result (test doubles of a host's own use it).
+    /// - Parameters:
+    ///   - profile: The profile.
+    ///   - identityProvider: The provider.
+    ///   - info: The custom answer.
+    public init(profile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo?) {
+        self.profile = profile
+        self.identityProvider = identityProvider
+        self.info = info
+    }
 }

@@ -1,0 +1,178 @@
+import Foundation
+import IdentityFlow
+
+/// An in-memory identity server for tests, demos and hosts' own unit tests.
+///
+/// It offers a browser identity provider (tests play the browser with ``logIn(at:as:consent:)``),
+/// scripted custom identity providers, PKCE-checked code exchange, PIN enrolment and PIN-proof
+/// login with server-side failure counting, refresh with rotation, revocation and
+/// deregistration, and fault injection per call (``inject(_:into:times:)``).
+///
+/// ```swift
+/// let server = ReferenceIdentityService()
+/// server.addCustomProvider(id: "two-step", steps: .twoStep) { step, data in
+///     data == "retry" ? .status(4001) : .status(2000)
+/// }
+/// let client = UserClient(configuration: .testing(), service: server, storage: InMemoryStorage())
+/// ```
+public final class ReferenceIdentityService: IdentityService {
+    /// The browser provider every reference server offers.
+    public static let browserProvider = IdentityProvider(identifier: "reference-browser", name: "Reference browser login", kind: .browser)
+    /// Where its authorization page pretends to live.
+    public static let authorizationEndpoint = URL(string: "https://reference.identityflow.invalid/authorize")!
+
+    let state: Locked<ServerState>
+    private let clock: any Clock<Duration>
+    let now: @Sendable () -> Date
+
+    /// Creates a server with the browser provider and the users `alice` and `bob`.
+    /// - Parameters:
+    ///   - maxPinFailures: Wrong PINs in a row before the server deregisters a profile.
+    ///   - accessTokenLifetime: How long access tokens live.
+    ///   - clock: The clock injected latency sleeps on.
+    ///   - now: The current time, for token expiry.
+    public init(
+        maxPinFailures: Int = 3,
+        accessTokenLifetime: TimeInterval = 3600,
+        clock: any Clock<Duration> = ContinuousClock(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.state = Locked(ServerState(maxPinFailures: maxPinFailures, accessTokenLifetime: accessTokenLifetime))
+        self.clock = clock
+        self.now = now
+    }
+
+    // MARK: - Set-up
+
+    /// Adds a scripted custom identity provider.
+    /// - Parameters:
+    ///   - id: Its identifier.
+    ///   - name: Its display name.
+    ///   - steps: One-step or two-step.
+    ///   - script: Decides each step's answer.
+    /// - Returns: The provider, to pass to `registerUser(with:)`.
+    @discardableResult
+    public func addCustomProvider(id: String, name: String? = nil, steps: CustomRegistrationSteps, script: @escaping CustomProviderScript) -> IdentityProvider {
+        let provider = IdentityProvider(identifier: id, name: name ?? id, kind: .custom(steps))
+        state.withLock { state in
+            state.providers.removeAll { $0.identifier == id }
+            state.providers.append(provider)
+            state.scripts[id] = script
+        }
+        return provider
+    }
+
+    /// Adds a user the browser provider can log in.
+    /// - Parameter username: The user's name.
+    public func addUser(_ username: String) { state.withLock { _ = $0.users.insert(username) } }
+
+    /// Makes the next `times` calls of `call` fail (or slow down) with `fault`.
+    /// - Parameters:
+    ///   - fault: What goes wrong.
+    ///   - call: Which call.
+    ///   - times: How many calls in a row it affects.
+    public func inject(_ fault: ServiceFault, into call: ServiceCall, times: Int = 1) {
+        state.withLock { $0.faults[call, default: []] += Array(repeating: fault, count: times) }
+    }
+
+    /// Sets how many wrong PINs in a row the server accepts before it deregisters the profile.
+    /// - Parameter count: The new limit.
+    public func setMaxPinFailures(_ count: Int) { state.withLock { $0.maxPinFailures = count } }
+
+    // MARK: - Playing the browser
+
+    /// What the user does on the login page.
+    public enum Consent: Sendable {
+        /// Logs in and grants access.
+        case allow
+        /// Refuses: the redirect carries `error=access_denied`.
+        case deny
+    }
+
+    /// Plays the browser: logs a user in at an authorization URL the server produced and returns
+    /// the redirect URL to hand to the challenge's sender.
+    /// - Parameters:
+    ///   - url: The challenge's URL.
+    ///   - username: Who logs in.
+    ///   - consent: Allow or deny.
+    /// - Returns: The redirect URL, with `code` (or `error`) and `state`.
+    /// - Throws: ``ErrorCode/requestInvalid`` for a URL this server did not produce or an unknown user.
+    public func logIn(at url: URL, as username: String = "alice", consent: Consent = .allow) throws(IdentityFlowError) -> URL {
+        let query = Self.queryItems(of: url)
+        guard url.absoluteString.hasPrefix(Self.authorizationEndpoint.absoluteString),
+              let redirect = query["redirect_uri"].flatMap(URL.init(string:)),
+              let challenge = query["code_challenge"], query["code_challenge_method"] == "S256"
+        else { throw IdentityFlowError(.requestInvalid, "Not an authorization URL of this reference server.") }
+        guard var components = URLComponents(url: redirect, resolvingAgainstBaseURL: false) else {
+            throw IdentityFlowError(.requestInvalid, "The redirect URI is not a URL.")
+        }
+        var items = components.queryItems ?? []
+        switch consent {
+        case .deny:
+            items.append(URLQueryItem(name: "error", value: "access_denied"))
+        case .allow:
+            let code = try state.withLock { state throws(IdentityFlowError) in
+                guard state.users.contains(username) else { throw IdentityFlowError(.requestInvalid, "No user \(username) on the reference server.") }
+                let code = "code-" + state.nextSerial()
+                state.grants[code] = ServerState.Grant(user: username, codeChallenge: challenge, redirectURI: redirect, scopes: query["scope"]?.split(separator: " ").map(String.init) ?? [])
+                return code
+            }
+            items.append(URLQueryItem(name: "code", value: code))
+        }
+        if let sentState = query["state"] { items.append(URLQueryItem(name: "state", value: sentState)) }
+        components.queryItems = items
+        return components.url ?? redirect
+    }
+
+    // MARK: - Inspection
+
+    /// Every call received so far, in order.
+    public var calls: [ServiceCall] { state.withLock { $0.calls } }
+    /// The access tokens the server still accepts.
+    public var activeAccessTokenCount: Int { state.withLock { $0.accessTokens.count } }
+    /// The refresh tokens the server still accepts.
+    public var activeRefreshTokenCount: Int { state.withLock { $0.refreshTokens.count } }
+    /// The profiles with an enrolled PIN.
+    public var enrolledProfiles: Set<UserProfile> { state.withLock { Set($0.enrolments.keys.map(UserProfile.init(profileId:))) } }
+    /// The users the server knows.
+    public var users: Set<String> { state.withLock { $0.users } }
+
+    /// Whether the server accepts this access token now.
+    /// - Parameter token: The token.
+    /// - Returns: `true` for a known, unexpired, unrevoked token.
+    public func acceptsAccessToken(_ token: String) -> Bool {
+        let date = now()
+        return state.withLock { $0.accessTokens[token].map { $0.expiresAt > date } ?? false }
+    }
+
+    // MARK: - Helpers
+
+    /// Records the call, applies an injected fault (sleeping first for latency), or lets it through.
+    func enter(_ call: ServiceCall) async throws(IdentityFlowError) {
+        let fault = state.withLock { state in
+            state.calls.append(call)
+            return state.faults[call]?.isEmpty == false ? state.faults[call]?.removeFirst() : nil
+        }
+        if case .latency(let delay) = fault {
+            do { try await clock.sleep(for: delay) } catch {
+                throw IdentityFlowError(.actionCancelled, "The call was cancelled while the server was slow.")
+            }
+        }
+        if let error = fault?.error { throw error }
+        if Task.isCancelled { throw IdentityFlowError(.actionCancelled, "The call was cancelled.") }
+    }
+
+    func issueTokens(for user: String, scopes: [String], in state: inout ServerState) -> TokenSet {
+        let access = "at-" + state.nextSerial()
+        let refresh = "rt-" + state.nextSerial()
+        let expiresAt = now().addingTimeInterval(state.accessTokenLifetime)
+        state.accessTokens[access] = ServerState.AccessGrant(user: user, expiresAt: expiresAt)
+        state.refreshTokens[refresh] = user
+        return TokenSet(accessToken: access, refreshToken: refresh, expiresAt: expiresAt, scopes: scopes)
+    }
+
+    static func queryItems(of url: URL) -> [String: String] {
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        return items.reduce(into: [:]) { $0[$1.name] = $1.value ?? "" }
+    }
+}

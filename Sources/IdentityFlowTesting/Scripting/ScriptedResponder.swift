@@ -1,0 +1,189 @@
+import Foundation
+import IdentityFlow
+
+/// Answers a flow's challenges from a script, for hosts' unit tests. Works with the async API
+/// (as a ``ChallengeResponder``) and as a delegate.
+///
+/// Each challenge is matched against the next ``ScriptStep``: its kind and the error it carries
+/// must be the expected ones. An unexpected challenge is recorded and cancelled, so the flow
+/// ends instead of hanging; ``verify()`` then fails naming what was expected and what came.
+///
+/// ```swift
+/// let responder = ScriptedResponder([
+///     .customRegistrationFinish(.respond("name=Ada")),
+///     .createPin(.respond("24680")),
+/// ])
+/// let result = try await client.registerUser(with: provider, responder: responder)
+/// try responder.verify()
+/// ```
+public final class ScriptedResponder: ChallengeResponder, Sendable {
+    /// A terminal callback, as the responder saw it.
+    public enum Outcome: Sendable, CustomStringConvertible {
+        /// `didRegisterUser`.
+        case registered(RegistrationResult)
+        /// A `didFail…` callback.
+        case failed(IdentityFlowError)
+
+        /// `registered(<profile>)` or `failed(<code>)`.
+        public var description: String {
+            switch self {
+            case .registered(let result): "registered(\(result.profile))"
+            case .failed(let error): "failed(\(error.code))"
+            }
+        }
+
+        /// The error of a failure.
+        public var error: IdentityFlowError? {
+            if case .failed(let error) = self { return error }
+            return nil
+        }
+    }
+
+    struct Progress: Sendable {
+        var steps: [ScriptStep]
+        var next = 0
+        var mismatches: [String] = []
+        var events: [String] = []
+        var outcomes: [Outcome] = []
+        var held: [Challenge] = []
+        var waiters: [CheckedContinuation<Outcome, Never>] = []
+    }
+
+    let progress: Locked<Progress>
+
+    /// Creates a responder that expects these steps, in order.
+    /// - Parameter steps: The expected challenges and their answers.
+    public init(_ steps: [ScriptStep]) { progress = Locked(Progress(steps: steps)) }
+
+    // MARK: - Results
+
+    /// What went against the script so far, one sentence each.
+    public var mismatches: [String] { progress.withLock { $0.mismatches } }
+    /// Every callback and answer in order, secrets redacted: the flow's transcript from the host's side.
+    public var events: [String] { progress.withLock { $0.events } }
+    /// Every terminal callback received (a correct flow gives exactly one).
+    public var outcomes: [Outcome] { progress.withLock { $0.outcomes } }
+    /// Challenges kept unanswered by ``ScriptAction/hold``.
+    public var heldChallenges: [Challenge] { progress.withLock { $0.held } }
+
+    /// Waits for the first terminal callback (delegate API).
+    /// - Returns: The outcome.
+    public func outcome() async -> Outcome {
+        await withCheckedContinuation { continuation in
+            let ready: Outcome? = progress.withLock { progress in
+                if let first = progress.outcomes.first { return first }
+                progress.waiters.append(continuation)
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    /// Throws when anything went against the script or an expected challenge never came.
+    /// - Throws: ``ScriptMismatch`` naming the expected and the actual.
+    public func verify() throws(ScriptMismatch) {
+        let problems = progress.withLock { progress in
+            var problems = progress.mismatches
+            if progress.next < progress.steps.count {
+                let ending = progress.outcomes.first.map { "the flow ended with \($0)" } ?? "no further challenge came"
+                problems.append("step \(progress.next + 1) of \(progress.steps.count): expected \(progress.steps[progress.next]), but \(ending)")
+            }
+            if progress.outcomes.count > 1 {
+                problems.append("\(progress.outcomes.count) terminal callbacks instead of one: \(progress.outcomes)")
+            }
+            return problems
+        }
+        if !problems.isEmpty { throw ScriptMismatch(problems: problems) }
+    }
+
+    // MARK: - Answering
+
+    /// Answers a challenge from the script.
+    /// - Parameter challenge: The challenge.
+    public func receive(_ challenge: Challenge) async { handle(challenge) }
+
+    func handle(_ challenge: Challenge) {
+        let kind = ChallengeKind(challenge)
+        let step: (index: Int, step: ScriptStep)? = progress.withLock { progress in
+            progress.events.append("challenge \(challenge)")
+            guard progress.next < progress.steps.count else {
+                progress.mismatches.append("unexpected \(challenge) after the script's \(progress.steps.count) steps")
+                return nil
+            }
+            let index = progress.next
+            let step = progress.steps[index]
+            progress.next += 1
+            guard step.kind == kind else {
+                progress.mismatches.append("step \(index + 1): expected \(step), got \(challenge)")
+                return nil
+            }
+            if step.expectedError != challenge.error?.code {
+                progress.mismatches.append("step \(index + 1): expected \(step), got error \(challenge.error.map { "\($0.code)" } ?? "none") in \(challenge)")
+            }
+            return (index, step)
+        }
+        guard let step else {
+            challenge.cancel()
+            return
+        }
+        do {
+            let action = try step.step.perform(challenge, self)
+            record("answer \(action)")
+        } catch {
+            progress.withLock { $0.mismatches.append("step \(step.index + 1): computing the answer failed: \(error)") }
+            challenge.cancel()
+        }
+    }
+
+    func apply<ChallengeType, Answer>(
+        _ action: ScriptAction<ChallengeType, Answer>, to challenge: ChallengeType, wrapped: Challenge,
+        answer: (Answer) -> Bool, cancel: () -> Bool
+    ) throws -> String {
+        switch action {
+        case .respond(let value):
+            expect(answer(value), "the answer to \(wrapped) was refused")
+            return "respond(<redacted>)"
+        case .respondWith(let compute):
+            expect(answer(try compute(challenge)), "the answer to \(wrapped) was refused")
+            return "respond(<redacted>)"
+        case .respondTwice(let value):
+            expect(answer(value), "the first answer to \(wrapped) was refused")
+            expect(!answer(value), "a second answer to \(wrapped) was accepted")
+            return "respond twice(<redacted>)"
+        case .cancel:
+            expect(cancel(), "cancelling \(wrapped) was refused")
+            return "cancel"
+        case .drop:
+            return "drop"
+        case .hold:
+            progress.withLock { $0.held.append(wrapped) }
+            return "hold"
+        }
+    }
+
+    /// Records a terminal callback and wakes ``outcome()`` waiters.
+    func finish(_ outcome: Outcome) {
+        let waiters = progress.withLock { progress in
+            progress.events.append("result \(outcome)")
+            progress.outcomes.append(outcome)
+            defer { progress.waiters = [] }
+            return progress.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: outcome) }
+    }
+
+    func record(_ event: String) { progress.withLock { $0.events.append(event) } }
+
+    private func expect(_ condition: Bool, _ problem: String) {
+        if !condition { progress.withLock { $0.mismatches.append(problem) } }
+    }
+}
+
+/// What a ``ScriptedResponder`` found against its script.
+public struct ScriptMismatch: Error, Sendable, CustomStringConvertible {
+    /// One sentence per problem, naming what was expected and what came.
+    public let problems: [String]
+
+    /// The problems, one per line.
+    public var description: String { "The flow did not follow the script:\n- " + problems.joined(separator: "\n- ") }
+}

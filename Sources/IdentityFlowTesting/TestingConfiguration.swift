@@ -1,0 +1,47 @@
+import Foundation
+import IdentityFlow
+
+extension ClientConfiguration {
+    /// A configuration for tests: callbacks at once on the flow's context, a fast PIN key
+    /// derivation, a redirect URI of its own and no logging unless a logger is given.
+    /// - Parameters:
+    ///   - pinPolicy: The PIN rules.
+    ///   - challengeTimeout: The per-challenge timeout.
+    ///   - clock: The clock for timeouts (a ``ManualClock`` in timeout tests).
+    ///   - logger: Where warnings go.
+    /// - Returns: The configuration.
+    public static func testing(
+        pinPolicy: PinPolicy = PinPolicy(),
+        challengeTimeout: Duration? = nil,
+        clock: any Clock<Duration> = ContinuousClock(),
+        logger: IdentityFlowLogger = .disabled
+    ) -> ClientConfiguration {
+        ClientConfiguration(
+            redirectURI: URL(string: "identityflow-test://callback")!,
+            pinPolicy: pinPolicy,
+            pinKeyIterations: 16,
+            challengeTimeout: challengeTimeout,
+            clock: clock,
+            callbackExecutor: .immediate,
+            logger: logger)
+    }
+}
+
+/// Collects log records in memory, for tests that check what was logged.
+public final class LogCapture: Sendable {
+    private let records = Locked<[IdentityFlowLogger.Record]>([])
+
+    /// Creates an empty capture.
+    public init() {}
+
+    /// A logger that writes into this capture, from `debug` up.
+    public var logger: IdentityFlowLogger {
+        IdentityFlowLogger(minimumLevel: .debug) { [records] record in records.withLock { $0.append(record) } }
+    }
+
+    /// Every record so far.
+    public var all: [IdentityFlowLogger.Record] { records.withLock { $0 } }
+
+    /// Every message so far.
+    public var messages: [String] { all.map(\.message) }
+}
