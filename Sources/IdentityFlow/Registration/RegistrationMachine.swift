@@ -150,6 +150,15 @@ public struct RegistrationMachine: StateMachine {
     /// - Parameter context: Profile, provider, browser request and PIN policy.
     public init(context: Context) { self.context = context }
 
+    /// Creates a machine in a given state, for tests that start mid-flow.
+    /// - Parameters:
+    ///   - context: Profile, provider, browser request and PIN policy.
+    ///   - state: The state to start in.
+    public init(context: Context, state: State) {
+        self.context = context
+        self.state = state
+    }
+
     /// Whether the registration ended.
     public var isFinished: Bool { state == .registered || state == .failed }
 

@@ -1,1 +1,0 @@
-@testable import Statechart

@@ -1,0 +1,129 @@
+import Testing
+@testable import Statechart
+
+/// A door: open it, close it, or lock it from closed (an async "turn key" effect reports back).
+struct DoorMachine: StateMachine {
+    enum State: Sendable, Equatable { case closed, open, locking, locked }
+    enum Event: Sendable { case opened, closed, lockRequested, keyTurned }
+    enum Effect: Sendable { case chime, turnKey, report(String) }
+
+    static let chart = Chart(name: "Door", swiftType: "DoorMachine", initial: "closed", finals: ["locked"], transitions: [
+        .init(from: "closed", on: "opened", to: "open"),
+        .init(from: "open", on: "closed", to: "closed"),
+        .init(from: "closed", on: "lockRequested", guard: "shut", to: "locking"),
+        .init(from: "locking", on: "keyTurned", to: "locked"),
+    ])
+
+    var state: State = .closed
+    var isFinished: Bool { state == .locked }
+
+    mutating func handle(_ event: Event) -> Reaction<Effect>? {
+        switch (state, event) {
+        case (.closed, .opened): state = .open; return Reaction([.chime])
+        case (.open, .closed): state = .closed; return Reaction()
+        case (.closed, .lockRequested): state = .locking; return Reaction(guard: "shut", [.turnKey])
+        case (.locking, .keyTurned): state = .locked; return Reaction([.report("locked"), .chime])
+        default: return nil
+        }
+    }
+}
+
+/// Records effects; `turnKey` runs as async work that reports `keyTurned`, or waits forever when `stall` is set.
+final class DoorPerformer: EffectPerformer {
+    typealias Machine = DoorMachine
+    let performed = Locked<[String]>([])
+    let stall: Bool
+    let workCancelled = Locked(false)
+
+    init(stall: Bool = false) { self.stall = stall }
+
+    func perform(_ effect: DoorMachine.Effect) -> EffectWork<DoorMachine.Event> {
+        performed.withLock { $0.append(DoorMachine.name(of: effect)) }
+        guard case .turnKey = effect else { return .done }
+        return .run { [stall, workCancelled] in
+            if stall {
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+                } onCancel: { workCancelled.withLock { $0 = true } }
+            }
+            return .keyTurned
+        }
+    }
+}
+
+@Suite("MachineRunner")
+struct MachineRunnerTests {
+    @Test("applies transitions, performs effects in order and feeds async work back as events")
+    func runsToFinal() async {
+        let log = TransitionLog()
+        let collected = Locked<[TransitionRecord]>([])
+        let observation = log.observe { record in collected.withLock { $0.append(record) } }
+        let runner = MachineRunner(machine: DoorMachine(), log: log)
+        let performer = DoorPerformer()
+        #expect(await runner.start(performer, with: .opened))
+        #expect(await runner.send(.closed))
+        #expect(await runner.send(.lockRequested))
+        let records = log.records()
+        for await record in records where record.transition.target == "locked" { break }
+        #expect(await runner.state == .locked)
+        #expect(performer.performed.current == ["chime", "turnKey", "report", "chime"])
+        #expect(collected.current.map(\.transition.event) == ["opened", "closed", "lockRequested", "keyTurned"])
+        #expect(collected.current.allSatisfy { $0.isDeclared })
+        #expect(collected.current[2].transition.guardName == "shut")
+        observation.cancel()
+    }
+
+    @Test("events without a transition, before start and after the final state are refused")
+    func refusesEvents() async {
+        let runner = MachineRunner(machine: DoorMachine())
+        #expect(await runner.send(.opened) == false)
+        #expect(await runner.start(DoorPerformer(), with: .closed) == false)
+        #expect(await runner.state == .closed)
+        #expect(await runner.send(.keyTurned) == false)
+    }
+
+    @Test("work still running when the machine finishes is cancelled")
+    func cancelsWorkOnFinish() async {
+        let runner = MachineRunner(machine: DoorMachine())
+        let performer = DoorPerformer(stall: true)
+        #expect(await runner.start(performer, with: .lockRequested))
+        #expect(await runner.send(.keyTurned))
+        while !performer.workCancelled.current { await Task.yield() }
+        #expect(await runner.isFinished)
+    }
+
+    @Test("an undeclared transition is marked in its record and collected by ChartCoverage")
+    func undeclaredTransitionsAreFlagged() async {
+        struct Sloppy: StateMachine {
+            enum State: Sendable, Equatable { case a, b }
+            enum Event: Sendable { case go }
+            typealias Effect = Never
+            static let chart = Chart(name: "Sloppy", swiftType: "Sloppy", initial: "a", finals: ["b"], transitions: [])
+            var state: State = .a
+            var isFinished: Bool { state == .b }
+            mutating func handle(_ event: Event) -> Reaction<Never>? { state = .b; return Reaction() }
+        }
+        final class Nothing: EffectPerformer {
+            typealias Machine = Sloppy
+            func perform(_ effect: Never) -> EffectWork<Sloppy.Event> {}
+        }
+        ChartCoverage.isRecording = true
+        let log = TransitionLog()
+        let records = log.records()
+        let runner = MachineRunner(machine: Sloppy(), log: log)
+        await runner.start(Nothing(), with: .go)
+        var iterator = records.makeAsyncIterator()
+        let record = await iterator.next()
+        #expect(record?.isDeclared == false)
+        #expect(record?.description.contains("NOT IN CHART") == true)
+        #expect(ChartCoverage.undeclared.contains { $0.chart == "Sloppy" })
+        #expect(ChartCoverage.untaken(in: Sloppy.chart).isEmpty)
+    }
+
+    @Test("case names leave payloads out")
+    func caseNamesHidePayloads() {
+        enum Sample { case plain, carrying(secret: String) }
+        #expect(caseName(of: Sample.plain) == "plain")
+        #expect(caseName(of: Sample.carrying(secret: "hunter2")) == "carrying")
+    }
+}
