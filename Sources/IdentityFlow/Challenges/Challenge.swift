@@ -7,6 +7,10 @@ public enum Challenge: Sendable, CustomStringConvertible {
     case customRegistration(CustomRegistrationChallenge)
     /// Choose a new PIN.
     case createPin(CreatePinChallenge)
+    /// Enter the PIN.
+    case pin(PinChallenge)
+    /// Confirm with biometrics, or fall back to the PIN.
+    case biometric(BiometricChallenge)
 
     /// The challenge's own description (no secrets).
     public var description: String {
@@ -14,6 +18,8 @@ public enum Challenge: Sendable, CustomStringConvertible {
         case .browserRegistration(let challenge): challenge.description
         case .customRegistration(let challenge): challenge.description
         case .createPin(let challenge): challenge.description
+        case .pin(let challenge): challenge.description
+        case .biometric(let challenge): challenge.description
         }
     }
 
@@ -23,6 +29,8 @@ public enum Challenge: Sendable, CustomStringConvertible {
         case .browserRegistration(let challenge): challenge.error
         case .customRegistration(let challenge): challenge.error
         case .createPin(let challenge): challenge.error
+        case .pin(let challenge): challenge.error
+        case .biometric: nil
         }
     }
 
@@ -34,6 +42,8 @@ public enum Challenge: Sendable, CustomStringConvertible {
         case .browserRegistration(let challenge): challenge.sender.cancel(challenge)
         case .customRegistration(let challenge): challenge.sender.cancel(challenge)
         case .createPin(let challenge): challenge.sender.cancel(challenge)
+        case .pin(let challenge): challenge.sender.cancel(challenge)
+        case .biometric(let challenge): challenge.sender.cancel(challenge)
         }
     }
 }

@@ -59,3 +59,40 @@ struct NewPin: Sendable, Hashable {
     let pin: Redacted<String>
     init(_ pin: Redacted<String>) { self.pin = pin }
 }
+
+/// An entered PIN.
+extension TicketSender: PinChallengeSender where Answer == Redacted<String> {
+    func respond(with pin: String, to challenge: PinChallenge) -> Bool {
+        settle(.answered(Redacted(pin)), for: challenge.releaseObserver)
+    }
+
+    func cancel(_ challenge: PinChallenge) -> Bool {
+        settle(.cancelled, for: challenge.releaseObserver)
+    }
+}
+
+/// The host's verdict as the biometric sensor.
+extension TicketSender: BiometricChallengeSender where Answer == BiometricAnswer {
+    func respond(to challenge: BiometricChallenge) -> Bool {
+        settle(.answered(.confirmed), for: challenge.releaseObserver)
+    }
+
+    func respondWithPinFallback(to challenge: BiometricChallenge) -> Bool {
+        settle(.answered(.pinFallback), for: challenge.releaseObserver)
+    }
+
+    func reportFailure(for challenge: BiometricChallenge) -> Bool {
+        settle(.answered(.failed), for: challenge.releaseObserver)
+    }
+
+    func cancel(_ challenge: BiometricChallenge) -> Bool {
+        settle(.cancelled, for: challenge.releaseObserver)
+    }
+}
+
+/// What the host said at a ``BiometricChallenge``.
+enum BiometricAnswer: Sendable, Hashable {
+    case confirmed
+    case pinFallback
+    case failed
+}

@@ -31,6 +31,8 @@ extension UserClient {
                         delegate.userClient(self, didReceiveCustomRegistrationFinishChallenge: challenge)
                     case .createPin(let challenge):
                         delegate.userClient(self, didReceiveCreatePinChallenge: challenge)
+                    case .pin, .biometric:
+                        challenge.cancel()  // a registration never asks for these
                     }
                 }
             },

@@ -28,7 +28,7 @@ final class RegistrationFlow: EffectPerformer {
             host.started(context)
             return .done
         case .buildAuthorizationURL:
-            return call { [context] service throws(IdentityFlowError) in
+            return engine.call { [context, service] () throws(IdentityFlowError) in
                 guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
                 return .authorizationURLBuilt(try await service.authorizationURL(for: context.provider, request: request))
             }
@@ -36,7 +36,7 @@ final class RegistrationFlow: EffectPerformer {
             emitBrowserChallenge(url)
             return .done
         case .exchangeCode(let code):
-            return call { [context] service throws(IdentityFlowError) in
+            return engine.call { [context, service] () throws(IdentityFlowError) in
                 guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
                 return .codeExchanged(try await service.exchangeCode(code, request: request))
             }
@@ -44,23 +44,23 @@ final class RegistrationFlow: EffectPerformer {
             emitCustomChallenge(step, info: info, error: error)
             return .done
         case .sendCustomData(let step, let session, let data):
-            return call { [provider] service throws(IdentityFlowError) in
+            return engine.call { [provider, service] () throws(IdentityFlowError) in
                 switch step {
                 case .initialization: .customAnswerReceived(try await service.initCustomRegistration(provider: provider, data: data))
                 case .finish: .customAnswerReceived(try await service.completeCustomRegistration(provider: provider, session: session, data: data))
                 }
             }
         case .emitCreatePinChallenge(let error):
-            emitCreatePinChallenge(error: error)
+            host.challenge(engine.createPinChallenge(for: profile, error: error, answered: RegistrationMachine.Event.pinProvided))
             return .done
         case .enrolPin(let pin, let tokens):
-            return call { [client, profile] service throws(IdentityFlowError) in
+            return engine.call { [client, profile, service] () throws(IdentityFlowError) in
                 let enrolment = try PinProof.enrolment(for: profile, pin: pin, iterations: client.configuration.pinKeyIterations)
                 _ = try await service.enrolPin(enrolment, accessToken: tokens.accessToken)
                 return .pinEnrolled
             }
         case .storeProfile(let credentials):
-            return call { [client, profile] _ throws(IdentityFlowError) in
+            return engine.call { [client, profile] () throws(IdentityFlowError) in
                 try client.storeRegisteredProfile(StoredProfile(profile: profile, tokens: credentials.tokens))
                 return .profileStored
             }
@@ -83,48 +83,17 @@ final class RegistrationFlow: EffectPerformer {
     // MARK: - Challenges
 
     private func emitBrowserChallenge(_ url: URL) {
-        let ticket = engine.issueTicket(for: "BrowserRegistrationChallenge") { (outcome: ChallengeOutcome<URL>) in
-            Self.event(for: outcome, answered: RegistrationMachine.Event.redirectReceived)
-        }
-        let sender = TicketSender(ticket: ticket, logger: engine.logger)
+        let (ticket, sender) = engine.ticket("BrowserRegistrationChallenge", answered: RegistrationMachine.Event.redirectReceived)
         host.challenge(.browserRegistration(BrowserRegistrationChallenge(
             identityProvider: provider, url: url, error: nil, sender: sender, releaseObserver: ticket)))
     }
 
     private func emitCustomChallenge(_ step: CustomRegistrationStep, info: CustomInfo?, error: IdentityFlowError?) {
-        let ticket = engine.issueTicket(for: "CustomRegistrationChallenge") { (outcome: ChallengeOutcome<Redacted<String?>>) in
-            Self.event(for: outcome, answered: RegistrationMachine.Event.customDataProvided)
-        }
-        let sender = TicketSender(ticket: ticket, logger: engine.logger)
+        let (ticket, sender) = engine.ticket("CustomRegistrationChallenge", answered: RegistrationMachine.Event.customDataProvided)
         host.challenge(.customRegistration(CustomRegistrationChallenge(
             step: step, userProfile: profile, identityProvider: provider, info: info, error: error,
             sender: sender, releaseObserver: ticket)))
     }
-
-    private func emitCreatePinChallenge(error: IdentityFlowError?) {
-        let ticket = engine.issueTicket(for: "CreatePinChallenge") { (outcome: ChallengeOutcome<NewPin>) in
-            Self.event(for: outcome) { RegistrationMachine.Event.pinProvided($0.pin) }
-        }
-        let sender = TicketSender(ticket: ticket, logger: engine.logger)
-        host.challenge(.createPin(CreatePinChallenge(
-            userProfile: profile, pinLength: context.pinPolicy.length, error: error, sender: sender, releaseObserver: ticket)))
-    }
-
-    private static func event<Answer>(for outcome: ChallengeOutcome<Answer>, answered: (Answer) -> RegistrationMachine.Event) -> RegistrationMachine.Event {
-        switch outcome {
-        case .answered(let answer): answered(answer)
-        case .cancelled: .challengeAbandoned(.cancelled)
-        case .released: .challengeAbandoned(.released)
-        case .timedOut: .challengeAbandoned(.timedOut)
-        }
-    }
-
-    // MARK: - Calls
-
-    /// Runs a service call as owned work; its error becomes ``RegistrationMachine/Event/serviceFailed(_:)``.
-    private func call(_ body: @escaping @Sendable (any IdentityService) async throws(IdentityFlowError) -> RegistrationMachine.Event) -> EffectWork<RegistrationMachine.Event> {
-        .run { [service] in
-            do throws(IdentityFlowError) { return try await body(service) } catch { return .serviceFailed(error) }
-        }
-    }
 }
+
+extension RegistrationMachine.Event: FlowEvents {}

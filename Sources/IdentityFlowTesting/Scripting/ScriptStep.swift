@@ -80,6 +80,34 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Expects a ``PinChallenge``.
+    /// - Parameters:
+    ///   - action: What to do.
+    ///   - error: The error code it must carry (`nil`: none).
+    /// - Returns: The step.
+    public static func pin(_ action: ScriptAction<PinChallenge, String>, expecting error: ErrorCode? = nil) -> ScriptStep {
+        ScriptStep(kind: .pin, expectedError: error) { challenge, responder in
+            guard case .pin(let pin) = challenge else { return "" }
+            return try responder.apply(action, to: pin, wrapped: challenge, answer: { pin.sender.respond(with: $0, to: pin) }, cancel: { pin.sender.cancel(pin) })
+        }
+    }
+
+    /// Expects a ``BiometricChallenge``.
+    /// - Parameter action: What to do; the answer says what the sensor reports.
+    /// - Returns: The step.
+    public static func biometric(_ action: ScriptAction<BiometricChallenge, BiometricVerdict>) -> ScriptStep {
+        ScriptStep(kind: .biometric, expectedError: nil) { challenge, responder in
+            guard case .biometric(let biometric) = challenge else { return "" }
+            return try responder.apply(action, to: biometric, wrapped: challenge, answer: { verdict in
+                switch verdict {
+                case .confirmed: biometric.sender.respond(to: biometric)
+                case .pinFallback: biometric.sender.respondWithPinFallback(to: biometric)
+                case .failed: biometric.sender.reportFailure(for: biometric)
+                }
+            }, cancel: { biometric.sender.cancel(biometric) })
+        }
+    }
+
     private static func custom(_ kind: ChallengeKind, _ action: ScriptAction<CustomRegistrationChallenge, String?>, _ error: ErrorCode?) -> ScriptStep {
         ScriptStep(kind: kind, expectedError: error) { challenge, responder in
             guard case .customRegistration(let custom) = challenge else { return "" }
@@ -98,6 +126,10 @@ public enum ChallengeKind: String, Sendable, Hashable, CaseIterable {
     case customRegistrationFinish
     /// ``CreatePinChallenge``.
     case createPin
+    /// ``PinChallenge``.
+    case pin
+    /// ``BiometricChallenge``.
+    case biometric
 
     /// The kind of a challenge.
     /// - Parameter challenge: The challenge.
@@ -106,6 +138,18 @@ public enum ChallengeKind: String, Sendable, Hashable, CaseIterable {
         case .browserRegistration: self = .browserRegistration
         case .customRegistration(let custom): self = custom.step == .initialization ? .customRegistrationInit : .customRegistrationFinish
         case .createPin: self = .createPin
+        case .pin: self = .pin
+        case .biometric: self = .biometric
         }
     }
+}
+
+/// What the host, playing the biometric sensor, reports at a ``BiometricChallenge``.
+public enum BiometricVerdict: Sendable, Hashable {
+    /// The sensor confirmed the user.
+    case confirmed
+    /// The user chose the PIN instead.
+    case pinFallback
+    /// The sensor refused the user.
+    case failed
 }

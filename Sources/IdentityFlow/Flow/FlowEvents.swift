@@ -1,0 +1,41 @@
+/// Events every flow machine has, so the shared plumbing can produce them.
+protocol FlowEvents: Sendable {
+    /// A server call or the storage failed.
+    static func serviceFailed(_ error: IdentityFlowError) -> Self
+    /// A challenge ended without an answer.
+    static func challengeAbandoned(_ how: ChallengeAbandonment) -> Self
+}
+
+extension FlowEngine where Machine.Event: FlowEvents {
+    /// Runs a call as owned work; a thrown error becomes `serviceFailed`.
+    func call(_ body: @escaping @Sendable () async throws(IdentityFlowError) -> Machine.Event) -> EffectWork<Machine.Event> {
+        .run {
+            do throws(IdentityFlowError) { return try await body() } catch { return .serviceFailed(error) }
+        }
+    }
+
+    /// Opens a ticket whose answer becomes `answered(answer)` and whose abandonment becomes `challengeAbandoned`.
+    func ticket<Answer: Sendable>(_ name: String, answered: @escaping @Sendable (Answer) -> Machine.Event) -> (ChallengeTicket<Answer>, TicketSender<Answer>) {
+        let ticket = issueTicket(for: name) { (outcome: ChallengeOutcome<Answer>) in
+            switch outcome {
+            case .answered(let answer): answered(answer)
+            case .cancelled: .challengeAbandoned(.cancelled)
+            case .released: .challengeAbandoned(.released)
+            case .timedOut: .challengeAbandoned(.timedOut)
+            }
+        }
+        return (ticket, TicketSender(ticket: ticket, logger: logger))
+    }
+
+    /// A new ``CreatePinChallenge`` bound to this flow.
+    func createPinChallenge(for profile: UserProfile, error: IdentityFlowError?, answered: @escaping @Sendable (Redacted<String>) -> Machine.Event) -> Challenge {
+        let (ticket, sender) = ticket("CreatePinChallenge") { (pin: NewPin) in answered(pin.pin) }
+        return .createPin(CreatePinChallenge(userProfile: profile, pinLength: configuration.pinPolicy.length, error: error, sender: sender, releaseObserver: ticket))
+    }
+
+    /// A new ``PinChallenge`` bound to this flow.
+    func pinChallenge(for profile: UserProfile, counters: PinCounters, error: IdentityFlowError?, answered: @escaping @Sendable (Redacted<String>) -> Machine.Event) -> Challenge {
+        let (ticket, sender) = ticket("PinChallenge", answered: answered)
+        return .pin(PinChallenge(userProfile: profile, counters: counters, error: error, sender: sender, releaseObserver: ticket))
+    }
+}
