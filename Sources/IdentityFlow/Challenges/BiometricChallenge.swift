@@ -54,3 +54,13 @@ public protocol BiometricChallengeSender: Sendable {
     /// - Returns: `false` when the challenge was already answered, is stale, or its flow ended.
     @discardableResult func cancel(_ challenge: BiometricChallenge) -> Bool
 }
+
+/// What the host, playing the biometric sensor, answered at a ``BiometricChallenge``.
+public enum BiometricAnswer: Sendable, Hashable {
+    /// The sensor confirmed the user.
+    case confirmed
+    /// The user chose the PIN instead.
+    case pinFallback
+    /// The sensor refused the user.
+    case failed
+}

@@ -89,10 +89,3 @@ extension TicketSender: BiometricChallengeSender where Answer == BiometricAnswer
         settle(.cancelled, for: challenge.releaseObserver)
     }
 }
-
-/// What the host said at a ``BiometricChallenge``.
-enum BiometricAnswer: Sendable, Hashable {
-    case confirmed
-    case pinFallback
-    case failed
-}

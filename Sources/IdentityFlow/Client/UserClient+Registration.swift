@@ -84,32 +84,12 @@ extension UserClient {
         try await registerUser(with: identityProvider, scopes: scopes, responder: ClosureResponder(answer))
     }
 
-    /// Reserves the flow slot, resolves the provider, builds the machine and starts it.
     @discardableResult
     private func launchRegistration(provider: IdentityProvider?, scopes: [String]?, host: FlowHost<RegistrationMachine.Context, RegistrationResult>) -> FlowSlot? {
-        let slot: FlowSlot
-        switch reserveFlow() {
-        case .success(let reserved): slot = reserved
-        case .failure(let error):
-            host.finished(.failure(error))
-            return nil
+        launch(host: host) { id throws(IdentityFlowError) in
+            let context = try await self.registrationContext(provider: provider, scopes: scopes ?? self.configuration.defaultScopes)
+            return RegistrationFlow(client: self, id: id, context: context, host: host)
         }
-        Task {
-            let context: RegistrationMachine.Context
-            do throws(IdentityFlowError) {
-                context = try await registrationContext(provider: provider, scopes: scopes ?? configuration.defaultScopes)
-            } catch {
-                flowEnded(slot.id)
-                host.finished(.failure(error))
-                return
-            }
-            let flow = RegistrationFlow(client: self, id: slot.id, context: context, host: host)
-            let runner = flow.engine.runner
-            let cancelledEarly = !slot.run { Task { await runner.send(.cancelRequested) } }
-            await runner.start(flow, with: .started)
-            if cancelledEarly { await runner.send(.cancelRequested) }
-        }
-        return slot
     }
 
     private func registrationContext(provider: IdentityProvider?, scopes: [String]) async throws(IdentityFlowError) -> RegistrationMachine.Context {

@@ -106,6 +106,9 @@ public final class UserClient: Sendable {
         }
     }
 
+    /// Reads or changes the client's state under its lock.
+    func withState<Result>(_ body: (inout State) -> Result) -> Result { state.withLock(body) }
+
     func requireStarted() throws(IdentityFlowError) {
         guard state.withLock({ $0.started }) else {
             throw IdentityFlowError(.requestInvalid, "Call start() and wait for it before using the client.")

@@ -1,9 +1,18 @@
 /// Events every flow machine has, so the shared plumbing can produce them.
 protocol FlowEvents: Sendable {
+    /// The first event of every flow.
+    static var started: Self { get }
+    /// The host cancelled the flow, or its task was cancelled.
+    static var cancelRequested: Self { get }
     /// A server call or the storage failed.
     static func serviceFailed(_ error: IdentityFlowError) -> Self
     /// A challenge ended without an answer.
     static func challengeAbandoned(_ how: ChallengeAbandonment) -> Self
+}
+
+/// A flow: performs its machine's effects through a ``FlowEngine``.
+protocol FlowPerformer: EffectPerformer where Machine.Event: FlowEvents {
+    var engine: FlowEngine<Machine> { get }
 }
 
 extension FlowEngine where Machine.Event: FlowEvents {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Performs a ``RegistrationMachine``'s effects: server calls, challenges, storage, results.
-final class RegistrationFlow: EffectPerformer {
+final class RegistrationFlow: FlowPerformer {
     typealias Machine = RegistrationMachine
 
     let engine: FlowEngine<RegistrationMachine>

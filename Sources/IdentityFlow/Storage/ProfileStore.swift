@@ -1,10 +1,14 @@
 import Foundation
 
-/// What the device keeps of one profile: its tokens and registered authenticators. Never the PIN.
+/// What the device keeps of one profile: its tokens and, when biometrics are registered, the
+/// PIN-derived key that biometric confirmation unlocks. Never the PIN.
 struct StoredProfile: Sendable, Hashable, Codable {
     var profile: UserProfile
     var tokens: TokenSet
-    var authenticators: Set<String> = []
+    var biometricKey: Redacted<[UInt8]>?
+
+    /// The authenticators registered: the PIN always, biometrics when a key is stored.
+    var authenticators: [Authenticator] { biometricKey == nil ? [.pin] : [.pin, .biometric] }
 }
 
 /// Profiles on top of a ``SecureStorage``: one JSON value per profile.

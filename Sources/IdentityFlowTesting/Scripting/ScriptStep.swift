@@ -95,7 +95,7 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
     /// Expects a ``BiometricChallenge``.
     /// - Parameter action: What to do; the answer says what the sensor reports.
     /// - Returns: The step.
-    public static func biometric(_ action: ScriptAction<BiometricChallenge, BiometricVerdict>) -> ScriptStep {
+    public static func biometric(_ action: ScriptAction<BiometricChallenge, BiometricAnswer>) -> ScriptStep {
         ScriptStep(kind: .biometric, expectedError: nil) { challenge, responder in
             guard case .biometric(let biometric) = challenge else { return "" }
             return try responder.apply(action, to: biometric, wrapped: challenge, answer: { verdict in
@@ -144,12 +144,3 @@ public enum ChallengeKind: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// What the host, playing the biometric sensor, reports at a ``BiometricChallenge``.
-public enum BiometricVerdict: Sendable, Hashable {
-    /// The sensor confirmed the user.
-    case confirmed
-    /// The user chose the PIN instead.
-    case pinFallback
-    /// The sensor refused the user.
-    case failed
-}

@@ -1,0 +1,246 @@
+/// Login as a pure state machine: with the PIN, or with biometrics falling back to the PIN.
+///
+/// A wrong PIN asks again with updated counters; a network error asks again with the counters
+/// untouched; the last allowed wrong PIN deletes the profile. Another user still logged in is
+/// logged out first. Its chart is ``AuthenticationMachine/chart``.
+public struct AuthenticationMachine: StateMachine {
+    /// What the machine knows from the start.
+    public struct Context: Sendable, Equatable {
+        /// The profile logging in.
+        public let profile: UserProfile
+        /// `.pin` or `.biometric`.
+        public let authenticator: Authenticator
+        /// Another profile that is logged in now and must be logged out first.
+        public let previousProfile: UserProfile?
+
+        /// Creates a context.
+        /// - Parameters:
+        ///   - profile: The profile.
+        ///   - authenticator: The authenticator.
+        ///   - previousProfile: The profile to log out first.
+        public init(profile: UserProfile, authenticator: Authenticator, previousProfile: UserProfile?) {
+            self.profile = profile
+            self.authenticator = authenticator
+            self.previousProfile = previousProfile
+        }
+    }
+
+    /// The PIN prompt's state: the counters the host was shown.
+    public struct PinPrompt: Sendable, Hashable {
+        /// The counters.
+        public let counters: PinCounters
+    }
+
+    /// An error waiting to be shown on the first PIN challenge (after a biometric failure).
+    public struct PendingError: Sendable, Equatable {
+        /// The error, or `nil`.
+        public let error: IdentityFlowError?
+    }
+
+    /// What the machine waits for.
+    public enum State: Sendable, Equatable {
+        /// Not started.
+        case idle
+        /// The other logged-in user is being logged out.
+        case loggingOutPreviousUser
+        /// The host confirms with biometrics.
+        case awaitingBiometric
+        /// The server checks the proof made with the biometric key.
+        case verifyingBiometric
+        /// The server tells the PIN counters.
+        case fetchingPinStatus(PendingError)
+        /// The host enters the PIN.
+        case awaitingPin(PinPrompt)
+        /// The server checks the PIN proof.
+        case verifyingPin(PinPrompt)
+        /// The device stores the session's tokens.
+        case storingSession(TokenSet)
+        /// The device deletes the deregistered profile.
+        case deletingProfile
+        /// Done: logged in. Final.
+        case authenticated
+        /// Done: not logged in. Final.
+        case failed
+    }
+
+    /// What happened.
+    public enum Event: Sendable {
+        /// The flow started.
+        case started
+        /// The previous user is logged out.
+        case previousUserLoggedOut
+        /// The host answered the biometric challenge.
+        case biometricAnswered(BiometricAnswer)
+        /// The server told the counters.
+        case pinStatusFetched(PinCounters)
+        /// The host entered a PIN.
+        case pinProvided(Redacted<String>)
+        /// The server checked a proof.
+        case pinChecked(PinCheck)
+        /// The session is stored.
+        case sessionStored
+        /// The deregistered profile is deleted.
+        case profileDeleted
+        /// A server call or the storage failed.
+        case serviceFailed(IdentityFlowError)
+        /// A challenge ended without an answer.
+        case challengeAbandoned(ChallengeAbandonment)
+        /// The host cancelled the flow, or its task was cancelled.
+        case cancelRequested
+    }
+
+    /// What to do.
+    public enum Effect: Sendable {
+        /// Tell the host the login started.
+        case reportStarted
+        /// Log the other user out (revoking its tokens, best effort).
+        case logOutPreviousUser(UserProfile)
+        /// Hand the host a ``BiometricChallenge``.
+        case emitBiometricChallenge
+        /// Prove the biometric key to the server.
+        case verifyBiometricKey
+        /// Ask the server for the counters.
+        case fetchPinStatus
+        /// Hand the host a ``PinChallenge``.
+        case emitPinChallenge(PinCounters, error: IdentityFlowError?)
+        /// Prove the PIN to the server.
+        case verifyPin(Redacted<String>)
+        /// Store the tokens and mark the profile authenticated.
+        case storeSession(TokenSet)
+        /// Delete the profile and its data from the device.
+        case deleteProfile
+        /// Tell the host the user is logged in.
+        case reportSuccess
+        /// Tell the host the login failed.
+        case reportFailure(IdentityFlowError)
+    }
+
+    /// What the machine knows from the start.
+    public let context: Context
+    /// The current state.
+    public private(set) var state: State
+
+    /// Creates a machine.
+    /// - Parameters:
+    ///   - context: Profile, authenticator and the profile to log out first.
+    ///   - state: The state to start in; ``State/idle`` unless a test starts mid-flow.
+    public init(context: Context, state: State = .idle) {
+        self.context = context
+        self.state = state
+    }
+
+    /// Whether the login ended.
+    public var isFinished: Bool { state == .authenticated || state == .failed }
+
+    private var usesBiometrics: Bool { context.authenticator.kind == .biometric }
+
+    /// Reacts to an event; see ``chart``.
+    /// - Parameter event: What happened.
+    /// - Returns: The guard and effects, or `nil` when the current state has no transition for it.
+    public mutating func handle(_ event: Event) -> Reaction<Effect>? {
+        switch (state, event) {
+        case (.idle, .started):
+            if let previous = context.previousProfile {
+                return go(.loggingOutPreviousUser, guard: "otherUserLoggedIn", [.reportStarted, .logOutPreviousUser(previous)])
+            }
+            return firstStep(guard: usesBiometrics ? "biometric" : "pin", leading: [.reportStarted])
+        case (.loggingOutPreviousUser, .previousUserLoggedOut):
+            return firstStep(guard: usesBiometrics ? "biometric" : "pin", leading: [])
+        case (.awaitingBiometric, .biometricAnswered(let answer)):
+            switch answer {
+            case .confirmed: return go(.verifyingBiometric, guard: "confirmed", [.verifyBiometricKey])
+            case .pinFallback: return go(.fetchingPinStatus(PendingError(error: nil)), guard: "pinFallback", [.fetchPinStatus])
+            case .failed: return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), guard: "sensorFailed", [.fetchPinStatus])
+            }
+        case (.verifyingBiometric, .pinChecked(let check)):
+            switch PinEntry.decide(check) {
+            case (let name, .accepted(let tokens, _)): return go(.storingSession(tokens), guard: name, [.storeSession(tokens)])
+            case (let name, .retry(let counters, _)): return go(.awaitingPin(PinPrompt(counters: counters)), guard: name, [.emitPinChallenge(counters, error: Self.biometricFailure)])
+            case (let name, .deregister): return go(.deletingProfile, guard: name, [.deleteProfile])
+            case (let name, .fail(let error)): return go(.failed, guard: name, [.reportFailure(error)])
+            }
+        case (.verifyingBiometric, .serviceFailed):
+            return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), [.fetchPinStatus])
+        case (.fetchingPinStatus(let pending), .pinStatusFetched(let counters)):
+            return go(.awaitingPin(PinPrompt(counters: counters)), [.emitPinChallenge(counters, error: pending.error)])
+        case (.fetchingPinStatus, .pinChecked(.deregistered)):
+            return go(.deletingProfile, guard: "deregistered", [.deleteProfile])
+        case (.awaitingPin(let prompt), .pinProvided(let pin)):
+            return go(.verifyingPin(prompt), [.verifyPin(pin)])
+        case (.verifyingPin, .pinChecked(let check)):
+            return apply(PinEntry.decide(check))
+        case (.verifyingPin(let prompt), .serviceFailed(let error)):
+            return apply(PinEntry.decide(failure: error, counters: prompt.counters))
+        case (.storingSession, .sessionStored):
+            return go(.authenticated, [.reportSuccess])
+        case (.deletingProfile, .profileDeleted):
+            return go(.failed, [.reportFailure(PinEntry.deregisteredError(context.profile))])
+        case (.loggingOutPreviousUser, .serviceFailed(let error)),
+             (.fetchingPinStatus, .serviceFailed(let error)),
+             (.storingSession, .serviceFailed(let error)):
+            return go(.failed, [.reportFailure(error)])
+        case (.awaitingBiometric, .challengeAbandoned(let how)), (.awaitingPin, .challengeAbandoned(let how)):
+            return go(.failed, [.reportFailure(how.error)])
+        case (.idle, .cancelRequested), (.deletingProfile, .cancelRequested), (.authenticated, _), (.failed, _):
+            return nil
+        case (_, .cancelRequested):
+            return go(.failed, [.reportFailure(ChallengeAbandonment.flowCancelled)])
+        default:
+            return nil
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static var biometricFailure: IdentityFlowError { IdentityFlowError(.biometricAuthenticatorFailure) }
+
+    private mutating func firstStep(guard guardName: String, leading: [Effect]) -> Reaction<Effect> {
+        usesBiometrics
+            ? go(.awaitingBiometric, guard: guardName, leading + [.emitBiometricChallenge])
+            : go(.fetchingPinStatus(PendingError(error: nil)), guard: guardName, leading + [.fetchPinStatus])
+    }
+
+    private mutating func apply(_ step: (guardName: String, decision: PinEntry.Decision)) -> Reaction<Effect> {
+        switch step.decision {
+        case .accepted(let tokens, _): go(.storingSession(tokens), guard: step.guardName, [.storeSession(tokens)])
+        case .retry(let counters, let error): go(.awaitingPin(PinPrompt(counters: counters)), guard: step.guardName, [.emitPinChallenge(counters, error: error)])
+        case .deregister: go(.deletingProfile, guard: step.guardName, [.deleteProfile])
+        case .fail(let error): go(.failed, guard: step.guardName, [.reportFailure(error)])
+        }
+    }
+
+    private mutating func go(_ target: State, guard guardName: String? = nil, _ effects: [Effect]) -> Reaction<Effect> {
+        state = target
+        return Reaction(guard: guardName, effects)
+    }
+}
+
+extension AuthenticationMachine {
+    /// Every transition the login machine can take. `identityflow charts` draws it.
+    public static let chart = Chart(
+        name: "Authentication",
+        swiftType: "IdentityFlow.AuthenticationMachine",
+        initial: "idle",
+        finals: ["authenticated", "failed"],
+        transitions: [
+            .init(from: "idle", on: "started", guard: "otherUserLoggedIn", to: "loggingOutPreviousUser"),
+            .init(from: "idle", on: "started", guard: "pin", to: "fetchingPinStatus"),
+            .init(from: "idle", on: "started", guard: "biometric", to: "awaitingBiometric"),
+            .init(from: "loggingOutPreviousUser", on: "previousUserLoggedOut", guard: "pin", to: "fetchingPinStatus"),
+            .init(from: "loggingOutPreviousUser", on: "previousUserLoggedOut", guard: "biometric", to: "awaitingBiometric"),
+            .init(from: "loggingOutPreviousUser", on: "serviceFailed", to: "failed"),
+            .init(from: "awaitingBiometric", on: "biometricAnswered", guard: "confirmed", to: "verifyingBiometric"),
+            .init(from: "awaitingBiometric", on: "biometricAnswered", guard: "pinFallback", to: "fetchingPinStatus"),
+            .init(from: "awaitingBiometric", on: "biometricAnswered", guard: "sensorFailed", to: "fetchingPinStatus"),
+            .init(from: "verifyingBiometric", on: "pinChecked", guard: "accepted", to: "storingSession"),
+            .init(from: "verifyingBiometric", on: "pinChecked", guard: "rejected", to: "awaitingPin"),
+            .init(from: "verifyingBiometric", on: "pinChecked", guard: "deregistered", to: "deletingProfile"),
+            .init(from: "verifyingBiometric", on: "serviceFailed", to: "fetchingPinStatus"),
+            .init(from: "storingSession", on: "sessionStored", to: "authenticated"),
+            .init(from: "storingSession", on: "serviceFailed", to: "failed"),
+        ]
+            + PinEntry.transitions(awaiting: "awaitingPin", verifying: "verifyingPin", accepted: "storingSession")
+            + PinEntry.endings(
+                awaiting: ["awaitingBiometric", "awaitingPin"],
+                busy: ["loggingOutPreviousUser", "verifyingBiometric", "fetchingPinStatus", "verifyingPin", "storingSession"]))
+}

@@ -1,0 +1,77 @@
+/// What the server said about one PIN attempt.
+public enum PinCheck: Sendable, Hashable {
+    /// Right PIN: fresh tokens, and the key the PIN derived (kept only to register biometrics).
+    case accepted(TokenSet, key: Redacted<[UInt8]>)
+    /// Wrong PIN; attempts remain.
+    case rejected(PinCounters)
+    /// Wrong PIN for the last allowed time, or the server no longer knows the profile.
+    case deregistered
+}
+
+/// The rules every flow that asks for the current PIN shares (login, PIN change, biometric
+/// registration): how an attempt's outcome moves the flow on, and the chart fragment for it.
+enum PinEntry {
+    /// Where an attempt leads.
+    enum Decision: Sendable {
+        /// The PIN was right.
+        case accepted(TokenSet, key: Redacted<[UInt8]>)
+        /// Ask again with these counters and this error.
+        case retry(PinCounters, IdentityFlowError)
+        /// Delete the profile locally; the flow fails with ``ErrorCode/userDeregistered``.
+        case deregister
+        /// The flow fails.
+        case fail(IdentityFlowError)
+    }
+
+    /// The decision for a server answer, with the chart's guard name.
+    static func decide(_ check: PinCheck) -> (guardName: String, decision: Decision) {
+        switch check {
+        case .accepted(let tokens, let key):
+            return ("accepted", .accepted(tokens, key: key))
+        case .rejected(let counters):
+            let error = IdentityFlowError(.invalidPin, "The PIN is wrong; \(counters.remainingFailureCount) attempt(s) left.")
+            return ("rejected", .retry(counters, error))
+        case .deregistered:
+            return ("deregistered", .deregister)
+        }
+    }
+
+    /// The decision for a failed attempt: network trouble asks again with the counters untouched.
+    static func decide(failure error: IdentityFlowError, counters: PinCounters) -> (guardName: String, decision: Decision) {
+        isRecoverable(error) ? ("recoverable", .retry(counters, error)) : ("unrecoverable", .fail(error))
+    }
+
+    /// Network and server errors leave the PIN unchecked, so the same challenge may come back.
+    static func isRecoverable(_ error: IdentityFlowError) -> Bool {
+        error.code == .networkConnectivityFailure || error.code == .serverNotReachable
+    }
+
+    /// The error a flow fails with after the profile was deregistered.
+    static func deregisteredError(_ profile: UserProfile) -> IdentityFlowError {
+        var error = IdentityFlowError(.userDeregistered, "Too many wrong PINs, or the server no longer knows the profile: it was removed from this device.")
+        error.userProfile = profile
+        return error
+    }
+
+    /// The chart fragment of the PIN loop, for a machine whose states carry these names.
+    static func transitions(awaiting: String, verifying: String, accepted: String) -> [ChartTransition] {
+        [
+            .init(from: "fetchingPinStatus", on: "pinStatusFetched", to: awaiting),
+            .init(from: "fetchingPinStatus", on: "pinChecked", guard: "deregistered", to: "deletingProfile"),
+            .init(from: "fetchingPinStatus", on: "serviceFailed", to: "failed"),
+            .init(from: awaiting, on: "pinProvided", to: verifying),
+            .init(from: verifying, on: "pinChecked", guard: "accepted", to: accepted),
+            .init(from: verifying, on: "pinChecked", guard: "rejected", to: awaiting),
+            .init(from: verifying, on: "pinChecked", guard: "deregistered", to: "deletingProfile"),
+            .init(from: verifying, on: "serviceFailed", guard: "recoverable", to: awaiting),
+            .init(from: verifying, on: "serviceFailed", guard: "unrecoverable", to: "failed"),
+            .init(from: "deletingProfile", on: "profileDeleted", to: "failed"),
+        ]
+    }
+
+    /// Abandoned challenges and cancellation end the flow from these states.
+    static func endings(awaiting: [String], busy: [String]) -> [ChartTransition] {
+        awaiting.map { .init(from: $0, on: "challengeAbandoned", to: "failed") }
+            + (awaiting + busy).map { .init(from: $0, on: "cancelRequested", to: "failed") }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// What flows do to the client's profiles and session: verify PINs, store tokens, delete profiles.
+extension UserClient {
+    /// The stored profile, or ``ErrorCode/requestInvalid`` when it is not registered here.
+    func storedProfile(_ profile: UserProfile) throws(IdentityFlowError) -> StoredProfile {
+        guard let stored = withState({ $0.profiles[profile] }) else {
+            throw IdentityFlowError(.requestInvalid, "The profile \(profile.profileId) is not registered on this device.")
+        }
+        return stored
+    }
+
+    /// The server's counters for a profile; a profile the server no longer knows comes back as `.deregistered`.
+    func pinStatus(for profile: UserProfile) async throws(IdentityFlowError) -> PinCounters? {
+        do {
+            let challenge = try await service.pinLoginChallenge(for: profile)
+            return PinCounters(maxFailureCount: challenge.maxFailureCount, previousFailureCount: challenge.failureCount)
+        } catch where error.code == .userDeregistered {
+            return nil
+        }
+    }
+
+    /// One PIN attempt: a fresh nonce, the key derived from the PIN, the proof, the server's verdict.
+    func checkPin(_ pin: Redacted<String>, for profile: UserProfile) async throws(IdentityFlowError) -> PinCheck {
+        try await checkProof(for: profile) { challenge throws(IdentityFlowError) in
+            try PinProof.derivedKey(pin: pin, salt: challenge.salt, iterations: challenge.iterations)
+        }
+    }
+
+    /// A biometric attempt: the stored key instead of one derived from a PIN.
+    func checkBiometricKey(for profile: UserProfile) async throws(IdentityFlowError) -> PinCheck {
+        guard let key = try storedProfile(profile).biometricKey else {
+            throw IdentityFlowError(.authenticatorNotRegistered, "Biometrics are not registered for this profile.")
+        }
+        return try await checkProof(for: profile) { _ in key }
+    }
+
+    private func checkProof(for profile: UserProfile, key: (PinLoginChallenge) throws(IdentityFlowError) -> Redacted<[UInt8]>) async throws(IdentityFlowError) -> PinCheck {
+        let challenge: PinLoginChallenge
+        do { challenge = try await service.pinLoginChallenge(for: profile) } catch where error.code == .userDeregistered {
+            return .deregistered
+        }
+        let derived = try key(challenge)
+        let proof = PinProof.proof(key: derived, profile: profile, nonce: challenge.nonce)
+        switch try await service.verifyPinProof(proof, for: profile, nonce: challenge.nonce) {
+        case .accepted(let tokens): return .accepted(tokens, key: derived)
+        case .rejected(let failures, let maximum): return .rejected(PinCounters(maxFailureCount: maximum, previousFailureCount: failures))
+        case .deregistered: return .deregistered
+        }
+    }
+
+    /// Stores fresh tokens for a profile and makes it the authenticated one.
+    func storeSession(_ profile: UserProfile, tokens: TokenSet) throws(IdentityFlowError) {
+        var stored = try storedProfile(profile)
+        stored.tokens = tokens
+        try profileStore.save(stored)
+        withState { state in
+            state.profiles[profile] = stored
+            state.authenticatedProfile = profile
+        }
+    }
+
+    /// Saves changes to a stored profile (new tokens, a biometric key).
+    func updateStoredProfile(_ profile: UserProfile, _ change: (inout StoredProfile) -> Void) throws(IdentityFlowError) {
+        var stored = try storedProfile(profile)
+        change(&stored)
+        try profileStore.save(stored)
+        withState { $0.profiles[profile] = stored }
+    }
+
+    /// Removes a profile and everything of it from this device.
+    func deleteProfileLocally(_ profile: UserProfile) throws(IdentityFlowError) {
+        try profileStore.delete(profile)
+        withState { state in
+            state.profiles[profile] = nil
+            if state.authenticatedProfile == profile { state.authenticatedProfile = nil }
+        }
+    }
+
+    /// Ends the session of the authenticated profile on this device; returns its tokens to revoke.
+    @discardableResult
+    func endSessionLocally() -> (UserProfile, TokenSet)? {
+        withState { state in
+            guard let profile = state.authenticatedProfile else { return nil }
+            state.authenticatedProfile = nil
+            return state.profiles[profile].map { (profile, $0.tokens) }
+        }
+    }
+}
+
+extension UserClient {
+    /// Logs the authenticated user out on this device and revokes its tokens, best effort.
+    func logOutLocallyRevoking(flow: FlowID) async {
+        guard let (_, tokens) = endSessionLocally() else { return }
+        do { try await service.revoke(tokens) } catch {
+            configuration.logger.log(.warning, "Could not revoke the previous user's tokens: \(error)", flow: flow)
+        }
+    }
+
+    /// Deletes a profile from the device; a storage failure is logged and the profile is forgotten all the same.
+    func forgetProfile(_ profile: UserProfile, flow: FlowID) {
+        do { try deleteProfileLocally(profile) } catch {
+            withState { state in
+                state.profiles[profile] = nil
+                if state.authenticatedProfile == profile { state.authenticatedProfile = nil }
+            }
+            configuration.logger.log(.error, "Could not delete the deregistered profile's stored data: \(error)", flow: flow)
+        }
+    }
+}
