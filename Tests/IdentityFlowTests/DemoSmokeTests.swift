@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import IdentityFlow
+import IdentityFlowTesting
+
+/// `identityflow demo` runs ``DemoScenario``; these tests run the same scenario with a sink that
+/// collects the lines.
+@Suite("Demo scenario")
+struct DemoSmokeTests {
+    /// Collects the transcript's lines.
+    final class Lines: Sendable {
+        private let lines = Locked<[String]>([])
+        var all: [String] { lines.current }
+        var text: String { all.joined(separator: "\n") }
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+    }
+
+    /// Cancels every challenge.
+    struct CancellingAnswers: DemoAnswerSource {
+        func pin(for challenge: CreatePinChallenge, in registration: DemoRegistration) async -> String? { nil }
+        func customData(for challenge: CustomRegistrationChallenge) async -> String? { nil }
+    }
+
+    @Test("the scripted demo registers both users and narrates every step, in order")
+    func scriptedRun() async throws {
+        let lines = Lines()
+        let report = await DemoScenario().run { lines.append($0) }
+        let text = lines.text
+
+        #expect(report.succeeded)
+        #expect(report.outcomes.map(\.registration) == [.browser, .custom])
+        #expect(try report.outcomes[1].result.get().info?.status == 2000)
+        #expect(report.profileCount == 2)
+        #expect(report.activeAccessTokenCount == 2)
+        #expect(report.transitionCount == text.components(separatedBy: "  transition  ").count - 1)
+
+        let sections = ["Set-up", "1. Browser identity provider, delegate API", "2. Two-step custom identity provider, async API", "Summary"]
+        let positions = sections.compactMap { section in lines.all.firstIndex(of: section) }
+        #expect(positions.count == sections.count)
+        #expect(positions == positions.sorted())
+
+        #expect(text.contains("BrowserRegistrationChallenge(reference-browser)"))
+        #expect(text.contains("redirect → identityflow-demo://callback?code=<redacted>&state=<redacted>"))
+        #expect(text.contains("CustomRegistrationChallenge(init, demo-two-step)"))
+        #expect(text.contains("status: 4001, error: 10022"))
+        #expect(text.contains("error: 9012"))
+        #expect(text.contains("9012 pinShouldNotBeASequence"))
+        #expect(text.contains("PIN <redacted>"))
+        #expect(text.contains("finish data <redacted>"))
+        #expect(text.contains("both registrations succeeded"))
+        #expect(!text.contains("NOT IN CHART"))
+    }
+
+    @Test("no PIN, custom data, code, token or provider data reaches the transcript")
+    func transcriptHasNoSecrets() async {
+        let answers = ScriptedDemoAnswers()
+        let lines = Lines()
+        _ = await DemoScenario(answers: answers).run { lines.append($0) }
+        let text = lines.text
+
+        for secret in [answers.browserPin, answers.refusedPin, answers.customPin, answers.initData] + answers.finishData {
+            #expect(!text.contains(secret), "the transcript shows \(secret)")
+        }
+        for serverValue in ["A confirmation code was sent.", "That code expired", "Welcome!"] {
+            #expect(!text.contains(serverValue), "the transcript shows the provider's data \(serverValue)")
+        }
+        // The reference server's codes, tokens and sessions are `<kind>-<serial>-<random>`.
+        let issued = /(code|at|rt|session)-\d+-/
+        #expect(text.firstMatch(of: issued) == nil, "the transcript shows a code, token or session")
+        #expect(!text.contains("code_challenge="), "the authorization URL's parameters are named, not shown")
+    }
+
+    @Test("cancelled challenges end each registration with actionCancelled and leave nothing behind")
+    func cancelledRun() async throws {
+        let lines = Lines()
+        let report = await DemoScenario(answers: CancellingAnswers()).run { lines.append($0) }
+
+        #expect(!report.succeeded)
+        #expect(report.outcomes.map { $0.result.failure?.code } == [.actionCancelled, .actionCancelled])
+        #expect(report.profileCount == 0)
+        #expect(report.activeAccessTokenCount == 0)
+        #expect(lines.text.contains("FAILED 9006 actionCancelled"))
+        #expect(lines.text.contains("not every registration succeeded"))
+    }
+}
