@@ -35,7 +35,7 @@ extension ErrorCode {
         entry(.requestInvalid, .generic, "requestInvalid", "The request is invalid."),
         entry(.invalidIdentityProvider, .registration, "invalidIdentityProvider", "The identity provider is unknown or unsuitable."),
         entry(.customRegistrationExpired, .registration, "customRegistrationExpired", "The registration session expired; start again."),
-        entry(.customRegistrationFailure, .registration, "customRegistrationFailure", "The identity provider refused the registration."),
+        entry(.customRegistrationFailure, .registration, "customRegistrationFailure", "The identity provider refused the registration data: with 4000-4999 the challenge comes back, with 5000-5999 the flow ends; customInfo holds the answer."),
         entry(.externalIdentityProviderFailure, .registration, "externalIdentityProviderFailure", "The identity provider refused the request."),
         entry(.invalidServerResponse, .generic, "invalidServerResponse", "The server's answer broke the protocol."),
         entry(.redirectMismatch, .registration, "redirectMismatch", "The browser redirect does not match the configured redirect URI."),

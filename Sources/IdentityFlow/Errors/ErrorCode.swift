@@ -57,7 +57,8 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     public static let invalidIdentityProvider = ErrorCode(rawValue: 10020)
     /// 10021: the custom registration session expired on the server.
     public static let customRegistrationExpired = ErrorCode(rawValue: 10021)
-    /// 10022: the custom identity provider answered a 5000-5999 status; `customInfo` holds its answer.
+    /// 10022: the custom identity provider refused the data: on a 4000-4999 status the challenge comes
+    /// back carrying it, on 5000-5999 the flow fails with it; `customInfo` holds the answer.
     public static let customRegistrationFailure = ErrorCode(rawValue: 10022)
     /// 10024: the external identity provider refused (an `error=` redirect such as `access_denied`).
     public static let externalIdentityProviderFailure = ErrorCode(rawValue: 10024)

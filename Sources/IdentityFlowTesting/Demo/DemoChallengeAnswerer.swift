@@ -30,6 +30,8 @@ struct DemoChallengeAnswerer: ChallengeResponder {
             }
             transcript.answer("PIN <redacted>")
             create.sender.respond(with: pin, to: create)
+        case .pin, .biometric:
+            cancel(challenge)  // registrations never ask for these
         }
     }
 
