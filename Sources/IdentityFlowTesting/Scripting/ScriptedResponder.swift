@@ -21,13 +21,22 @@ public final class ScriptedResponder: ChallengeResponder, Sendable {
     public enum Outcome: Sendable, CustomStringConvertible {
         /// `didRegisterUser`.
         case registered(RegistrationResult)
+        /// `didAuthenticateUser`.
+        case authenticated(AuthenticationResult)
+        /// `didChangePin`.
+        case pinChanged(UserProfile)
+        /// `didRegisterAuthenticator`.
+        case authenticatorRegistered(Authenticator, UserProfile)
         /// A `didFail…` callback.
         case failed(IdentityFlowError)
 
-        /// `registered(<profile>)` or `failed(<code>)`.
+        /// `registered(<profile>)`, `authenticated(<profile>)`, ... or `failed(<code>)`.
         public var description: String {
             switch self {
             case .registered(let result): "registered(\(result.profile))"
+            case .authenticated(let result): "authenticated(\(result.profile), \(result.authenticator))"
+            case .pinChanged(let profile): "pinChanged(\(profile))"
+            case .authenticatorRegistered(let authenticator, let profile): "authenticatorRegistered(\(authenticator), \(profile))"
             case .failed(let error): "failed(\(error.code))"
             }
         }
