@@ -8,12 +8,14 @@ extension ClientConfiguration {
     ///   - pinPolicy: The PIN rules.
     ///   - challengeTimeout: The per-challenge timeout.
     ///   - clock: The clock for timeouts (a ``ManualClock`` in timeout tests).
+    ///   - now: The wall-clock time (a ``ManualDate`` in token expiry tests).
     ///   - logger: Where warnings go.
     /// - Returns: The configuration.
     public static func testing(
         pinPolicy: PinPolicy = PinPolicy(),
         challengeTimeout: Duration? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
+        now: @escaping @Sendable () -> Date = { Date() },
         logger: IdentityFlowLogger = .disabled
     ) -> ClientConfiguration {
         ClientConfiguration(
@@ -22,6 +24,7 @@ extension ClientConfiguration {
             pinKeyIterations: 16,
             challengeTimeout: challengeTimeout,
             clock: clock,
+            now: now,
             callbackExecutor: .immediate,
             logger: logger)
     }

@@ -65,4 +65,4 @@ final class AuthenticationFlow: FlowPerformer {
     }
 }
 
-extension AuthenticationMachine.Event: FlowEvents {}
+extension AuthenticationMachine.Event: ChallengeEvents {}

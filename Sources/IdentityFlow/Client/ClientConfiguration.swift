@@ -23,6 +23,8 @@ public struct ClientConfiguration: Sendable {
     public var challengeTimeout: Duration?
     /// The clock timeouts are measured on (inject a manual clock in tests).
     public var clock: any Clock<Duration>
+    /// The wall-clock time, for token expiry (inject a fixed or manual date in tests).
+    public var now: @Sendable () -> Date
     /// Where delegate callbacks run; the main actor by default.
     public var callbackExecutor: CallbackExecutor
     /// Where warnings go (stale answers, failed cleanup); standard error by default.
@@ -36,6 +38,7 @@ public struct ClientConfiguration: Sendable {
     ///   - pinKeyIterations: PBKDF2 iterations for the PIN verifier.
     ///   - challengeTimeout: The per-challenge timeout.
     ///   - clock: The clock for timeouts.
+    ///   - now: The wall-clock time, for token expiry.
     ///   - callbackExecutor: Where callbacks run.
     ///   - logger: Where warnings go.
     public init(
@@ -45,6 +48,7 @@ public struct ClientConfiguration: Sendable {
         pinKeyIterations: Int = 100_000,
         challengeTimeout: Duration? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
+        now: @escaping @Sendable () -> Date = { Date() },
         callbackExecutor: CallbackExecutor = .mainActor,
         logger: IdentityFlowLogger = .standardError
     ) {
@@ -54,6 +58,7 @@ public struct ClientConfiguration: Sendable {
         self.pinKeyIterations = pinKeyIterations
         self.challengeTimeout = challengeTimeout
         self.clock = clock
+        self.now = now
         self.callbackExecutor = callbackExecutor
         self.logger = logger
     }

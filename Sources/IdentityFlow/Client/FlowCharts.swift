@@ -3,5 +3,10 @@ public enum FlowCharts {
     /// Every chart.
     public static let all: [Chart] = [
         RegistrationMachine.chart,
+        AuthenticationMachine.chart,
+        ChangePinMachine.chart,
+        AuthenticatorRegistrationMachine.chart,
+        LogoutMachine.chart,
+        DeregistrationMachine.chart,
     ]
 }

@@ -18,10 +18,14 @@ public final class UserClient: Sendable {
     public let transitionLog = TransitionLog()
     let service: any IdentityService
     let profileStore: ProfileStore
+    let transport: any ResourceTransport
+    let refresher = TokenRefresher()
+    let sessionBroadcast = Broadcast<SessionEvent>()
     private let state = Locked(State())
 
     struct State: Sendable {
         var started = false
+        var starting = false
         var currentFlow: FlowSlot?
         var profiles: [UserProfile: StoredProfile] = [:]
         var authenticatedProfile: UserProfile?
@@ -33,24 +37,67 @@ public final class UserClient: Sendable {
     ///   - configuration: How the client behaves.
     ///   - service: The server.
     ///   - storage: Where profiles and tokens are kept.
-    public init(configuration: ClientConfiguration, service: any IdentityService, storage: any SecureStorage) {
+    ///   - transport: Sends ``authenticatedRequest(_:)``s; `URLSession` by default.
+    public init(configuration: ClientConfiguration, service: any IdentityService, storage: any SecureStorage, transport: any ResourceTransport = URLSessionTransport()) {
         self.configuration = configuration
         self.service = service
         self.profileStore = ProfileStore(storage: storage, logger: configuration.logger)
+        self.transport = transport
     }
 
-    /// Loads the stored profiles. Every other call fails with ``ErrorCode/requestInvalid`` until
-    /// this returns.
+    /// Loads the stored profiles and reconciles them with the server: profiles it no longer
+    /// knows are removed from the device and reported. Every other call fails with
+    /// ``ErrorCode/requestInvalid`` until this returns.
+    ///
+    /// When the server cannot be reached, every stored profile is kept and the report says so.
+    /// - Returns: The profiles, those removed, and whether the server was asked.
     /// - Throws: ``ErrorCode/configurationInvalid`` for an unusable configuration,
-    ///   ``ErrorCode/dataStorageNotAvailable`` when the storage cannot be read.
-    public func start() async throws(IdentityFlowError) {
+    ///   ``ErrorCode/dataStorageNotAvailable`` when the storage cannot be read,
+    ///   ``ErrorCode/actionAlreadyInProgress`` while another `start()` runs.
+    @discardableResult
+    public func start() async throws(IdentityFlowError) -> LaunchReport {
         if let problem = configuration.problem { throw problem }
-        let stored = try profileStore.loadAll()
+        let alreadyStarting = state.withLock { state in
+            defer { state.starting = true }
+            return state.starting
+        }
+        if alreadyStarting { throw IdentityFlowError(.actionAlreadyInProgress, "start() was called before; it runs only once.") }
+        var kept: [StoredProfile] = []
+        var removed: Set<UserProfile> = []
+        var reconciled = true
+        do {
+            for stored in try profileStore.loadAll() {
+                if reconciled, try await !profileKnownToServer(stored.profile, reconciled: &reconciled) {
+                    try profileStore.delete(stored.profile)
+                    removed.insert(stored.profile)
+                } else {
+                    kept.append(stored)
+                }
+            }
+        } catch {
+            state.withLock { $0.starting = false }
+            throw error
+        }
         state.withLock { state in
-            state.profiles = Dictionary(stored.map { ($0.profile, $0) }, uniquingKeysWith: { first, _ in first })
+            state.profiles = Dictionary(kept.map { ($0.profile, $0) }, uniquingKeysWith: { first, _ in first })
             state.started = true
         }
+        for profile in removed { sessionBroadcast.publish(.profileRemovedAtLaunch(profile)) }
+        return LaunchReport(profiles: Set(kept.map(\.profile)), removedProfiles: removed, reconciled: reconciled)
     }
+
+    /// Asks the server about a profile; a network failure keeps it and stops asking.
+    private func profileKnownToServer(_ profile: UserProfile, reconciled: inout Bool) async throws(IdentityFlowError) -> Bool {
+        do { return try await service.profileExists(profile) } catch {
+            guard PinEntry.isRecoverable(error) else { throw error }
+            configuration.logger.log(.warning, "The server could not be reached at start; stored profiles are kept unchecked.")
+            reconciled = false
+            return true
+        }
+    }
+
+    /// Session events from now on: profiles removed at launch, refreshes, logouts after a failed refresh.
+    public func sessionEvents() -> AsyncStream<SessionEvent> { sessionBroadcast.stream() }
 
     // MARK: - Profiles
 

@@ -6,6 +6,10 @@ protocol FlowEvents: Sendable {
     static var cancelRequested: Self { get }
     /// A server call or the storage failed.
     static func serviceFailed(_ error: IdentityFlowError) -> Self
+}
+
+/// Events of flows that hand the host challenges.
+protocol ChallengeEvents: FlowEvents {
     /// A challenge ended without an answer.
     static func challengeAbandoned(_ how: ChallengeAbandonment) -> Self
 }
@@ -22,7 +26,9 @@ extension FlowEngine where Machine.Event: FlowEvents {
             do throws(IdentityFlowError) { return try await body() } catch { return .serviceFailed(error) }
         }
     }
+}
 
+extension FlowEngine where Machine.Event: ChallengeEvents {
     /// Opens a ticket whose answer becomes `answered(answer)` and whose abandonment becomes `challengeAbandoned`.
     func ticket<Answer: Sendable>(_ name: String, answered: @escaping @Sendable (Answer) -> Machine.Event) -> (ChallengeTicket<Answer>, TicketSender<Answer>) {
         let ticket = issueTicket(for: name) { (outcome: ChallengeOutcome<Answer>) in

@@ -96,4 +96,4 @@ final class RegistrationFlow: FlowPerformer {
     }
 }
 
-extension RegistrationMachine.Event: FlowEvents {}
+extension RegistrationMachine.Event: ChallengeEvents {}

@@ -1,0 +1,147 @@
+/// Registering biometrics for a profile as a pure state machine: the PIN is checked by the
+/// server (counted like a login), and the key it derives is stored for biometric logins.
+/// Its chart is ``AuthenticatorRegistrationMachine/chart``.
+public struct AuthenticatorRegistrationMachine: StateMachine {
+    /// What the machine waits for.
+    public enum State: Sendable, Equatable {
+        /// Not started.
+        case idle
+        /// The server tells the PIN counters.
+        case fetchingPinStatus
+        /// The host enters the PIN.
+        case awaitingPin(PinCounters)
+        /// The server checks the PIN's proof.
+        case verifyingPin(PinCounters)
+        /// The device stores the key and the fresh tokens.
+        case storingAuthenticator
+        /// The device deletes the deregistered profile.
+        case deletingProfile
+        /// Done: biometrics are registered. Final.
+        case registered
+        /// Done: nothing changed (or the profile is gone after lockout). Final.
+        case failed
+    }
+
+    /// What happened.
+    public enum Event: Sendable {
+        /// The flow started.
+        case started
+        /// The server told the counters.
+        case pinStatusFetched(PinCounters)
+        /// The host entered the PIN.
+        case pinProvided(Redacted<String>)
+        /// The server checked the PIN.
+        case pinChecked(PinCheck)
+        /// The key is stored.
+        case authenticatorStored
+        /// The deregistered profile is deleted.
+        case profileDeleted
+        /// A server call or the storage failed.
+        case serviceFailed(IdentityFlowError)
+        /// A challenge ended without an answer.
+        case challengeAbandoned(ChallengeAbandonment)
+        /// The host cancelled the flow, or its task was cancelled.
+        case cancelRequested
+    }
+
+    /// What to do.
+    public enum Effect: Sendable {
+        /// Tell the host the registration started.
+        case reportStarted
+        /// Ask the server for the counters.
+        case fetchPinStatus
+        /// Hand the host a ``PinChallenge``.
+        case emitPinChallenge(PinCounters, error: IdentityFlowError?)
+        /// Prove the PIN to the server.
+        case verifyPin(Redacted<String>)
+        /// Store the PIN-derived key for biometric logins, and the fresh tokens.
+        case storeAuthenticator(key: Redacted<[UInt8]>, tokens: TokenSet)
+        /// Delete the profile and its data from the device.
+        case deleteProfile
+        /// Tell the host biometrics are registered.
+        case reportSuccess
+        /// Tell the host the registration failed.
+        case reportFailure(IdentityFlowError)
+    }
+
+    /// The profile biometrics are registered for.
+    public let profile: UserProfile
+    /// The current state.
+    public private(set) var state: State
+
+    /// Creates a machine.
+    /// - Parameters:
+    ///   - profile: The profile.
+    ///   - state: The state to start in; ``State/idle`` unless a test starts mid-flow.
+    public init(profile: UserProfile, state: State = .idle) {
+        self.profile = profile
+        self.state = state
+    }
+
+    /// Whether the registration ended.
+    public var isFinished: Bool { state == .registered || state == .failed }
+
+    /// Reacts to an event; see ``chart``.
+    /// - Parameter event: What happened.
+    /// - Returns: The guard and effects, or `nil` when the current state has no transition for it.
+    public mutating func handle(_ event: Event) -> Reaction<Effect>? {
+        switch (state, event) {
+        case (.idle, .started):
+            return go(.fetchingPinStatus, [.reportStarted, .fetchPinStatus])
+        case (.fetchingPinStatus, .pinStatusFetched(let counters)):
+            return go(.awaitingPin(counters), [.emitPinChallenge(counters, error: nil)])
+        case (.fetchingPinStatus, .pinChecked(.deregistered)):
+            return go(.deletingProfile, guard: "deregistered", [.deleteProfile])
+        case (.awaitingPin(let counters), .pinProvided(let pin)):
+            return go(.verifyingPin(counters), [.verifyPin(pin)])
+        case (.verifyingPin, .pinChecked(let check)):
+            return apply(PinEntry.decide(check))
+        case (.verifyingPin(let counters), .serviceFailed(let error)):
+            return apply(PinEntry.decide(failure: error, counters: counters))
+        case (.storingAuthenticator, .authenticatorStored):
+            return go(.registered, [.reportSuccess])
+        case (.deletingProfile, .profileDeleted):
+            return go(.failed, [.reportFailure(PinEntry.deregisteredError(profile))])
+        case (.fetchingPinStatus, .serviceFailed(let error)), (.storingAuthenticator, .serviceFailed(let error)):
+            return go(.failed, [.reportFailure(error)])
+        case (.awaitingPin, .challengeAbandoned(let how)):
+            return go(.failed, [.reportFailure(how.error)])
+        case (.idle, .cancelRequested), (.deletingProfile, .cancelRequested), (.registered, _), (.failed, _):
+            return nil
+        case (_, .cancelRequested):
+            return go(.failed, [.reportFailure(ChallengeAbandonment.flowCancelled)])
+        default:
+            return nil
+        }
+    }
+
+    private mutating func apply(_ step: (guardName: String, decision: PinEntry.Decision)) -> Reaction<Effect> {
+        switch step.decision {
+        case .accepted(let tokens, let key): go(.storingAuthenticator, guard: step.guardName, [.storeAuthenticator(key: key, tokens: tokens)])
+        case .retry(let counters, let error): go(.awaitingPin(counters), guard: step.guardName, [.emitPinChallenge(counters, error: error)])
+        case .deregister: go(.deletingProfile, guard: step.guardName, [.deleteProfile])
+        case .fail(let error): go(.failed, guard: step.guardName, [.reportFailure(error)])
+        }
+    }
+
+    private mutating func go(_ target: State, guard guardName: String? = nil, _ effects: [Effect]) -> Reaction<Effect> {
+        state = target
+        return Reaction(guard: guardName, effects)
+    }
+}
+
+extension AuthenticatorRegistrationMachine {
+    /// Every transition the biometric registration machine can take. `identityflow charts` draws it.
+    public static let chart = Chart(
+        name: "AuthenticatorRegistration",
+        swiftType: "IdentityFlow.AuthenticatorRegistrationMachine",
+        initial: "idle",
+        finals: ["registered", "failed"],
+        transitions: [
+            .init(from: "idle", on: "started", to: "fetchingPinStatus"),
+            .init(from: "storingAuthenticator", on: "authenticatorStored", to: "registered"),
+            .init(from: "storingAuthenticator", on: "serviceFailed", to: "failed"),
+        ]
+            + PinEntry.transitions(awaiting: "awaitingPin", verifying: "verifyingPin", accepted: "storingAuthenticator")
+            + PinEntry.endings(awaiting: ["awaitingPin"], busy: ["fetchingPinStatus", "verifyingPin", "storingAuthenticator"]))
+}

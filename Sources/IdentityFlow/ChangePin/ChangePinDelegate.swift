@@ -1,0 +1,107 @@
+/// Receives a PIN change's callbacks: `didStart` → ``PinChallenge`` (current PIN)* →
+/// ``CreatePinChallenge`` (new PIN)* → exactly one of ``userClient(_:didChangePinFor:)`` /
+/// ``userClient(_:didFailToChangePinFor:error:)``.
+///
+/// - Important: Retained until the terminal callback; callbacks arrive in order on
+///   ``ClientConfiguration/callbackExecutor`` (the main actor by default).
+public protocol ChangePinDelegate: Sendable {
+    /// The change started.
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - profile: The authenticated profile.
+    func userClient(_ client: UserClient, didStartPinChangeFor profile: UserProfile)
+    /// Enter the current PIN. A wrong one counts as at login, lockout included.
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - challenge: The challenge.
+    func userClient(_ client: UserClient, didReceivePinChallenge challenge: PinChallenge)
+    /// Choose the new PIN; comes back while it breaks the policy.
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - challenge: The challenge.
+    func userClient(_ client: UserClient, didReceiveCreatePinChallenge challenge: CreatePinChallenge)
+    /// The PIN changed. Terminal: called at most once per flow.
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - profile: The profile.
+    func userClient(_ client: UserClient, didChangePinFor profile: UserProfile)
+    /// The change failed; the old PIN still holds unless the profile was deregistered. Terminal.
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - profile: The profile, if one was authenticated.
+    ///   - error: Why: ``ErrorCode/userNotAuthenticated`` without a logged-in user.
+    func userClient(_ client: UserClient, didFailToChangePinFor profile: UserProfile?, error: IdentityFlowError)
+}
+
+extension ChangePinDelegate {
+    /// Does nothing.
+    public func userClient(_ client: UserClient, didStartPinChangeFor profile: UserProfile) {}
+}
+
+extension UserClient {
+    /// Changes the authenticated user's PIN, reporting to a delegate.
+    /// - Parameter delegate: Receives the callbacks; retained until the terminal one.
+    /// - Important: Exactly one terminal callback; ``ErrorCode/userNotAuthenticated`` when no user is logged in.
+    public func changePin(delegate: some ChangePinDelegate) {
+        let executor = configuration.callbackExecutor
+        let profile = authenticatedUserProfile
+        let host = FlowHost<UserProfile, UserProfile>(
+            started: { profile in executor.run { delegate.userClient(self, didStartPinChangeFor: profile) } },
+            challenge: { challenge in
+                executor.run {
+                    switch challenge {
+                    case .pin(let challenge): delegate.userClient(self, didReceivePinChallenge: challenge)
+                    case .createPin(let challenge): delegate.userClient(self, didReceiveCreatePinChallenge: challenge)
+                    default: challenge.cancel()  // a PIN change never asks for these
+                    }
+                }
+            },
+            finished: { outcome in
+                executor.run {
+                    switch outcome {
+                    case .success(let profile): delegate.userClient(self, didChangePinFor: profile)
+                    case .failure(let error): delegate.userClient(self, didFailToChangePinFor: profile, error: error)
+                    }
+                }
+            })
+        launchPinChange(host: host)
+    }
+
+    /// Changes the authenticated user's PIN, answering challenges through a responder.
+    ///
+    /// ```swift
+    /// try await client.changePin { challenge in
+    ///     switch challenge {
+    ///     case .pin(let current): current.sender.respond(with: oldPin, to: current)
+    ///     case .createPin(let new): new.sender.respond(with: newPin, to: new)
+    ///     default: challenge.cancel()
+    ///     }
+    /// }
+    /// ```
+    /// - Parameter responder: Receives each challenge.
+    /// - Returns: The profile whose PIN changed.
+    /// - Throws: ``ErrorCode/userNotAuthenticated`` without a logged-in user; the login errors for a wrong current PIN.
+    @discardableResult
+    public func changePin(responder: some ChallengeResponder) async throws(IdentityFlowError) -> UserProfile {
+        try await runAsync(responder: responder) { (host: FlowHost<UserProfile, UserProfile>) in launchPinChange(host: host) }
+    }
+
+    /// Changes the authenticated user's PIN, answering challenges with a closure.
+    /// - Parameter answer: Called with each challenge.
+    /// - Returns: The profile whose PIN changed.
+    /// - Throws: ``IdentityFlowError``.
+    @discardableResult
+    public func changePin(answering answer: @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> UserProfile {
+        try await changePin(responder: ClosureResponder(answer))
+    }
+
+    @discardableResult
+    private func launchPinChange(host: FlowHost<UserProfile, UserProfile>) -> FlowSlot? {
+        launch(host: host) { id throws(IdentityFlowError) in
+            guard let profile = self.authenticatedUserProfile else {
+                throw IdentityFlowError(.userNotAuthenticated, "Changing the PIN needs an authenticated user: log in first.")
+            }
+            return ChangePinFlow(client: self, id: id, context: .init(profile: profile, pinPolicy: self.configuration.pinPolicy), host: host)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+/// Performs a ``ChangePinMachine``'s effects.
+final class ChangePinFlow: FlowPerformer {
+    typealias Machine = ChangePinMachine
+
+    let engine: FlowEngine<ChangePinMachine>
+    private let client: UserClient
+    private let context: ChangePinMachine.Context
+    private let host: FlowHost<UserProfile, UserProfile>
+
+    init(client: UserClient, id: FlowID, context: ChangePinMachine.Context, host: FlowHost<UserProfile, UserProfile>) {
+        self.client = client
+        self.context = context
+        self.host = host
+        self.engine = FlowEngine(
+            id: id, machine: ChangePinMachine(context: context), configuration: client.configuration,
+            log: client.transitionLog, release: { [weak client] id in client?.flowEnded(id) })
+    }
+
+    func perform(_ effect: ChangePinMachine.Effect) -> EffectWork<ChangePinMachine.Event> {
+        let profile = context.profile
+        switch effect {
+        case .reportStarted:
+            host.started(profile)
+            return .done
+        case .fetchPinStatus:
+            return engine.call { [client] () throws(IdentityFlowError) in
+                guard let counters = try await client.pinStatus(for: profile) else { return .pinChecked(.deregistered) }
+                return .pinStatusFetched(counters)
+            }
+        case .emitPinChallenge(let counters, let error):
+            host.challenge(engine.pinChallenge(for: profile, counters: counters, error: error, answered: ChangePinMachine.Event.pinProvided))
+            return .done
+        case .verifyPin(let pin):
+            return engine.call { [client] () throws(IdentityFlowError) in .pinChecked(try await client.checkPin(pin, for: profile)) }
+        case .emitCreatePinChallenge(let error):
+            host.challenge(engine.createPinChallenge(for: profile, error: error, answered: ChangePinMachine.Event.pinProvided))
+            return .done
+        case .enrolPin(let pin, let tokens):
+            return engine.call { [client] () throws(IdentityFlowError) in
+                try await client.enrolNewPin(pin, for: profile, accessToken: tokens.accessToken)
+                return .pinEnrolled
+            }
+        case .storeSession(let tokens):
+            return engine.call { [client] () throws(IdentityFlowError) in
+                try client.storeSession(profile, tokens: tokens)
+                return .sessionStored
+            }
+        case .deleteProfile:
+            return .run { [client, engine] in
+                client.forgetProfile(profile, flow: engine.id)
+                return .profileDeleted
+            }
+        case .reportSuccess:
+            engine.end()
+            host.finished(.success(profile))
+            return .done
+        case .reportFailure(let error):
+            engine.end()
+            host.finished(.failure(error))
+            return .done
+        }
+    }
+}
+
+extension ChangePinMachine.Event: ChallengeEvents {}
+
+extension UserClient {
+    /// Enrols a new PIN's verifier; a registered biometric key is replaced by the new PIN's key.
+    func enrolNewPin(_ pin: Redacted<String>, for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        let enrolment = try PinProof.enrolment(for: profile, pin: pin, iterations: configuration.pinKeyIterations)
+        _ = try await service.enrolPin(enrolment, accessToken: accessToken)
+        if try storedProfile(profile).biometricKey != nil {
+            try updateStoredProfile(profile) { $0.biometricKey = enrolment.verifier }
+        }
+    }
+}

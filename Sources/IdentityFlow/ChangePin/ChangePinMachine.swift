@@ -1,0 +1,189 @@
+/// Changing the PIN as a pure state machine: the current PIN (checked by the server, counted
+/// like a login, lockout included), then a new PIN that follows the policy, enrolled with the
+/// server. Its chart is ``ChangePinMachine/chart``.
+public struct ChangePinMachine: StateMachine {
+    /// What the machine knows from the start.
+    public struct Context: Sendable, Equatable {
+        /// The authenticated profile.
+        public let profile: UserProfile
+        /// The rules the new PIN must follow.
+        public let pinPolicy: PinPolicy
+
+        /// Creates a context.
+        /// - Parameters:
+        ///   - profile: The profile.
+        ///   - pinPolicy: The PIN rules.
+        public init(profile: UserProfile, pinPolicy: PinPolicy) {
+            self.profile = profile
+            self.pinPolicy = pinPolicy
+        }
+    }
+
+    /// What the machine waits for.
+    public enum State: Sendable, Equatable {
+        /// Not started.
+        case idle
+        /// The server tells the PIN counters.
+        case fetchingPinStatus
+        /// The host enters the current PIN.
+        case awaitingCurrentPin(PinCounters)
+        /// The server checks the current PIN's proof.
+        case verifyingCurrentPin(PinCounters)
+        /// The host chooses the new PIN.
+        case awaitingNewPin(TokenSet)
+        /// The server enrols the new PIN's verifier.
+        case enrollingNewPin(TokenSet)
+        /// The device stores the fresh tokens.
+        case storingSession(TokenSet)
+        /// The device deletes the deregistered profile.
+        case deletingProfile
+        /// Done: the PIN is changed. Final.
+        case changed
+        /// Done: the old PIN still holds (or the profile is gone after lockout). Final.
+        case failed
+    }
+
+    /// What happened.
+    public enum Event: Sendable {
+        /// The flow started.
+        case started
+        /// The server told the counters.
+        case pinStatusFetched(PinCounters)
+        /// The host entered the current PIN or chose the new one.
+        case pinProvided(Redacted<String>)
+        /// The server checked the current PIN.
+        case pinChecked(PinCheck)
+        /// The server enrolled the new PIN.
+        case pinEnrolled
+        /// The tokens are stored.
+        case sessionStored
+        /// The deregistered profile is deleted.
+        case profileDeleted
+        /// A server call or the storage failed.
+        case serviceFailed(IdentityFlowError)
+        /// A challenge ended without an answer.
+        case challengeAbandoned(ChallengeAbandonment)
+        /// The host cancelled the flow, or its task was cancelled.
+        case cancelRequested
+    }
+
+    /// What to do.
+    public enum Effect: Sendable {
+        /// Tell the host the change started.
+        case reportStarted
+        /// Ask the server for the counters.
+        case fetchPinStatus
+        /// Hand the host a ``PinChallenge`` for the current PIN.
+        case emitPinChallenge(PinCounters, error: IdentityFlowError?)
+        /// Prove the current PIN to the server.
+        case verifyPin(Redacted<String>)
+        /// Hand the host a ``CreatePinChallenge`` for the new PIN.
+        case emitCreatePinChallenge(error: IdentityFlowError?)
+        /// Derive the new verifier (and biometric key) and enrol it.
+        case enrolPin(Redacted<String>, tokens: TokenSet)
+        /// Store the fresh tokens.
+        case storeSession(TokenSet)
+        /// Delete the profile and its data from the device.
+        case deleteProfile
+        /// Tell the host the PIN changed.
+        case reportSuccess
+        /// Tell the host the change failed.
+        case reportFailure(IdentityFlowError)
+    }
+
+    /// What the machine knows from the start.
+    public let context: Context
+    /// The current state.
+    public private(set) var state: State
+
+    /// Creates a machine.
+    /// - Parameters:
+    ///   - context: The profile and PIN policy.
+    ///   - state: The state to start in; ``State/idle`` unless a test starts mid-flow.
+    public init(context: Context, state: State = .idle) {
+        self.context = context
+        self.state = state
+    }
+
+    /// Whether the change ended.
+    public var isFinished: Bool { state == .changed || state == .failed }
+
+    /// Reacts to an event; see ``chart``.
+    /// - Parameter event: What happened.
+    /// - Returns: The guard and effects, or `nil` when the current state has no transition for it.
+    public mutating func handle(_ event: Event) -> Reaction<Effect>? {
+        switch (state, event) {
+        case (.idle, .started):
+            return go(.fetchingPinStatus, [.reportStarted, .fetchPinStatus])
+        case (.fetchingPinStatus, .pinStatusFetched(let counters)):
+            return go(.awaitingCurrentPin(counters), [.emitPinChallenge(counters, error: nil)])
+        case (.fetchingPinStatus, .pinChecked(.deregistered)):
+            return go(.deletingProfile, guard: "deregistered", [.deleteProfile])
+        case (.awaitingCurrentPin(let counters), .pinProvided(let pin)):
+            return go(.verifyingCurrentPin(counters), [.verifyPin(pin)])
+        case (.verifyingCurrentPin, .pinChecked(let check)):
+            return apply(PinEntry.decide(check))
+        case (.verifyingCurrentPin(let counters), .serviceFailed(let error)):
+            return apply(PinEntry.decide(failure: error, counters: counters))
+        case (.awaitingNewPin(let tokens), .pinProvided(let pin)):
+            if let violation = context.pinPolicy.violation(of: pin.value) {
+                return go(.awaitingNewPin(tokens), guard: "policyViolated", [.emitCreatePinChallenge(error: violation)])
+            }
+            return go(.enrollingNewPin(tokens), guard: "policySatisfied", [.enrolPin(pin, tokens: tokens)])
+        case (.enrollingNewPin(let tokens), .pinEnrolled):
+            return go(.storingSession(tokens), [.storeSession(tokens)])
+        case (.storingSession, .sessionStored):
+            return go(.changed, [.reportSuccess])
+        case (.deletingProfile, .profileDeleted):
+            return go(.failed, [.reportFailure(PinEntry.deregisteredError(context.profile))])
+        case (.fetchingPinStatus, .serviceFailed(let error)),
+             (.enrollingNewPin, .serviceFailed(let error)),
+             (.storingSession, .serviceFailed(let error)):
+            return go(.failed, [.reportFailure(error)])
+        case (.awaitingCurrentPin, .challengeAbandoned(let how)), (.awaitingNewPin, .challengeAbandoned(let how)):
+            return go(.failed, [.reportFailure(how.error)])
+        case (.idle, .cancelRequested), (.deletingProfile, .cancelRequested), (.changed, _), (.failed, _):
+            return nil
+        case (_, .cancelRequested):
+            return go(.failed, [.reportFailure(ChallengeAbandonment.flowCancelled)])
+        default:
+            return nil
+        }
+    }
+
+    private mutating func apply(_ step: (guardName: String, decision: PinEntry.Decision)) -> Reaction<Effect> {
+        switch step.decision {
+        case .accepted(let tokens, _): go(.awaitingNewPin(tokens), guard: step.guardName, [.emitCreatePinChallenge(error: nil)])
+        case .retry(let counters, let error): go(.awaitingCurrentPin(counters), guard: step.guardName, [.emitPinChallenge(counters, error: error)])
+        case .deregister: go(.deletingProfile, guard: step.guardName, [.deleteProfile])
+        case .fail(let error): go(.failed, guard: step.guardName, [.reportFailure(error)])
+        }
+    }
+
+    private mutating func go(_ target: State, guard guardName: String? = nil, _ effects: [Effect]) -> Reaction<Effect> {
+        state = target
+        return Reaction(guard: guardName, effects)
+    }
+}
+
+extension ChangePinMachine {
+    /// Every transition the PIN change machine can take. `identityflow charts` draws it.
+    public static let chart = Chart(
+        name: "ChangePin",
+        swiftType: "IdentityFlow.ChangePinMachine",
+        initial: "idle",
+        finals: ["changed", "failed"],
+        transitions: [
+            .init(from: "idle", on: "started", to: "fetchingPinStatus"),
+            .init(from: "awaitingNewPin", on: "pinProvided", guard: "policySatisfied", to: "enrollingNewPin"),
+            .init(from: "awaitingNewPin", on: "pinProvided", guard: "policyViolated", to: "awaitingNewPin"),
+            .init(from: "enrollingNewPin", on: "pinEnrolled", to: "storingSession"),
+            .init(from: "enrollingNewPin", on: "serviceFailed", to: "failed"),
+            .init(from: "storingSession", on: "sessionStored", to: "changed"),
+            .init(from: "storingSession", on: "serviceFailed", to: "failed"),
+        ]
+            + PinEntry.transitions(awaiting: "awaitingCurrentPin", verifying: "verifyingCurrentPin", accepted: "awaitingNewPin")
+            + PinEntry.endings(
+                awaiting: ["awaitingCurrentPin", "awaitingNewPin"],
+                busy: ["fetchingPinStatus", "verifyingCurrentPin", "enrollingNewPin", "storingSession"]))
+}

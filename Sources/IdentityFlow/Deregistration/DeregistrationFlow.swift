@@ -1,0 +1,72 @@
+/// Performs a ``DeregistrationMachine``'s effects.
+final class DeregistrationFlow: FlowPerformer {
+    typealias Machine = DeregistrationMachine
+
+    let engine: FlowEngine<DeregistrationMachine>
+    private let client: UserClient
+    private let stored: StoredProfile
+    private let host: FlowHost<UserProfile, UserProfile>
+
+    init(client: UserClient, id: FlowID, stored: StoredProfile, host: FlowHost<UserProfile, UserProfile>) {
+        self.client = client
+        self.stored = stored
+        self.host = host
+        self.engine = FlowEngine(
+            id: id, machine: DeregistrationMachine(profile: stored.profile), configuration: client.configuration,
+            log: client.transitionLog, release: { [weak client] id in client?.flowEnded(id) })
+    }
+
+    func perform(_ effect: DeregistrationMachine.Effect) -> EffectWork<DeregistrationMachine.Event> {
+        let stored = stored
+        switch effect {
+        case .deregisterOnServer:
+            return engine.call { [client] () throws(IdentityFlowError) in
+                try await client.service.deregister(stored.profile, accessToken: stored.tokens.accessToken)
+                return .serverDeregistered
+            }
+        case .deleteLocalData:
+            return engine.call { [client] () throws(IdentityFlowError) in
+                try client.deleteProfileLocally(stored.profile)
+                return .localDataDeleted
+            }
+        case .reportSuccess:
+            engine.end()
+            host.finished(.success(stored.profile))
+            return .done
+        case .reportFailure(let error):
+            engine.end()
+            host.finished(.failure(error))
+            return .done
+        }
+    }
+}
+
+extension DeregistrationMachine.Event: FlowEvents {}
+
+extension UserClient {
+    /// Removes a profile: on the server (its PIN enrolment and tokens) and from this device.
+    /// - Parameter profile: A registered profile.
+    /// - Throws: ``ErrorCode/localDeregistration`` when the server could not be told (the profile is
+    ///   gone from this device all the same); ``ErrorCode/requestInvalid`` for an unknown profile;
+    ///   ``ErrorCode/dataStorageNotAvailable`` when the device could not delete it.
+    public func deregister(_ profile: UserProfile) async throws(IdentityFlowError) {
+        _ = try await runAsync(responder: ClosureResponder { $0.cancel() }) { (host: FlowHost<UserProfile, UserProfile>) in
+            launchDeregistration(profile, host: host)
+        }
+    }
+
+    /// Removes a profile, calling `completion` once on the callback executor.
+    /// - Parameters:
+    ///   - profile: A registered profile.
+    ///   - completion: Receives `nil` on success, or the error (``ErrorCode/localDeregistration``, ...).
+    public func deregister(_ profile: UserProfile, completion: @escaping @Sendable (IdentityFlowError?) -> Void) {
+        launchDeregistration(profile, host: .completion(configuration.callbackExecutor, completion))
+    }
+
+    @discardableResult
+    private func launchDeregistration(_ profile: UserProfile, host: FlowHost<UserProfile, UserProfile>) -> FlowSlot? {
+        launch(host: host) { id throws(IdentityFlowError) in
+            DeregistrationFlow(client: self, id: id, stored: try self.storedProfile(profile), host: host)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+/// Deregistering a profile as a pure state machine: the server removes it (PIN enrolment and
+/// tokens), then the device deletes everything of it. When the server cannot be told, the
+/// profile is removed locally all the same (``ErrorCode/localDeregistration``).
+/// Its chart is ``DeregistrationMachine/chart``.
+public struct DeregistrationMachine: StateMachine {
+    /// Whether the server confirmed the removal.
+    public struct ServerOutcome: Sendable, Equatable {
+        /// `nil` when the server confirmed; the reason otherwise.
+        public let failure: IdentityFlowError?
+    }
+
+    /// What the machine waits for.
+    public enum State: Sendable, Equatable {
+        /// Not started.
+        case idle
+        /// The server removes the profile.
+        case deregisteringOnServer
+        /// The device deletes the profile's data.
+        case deletingLocalData(ServerOutcome)
+        /// Done: removed on the server and here. Final.
+        case deregistered
+        /// Done: removed on this device only. Final.
+        case deregisteredLocally
+        /// Done: the device could not delete the data. Final.
+        case failed
+    }
+
+    /// What happened.
+    public enum Event: Sendable {
+        /// The flow started.
+        case started
+        /// The server removed the profile.
+        case serverDeregistered
+        /// The device deleted the profile's data.
+        case localDataDeleted
+        /// A server call or the storage failed.
+        case serviceFailed(IdentityFlowError)
+        /// The host cancelled the flow, or its task was cancelled.
+        case cancelRequested
+    }
+
+    /// What to do.
+    public enum Effect: Sendable {
+        /// Ask the server to remove the profile.
+        case deregisterOnServer
+        /// Delete the profile's data on the device.
+        case deleteLocalData
+        /// Tell the host the profile is gone everywhere.
+        case reportSuccess
+        /// Tell the host it is gone here only, or could not be deleted.
+        case reportFailure(IdentityFlowError)
+    }
+
+    /// The profile being removed.
+    public let profile: UserProfile
+    /// The current state.
+    public private(set) var state: State
+
+    /// Creates a machine.
+    /// - Parameters:
+    ///   - profile: The profile.
+    ///   - state: The state to start in.
+    public init(profile: UserProfile, state: State = .idle) {
+        self.profile = profile
+        self.state = state
+    }
+
+    /// Whether the deregistration ended.
+    public var isFinished: Bool { state == .deregistered || state == .deregisteredLocally || state == .failed }
+
+    /// Reacts to an event; see ``chart``.
+    /// - Parameter event: What happened.
+    /// - Returns: The guard and effects, or `nil` when the current state has no transition for it.
+    public mutating func handle(_ event: Event) -> Reaction<Effect>? {
+        switch (state, event) {
+        case (.idle, .started):
+            state = .deregisteringOnServer
+            return Reaction([.deregisterOnServer])
+        case (.deregisteringOnServer, .serverDeregistered):
+            state = .deletingLocalData(ServerOutcome(failure: nil))
+            return Reaction([.deleteLocalData])
+        case (.deregisteringOnServer, .serviceFailed(let error)):
+            state = .deletingLocalData(ServerOutcome(failure: error))
+            return Reaction([.deleteLocalData])
+        case (.deregisteringOnServer, .cancelRequested):
+            state = .deletingLocalData(ServerOutcome(failure: ChallengeAbandonment.flowCancelled))
+            return Reaction([.deleteLocalData])
+        case (.deletingLocalData(let outcome), .localDataDeleted):
+            guard let failure = outcome.failure else {
+                state = .deregistered
+                return Reaction(guard: "serverConfirmed", [.reportSuccess])
+            }
+            state = .deregisteredLocally
+            var error = IdentityFlowError(.localDeregistration, "The profile was removed from this device; the server could not be told.", underlying: failure)
+            error.userProfile = profile
+            return Reaction(guard: "localOnly", [.reportFailure(error)])
+        case (.deletingLocalData, .serviceFailed(let error)):
+            state = .failed
+            return Reaction([.reportFailure(error)])
+        default:
+            return nil
+        }
+    }
+
+    /// Every transition the deregistration machine can take. `identityflow charts` draws it.
+    public static let chart = Chart(
+        name: "Deregistration",
+        swiftType: "IdentityFlow.DeregistrationMachine",
+        initial: "idle",
+        finals: ["deregistered", "deregisteredLocally", "failed"],
+        transitions: [
+            .init(from: "idle", on: "started", to: "deregisteringOnServer"),
+            .init(from: "deregisteringOnServer", on: "serverDeregistered", to: "deletingLocalData"),
+            .init(from: "deregisteringOnServer", on: "serviceFailed", to: "deletingLocalData"),
+            .init(from: "deregisteringOnServer", on: "cancelRequested", to: "deletingLocalData"),
+            .init(from: "deletingLocalData", on: "localDataDeleted", guard: "serverConfirmed", to: "deregistered"),
+            .init(from: "deletingLocalData", on: "localDataDeleted", guard: "localOnly", to: "deregisteredLocally"),
+            .init(from: "deletingLocalData", on: "serviceFailed", to: "failed"),
+        ])
+}

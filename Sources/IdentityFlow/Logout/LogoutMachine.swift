@@ -1,0 +1,96 @@
+/// Logging out as a pure state machine: the session ends on the device at once, then the
+/// server is asked to revoke the tokens. When it cannot be told, the logout is local only
+/// (``ErrorCode/localLogout``). Its chart is ``LogoutMachine/chart``.
+public struct LogoutMachine: StateMachine {
+    /// What the machine waits for.
+    public enum State: Sendable, Equatable {
+        /// Not started.
+        case idle
+        /// The server revokes the tokens.
+        case revokingTokens
+        /// Done: logged out here and on the server. Final.
+        case loggedOut
+        /// Done: logged out on this device only. Final.
+        case loggedOutLocally
+    }
+
+    /// What happened.
+    public enum Event: Sendable {
+        /// The flow started.
+        case started
+        /// The server revoked the tokens.
+        case tokensRevoked
+        /// The server could not be told.
+        case serviceFailed(IdentityFlowError)
+        /// The host cancelled the flow, or its task was cancelled.
+        case cancelRequested
+    }
+
+    /// What to do.
+    public enum Effect: Sendable {
+        /// End the session on the device.
+        case endLocalSession
+        /// Ask the server to revoke the tokens.
+        case revokeTokens(TokenSet)
+        /// Tell the host the user is logged out.
+        case reportSuccess
+        /// Tell the host the logout was local only.
+        case reportFailure(IdentityFlowError)
+    }
+
+    /// The tokens of the session that ends.
+    public let tokens: TokenSet
+    /// The current state.
+    public private(set) var state: State
+
+    /// Creates a machine.
+    /// - Parameters:
+    ///   - tokens: The session's tokens.
+    ///   - state: The state to start in.
+    public init(tokens: TokenSet, state: State = .idle) {
+        self.tokens = tokens
+        self.state = state
+    }
+
+    /// Whether the logout ended.
+    public var isFinished: Bool { state == .loggedOut || state == .loggedOutLocally }
+
+    /// Reacts to an event; see ``chart``.
+    /// - Parameter event: What happened.
+    /// - Returns: The effects, or `nil` when the current state has no transition for it.
+    public mutating func handle(_ event: Event) -> Reaction<Effect>? {
+        switch (state, event) {
+        case (.idle, .started):
+            state = .revokingTokens
+            return Reaction([.endLocalSession, .revokeTokens(tokens)])
+        case (.revokingTokens, .tokensRevoked):
+            state = .loggedOut
+            return Reaction([.reportSuccess])
+        case (.revokingTokens, .serviceFailed(let cause)):
+            state = .loggedOutLocally
+            return Reaction([.reportFailure(Self.localOnly(cause))])
+        case (.revokingTokens, .cancelRequested):
+            state = .loggedOutLocally
+            return Reaction([.reportFailure(Self.localOnly(ChallengeAbandonment.flowCancelled))])
+        default:
+            return nil
+        }
+    }
+
+    private static func localOnly(_ cause: IdentityFlowError) -> IdentityFlowError {
+        IdentityFlowError(.localLogout, "Logged out on this device; the server could not revoke the tokens.", underlying: cause)
+    }
+
+    /// Every transition the logout machine can take. `identityflow charts` draws it.
+    public static let chart = Chart(
+        name: "Logout",
+        swiftType: "IdentityFlow.LogoutMachine",
+        initial: "idle",
+        finals: ["loggedOut", "loggedOutLocally"],
+        transitions: [
+            .init(from: "idle", on: "started", to: "revokingTokens"),
+            .init(from: "revokingTokens", on: "tokensRevoked", to: "loggedOut"),
+            .init(from: "revokingTokens", on: "serviceFailed", to: "loggedOutLocally"),
+            .init(from: "revokingTokens", on: "cancelRequested", to: "loggedOutLocally"),
+        ])
+}

@@ -1,0 +1,28 @@
+/// Something that happened to a session outside any flow the host started.
+public enum SessionEvent: Sendable, Hashable, CustomStringConvertible {
+    /// At launch, the server no longer knew this profile; it was removed from the device.
+    case profileRemovedAtLaunch(UserProfile)
+    /// The access token was refreshed.
+    case tokensRefreshed(UserProfile)
+    /// The session ended because its tokens could not be refreshed; log in again.
+    case loggedOut(UserProfile, reason: ErrorCode)
+
+    /// `loggedOut(<profile>, 10024)` and the like.
+    public var description: String {
+        switch self {
+        case .profileRemovedAtLaunch(let profile): "profileRemovedAtLaunch(\(profile))"
+        case .tokensRefreshed(let profile): "tokensRefreshed(\(profile))"
+        case .loggedOut(let profile, let reason): "loggedOut(\(profile), \(reason))"
+        }
+    }
+}
+
+/// What ``UserClient/start()`` found.
+public struct LaunchReport: Sendable, Hashable {
+    /// The profiles registered on this device after reconciliation.
+    public let profiles: Set<UserProfile>
+    /// Profiles the server no longer knew, removed from the device.
+    public let removedProfiles: Set<UserProfile>
+    /// Whether the server could be asked; when not, every stored profile was kept.
+    public let reconciled: Bool
+}

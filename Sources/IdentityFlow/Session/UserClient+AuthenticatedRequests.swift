@@ -1,0 +1,85 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension UserClient {
+    /// Whether the authenticated user's access token is still valid now (by the expiry the
+    /// server gave). `false` when nobody is logged in.
+    public var isValidAccessToken: Bool {
+        guard let tokens = withState({ state in state.authenticatedProfile.flatMap { state.profiles[$0]?.tokens } }) else { return false }
+        return tokens.isAccessTokenValid(at: configuration.now())
+    }
+
+    /// Sends a request to the host's API with the authenticated user's access token.
+    ///
+    /// An expired token is refreshed first; a `401` answer refreshes once and retries once.
+    /// Concurrent requests share one refresh. When the refresh is refused the user is logged out
+    /// on this device and ``sessionEvents()`` reports ``SessionEvent/loggedOut(_:reason:)``.
+    ///
+    /// ```swift
+    /// let (data, response) = try await client.authenticatedRequest(URLRequest(url: api.appending(path: "me")))
+    /// ```
+    /// - Parameter request: The request; its `Authorization` header is set here.
+    /// - Returns: The body and HTTP response (a second `401` is returned as it is).
+    /// - Throws: ``ErrorCode/userNotAuthenticated`` when nobody is logged in or the session could
+    ///   not be refreshed; the transport's errors.
+    public func authenticatedRequest(_ request: URLRequest) async throws(IdentityFlowError) -> (Data, HTTPURLResponse) {
+        try requireStarted()
+        var tokens = try sessionTokens()
+        if !tokens.isAccessTokenValid(at: configuration.now()) {
+            tokens = try await refreshedTokens(replacing: tokens)
+        }
+        let (data, response) = try await transport.send(authorized(request, with: tokens))
+        guard response.statusCode == 401 else { return (data, response) }
+        tokens = try await refreshedTokens(replacing: tokens)
+        return try await transport.send(authorized(request, with: tokens))
+    }
+
+    private func authorized(_ request: URLRequest, with tokens: TokenSet) -> URLRequest {
+        var request = request
+        request.setValue("Bearer \(tokens.accessToken.value)", forHTTPHeaderField: "Authorization")
+        return request
+    }
+
+    private func sessionTokens() throws(IdentityFlowError) -> TokenSet {
+        guard let tokens = withState({ state in state.authenticatedProfile.flatMap { state.profiles[$0]?.tokens } }) else {
+            throw IdentityFlowError(.userNotAuthenticated, "Authenticated requests need a logged-in user.")
+        }
+        return tokens
+    }
+
+    /// Fresh tokens instead of `stale`: the ones another caller already got, or one shared refresh.
+    private func refreshedTokens(replacing stale: TokenSet) async throws(IdentityFlowError) -> TokenSet {
+        try await refresher.run { [self] () async -> Result<TokenSet, IdentityFlowError> in
+            do throws(IdentityFlowError) { return .success(try await refreshOnce(replacing: stale)) } catch { return .failure(error) }
+        }.get()
+    }
+
+    private func refreshOnce(replacing stale: TokenSet) async throws(IdentityFlowError) -> TokenSet {
+        let current = try sessionTokens()
+        guard current.accessToken == stale.accessToken else { return current }
+        guard let profile = authenticatedUserProfile else { throw IdentityFlowError(.userNotAuthenticated) }
+        guard let refreshToken = current.refreshToken else {
+            throw endSession(of: profile, because: IdentityFlowError(.userNotAuthenticated, "The access token expired and there is no refresh token."))
+        }
+        var fresh: TokenSet
+        do { fresh = try await service.refresh(refreshToken) } catch {
+            if PinEntry.isRecoverable(error) { throw error }
+            throw endSession(of: profile, because: error)
+        }
+        if fresh.refreshToken == nil { fresh.refreshToken = refreshToken }
+        try updateStoredProfile(profile) { $0.tokens = fresh }
+        sessionBroadcast.publish(.tokensRefreshed(profile))
+        return fresh
+    }
+
+    /// Logs the profile out on this device after a refused refresh and says so.
+    private func endSession(of profile: UserProfile, because cause: IdentityFlowError) -> IdentityFlowError {
+        withState { state in
+            if state.authenticatedProfile == profile { state.authenticatedProfile = nil }
+        }
+        sessionBroadcast.publish(.loggedOut(profile, reason: cause.code))
+        return IdentityFlowError(.userNotAuthenticated, "The session expired and could not be refreshed; log in again.", underlying: cause)
+    }
+}
