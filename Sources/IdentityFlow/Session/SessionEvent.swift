@@ -25,4 +25,15 @@ public struct LaunchReport: Sendable, Hashable {
     public let removedProfiles: Set<UserProfile>
     /// Whether the server could be asked; when not, every stored profile was kept.
     public let reconciled: Bool
+
+    /// Creates a report (test doubles of a host's own use it).
+    /// - Parameters:
+    ///   - profiles: The profiles kept.
+    ///   - removedProfiles: The profiles removed.
+    ///   - reconciled: Whether the server was asked.
+    public init(profiles: Set<UserProfile>, removedProfiles: Set<UserProfile>, reconciled: Bool) {
+        self.profiles = profiles
+        self.removedProfiles = removedProfiles
+        self.reconciled = reconciled
+    }
 }

@@ -176,3 +176,10 @@ public final class ReferenceIdentityService: IdentityService {
         return items.reduce(into: [:]) { $0[$1.name] = $1.value ?? "" }
     }
 }
+
+extension ReferenceIdentityService {
+    /// Forgets every access token, as if they had been revoked: the next API call gets `401`.
+    public func revokeAllAccessTokens() { state.withLock { $0.accessTokens = [:] } }
+    /// Forgets every refresh token: the next refresh is refused with `invalid_grant`.
+    public func revokeAllRefreshTokens() { state.withLock { $0.refreshTokens = [:] } }
+}

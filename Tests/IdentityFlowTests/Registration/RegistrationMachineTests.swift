@@ -24,31 +24,13 @@ struct RegistrationMachineTests {
         .customAnswerReceived(CustomRegistrationAnswer(info: CustomInfo(status: status), session: "S", tokens: tokens))
     }
 
-    /// Handles one event and returns the chart transition it took.
-    static func step(_ machine: inout RegistrationMachine, _ event: RegistrationMachine.Event) -> ChartTransition? {
-        let source = RegistrationMachine.name(of: machine.state)
-        guard let reaction = machine.handle(event) else { return nil }
-        return ChartTransition(from: source, on: RegistrationMachine.name(of: event), guard: reaction.guardName, to: RegistrationMachine.name(of: machine.state))
-    }
-
-    /// One (provider, state, event) triple per declared transition.
-    static let cases: [(IdentityProvider, RegistrationMachine.State, RegistrationMachine.Event)] = {
+    static let states: [RegistrationMachine.State] = {
         let session = RegistrationMachine.CustomSession(id: "S")
-        let failure = IdentityFlowError(.serverNotReachable)
-        let states: [(IdentityProvider, RegistrationMachine.State)] = [
-            (browser, .preparingAuthorization), (browser, .awaitingBrowserRedirect), (browser, .exchangingCode),
-            (twoStep, .awaitingCustomInitData), (twoStep, .sendingCustomInitData),
-            (oneStep, .awaitingCustomFinishData(session)), (oneStep, .sendingCustomFinishData(session)),
-            (browser, .awaitingPin(credentials)), (browser, .enrollingPin(credentials)), (browser, .storingProfile(credentials)),
-            (browser, .discardingRegistration(.init(error: failure))),
+        return [
+            .idle, .preparingAuthorization, .awaitingBrowserRedirect, .exchangingCode, .awaitingCustomInitData, .sendingCustomInitData,
+            .awaitingCustomFinishData(session), .sendingCustomFinishData(session), .awaitingPin(credentials), .enrollingPin(credentials),
+            .storingProfile(credentials), .discardingRegistration(.init(error: IdentityFlowError(.serverNotReachable))), .registered, .failed,
         ]
-        var cases: [(IdentityProvider, RegistrationMachine.State, RegistrationMachine.Event)] = [
-            (browser, .idle, .started), (oneStep, .idle, .started), (twoStep, .idle, .started),
-        ]
-        for (provider, state) in states {
-            for event in events { cases.append((provider, state, event)) }
-        }
-        return cases
     }()
 
     static let events: [RegistrationMachine.Event] = [
@@ -69,45 +51,12 @@ struct RegistrationMachineTests {
         .cancelRequested,
     ]
 
-    @Test("every transition the machine takes is declared, and every declared one is taken")
-    func declaredTransitionsAreExactlyTheTakenOnes() {
-        var taken: Set<ChartTransition> = []
-        for (provider, state, event) in Self.cases {
-            var machine = Self.machine(provider, in: state)
-            if let transition = Self.step(&machine, event) {
-                #expect(RegistrationMachine.chart.declares(transition), "undeclared: \(transition)")
-                taken.insert(transition)
-            }
-        }
-        let untaken = RegistrationMachine.chart.transitions.filter { !taken.contains($0) }
-        #expect(untaken.isEmpty, "declared but never taken: \(untaken)")
-    }
-
-    @Test("undeclared state × event pairs are rejected and leave the state unchanged")
-    func undeclaredPairsAreRejected() {
-        var rejected = 0
-        for (provider, state, event) in Self.cases {
-            var machine = Self.machine(provider, in: state)
-            let eventName = RegistrationMachine.name(of: event)
-            let declared = RegistrationMachine.chart.transitions.contains { $0.source == RegistrationMachine.name(of: state) && $0.event == eventName }
-            if !declared {
-                #expect(machine.handle(event) == nil, "\(RegistrationMachine.name(of: state)) accepted \(eventName)")
-                #expect(machine.state == state)
-                rejected += 1
-            }
-        }
-        #expect(rejected > 100)
-    }
-
-    @Test("final states accept nothing")
-    func finalStatesAreFinal() {
-        for final in [RegistrationMachine.State.registered, .failed] {
-            for event in Self.events {
-                var machine = Self.machine(in: final)
-                #expect(machine.handle(event) == nil)
-                #expect(machine.isFinished)
-            }
-        }
+    @Test("follows its chart for every provider kind: declared transitions taken, the rest rejected")
+    func followsChart() {
+        ChartSweep<RegistrationMachine>(
+            variants: [Self.browser, Self.oneStep, Self.twoStep].map { provider in { Self.machine(provider, in: $0) } },
+            states: Self.states, events: Self.events
+        ).run()
     }
 
     @Test("a browser registration walks from start to registered with the effects in order")

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import IdentityFlow
+
+/// The login, PIN change, biometric registration, logout and deregistration machines as plain values.
+@Suite("PIN flow machines")
+struct PinFlowMachineTests {
+    static let profile = UserProfile(profileId: "P1")
+    static let tokens = TokenSet(accessToken: "at", refreshToken: "rt")
+    static let counters = PinCounters(maxFailureCount: 3, previousFailureCount: 1)
+    static let key = Redacted<[UInt8]>([1, 2, 3])
+    static let network = IdentityFlowError(.networkConnectivityFailure)
+    static let broken = IdentityFlowError(.invalidServerResponse)
+    static let checks: [PinCheck] = [.accepted(tokens, key: key), .rejected(counters), .deregistered]
+    static let abandonments: [ChallengeAbandonment] = [.cancelled, .released, .timedOut]
+
+    @Test("AuthenticationMachine follows its chart")
+    func authentication() {
+        typealias M = AuthenticationMachine
+        let contexts = [Authenticator.pin, .biometric].flatMap { authenticator in
+            [nil, UserProfile(profileId: "other")].map { M.Context(profile: Self.profile, authenticator: authenticator, previousProfile: $0) }
+        }
+        let prompt = M.PinPrompt(counters: Self.counters)
+        ChartSweep<M>(
+            variants: contexts.map { context in { M(context: context, state: $0) } },
+            states: [.idle, .loggingOutPreviousUser, .awaitingBiometric, .verifyingBiometric, .fetchingPinStatus(.init(error: nil)),
+                     .awaitingPin(prompt), .verifyingPin(prompt), .storingSession(Self.tokens), .deletingProfile, .authenticated, .failed],
+            events: [.started, .previousUserLoggedOut, .biometricAnswered(.confirmed), .biometricAnswered(.pinFallback), .biometricAnswered(.failed),
+                     .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .sessionStored, .profileDeleted,
+                     .serviceFailed(Self.network), .serviceFailed(Self.broken), .cancelRequested]
+                + Self.checks.map(M.Event.pinChecked) + Self.abandonments.map(M.Event.challengeAbandoned)
+        ).run()
+    }
+
+    @Test("ChangePinMachine follows its chart")
+    func changePin() {
+        typealias M = ChangePinMachine
+        ChartSweep<M>(
+            make: { M(context: .init(profile: Self.profile, pinPolicy: PinPolicy()), state: $0) },
+            states: [.idle, .fetchingPinStatus, .awaitingCurrentPin(Self.counters), .verifyingCurrentPin(Self.counters), .awaitingNewPin(Self.tokens),
+                     .enrollingNewPin(Self.tokens), .storingSession(Self.tokens), .deletingProfile, .changed, .failed],
+            events: [.started, .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .pinProvided(Redacted("12345")), .pinEnrolled,
+                     .sessionStored, .profileDeleted, .serviceFailed(Self.network), .serviceFailed(Self.broken), .cancelRequested]
+                + Self.checks.map(M.Event.pinChecked) + Self.abandonments.map(M.Event.challengeAbandoned)
+        ).run()
+    }
+
+    @Test("AuthenticatorRegistrationMachine follows its chart")
+    func authenticatorRegistration() {
+        typealias M = AuthenticatorRegistrationMachine
+        ChartSweep<M>(
+            make: { M(profile: Self.profile, state: $0) },
+            states: [.idle, .fetchingPinStatus, .awaitingPin(Self.counters), .verifyingPin(Self.counters), .storingAuthenticator, .deletingProfile, .registered, .failed],
+            events: [.started, .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .authenticatorStored, .profileDeleted,
+                     .serviceFailed(Self.network), .serviceFailed(Self.broken), .cancelRequested]
+                + Self.checks.map(M.Event.pinChecked) + Self.abandonments.map(M.Event.challengeAbandoned)
+        ).run()
+    }
+
+    @Test("LogoutMachine follows its chart")
+    func logout() {
+        ChartSweep<LogoutMachine>(
+            make: { LogoutMachine(tokens: Self.tokens, state: $0) },
+            states: [.idle, .revokingTokens, .loggedOut, .loggedOutLocally],
+            events: [.started, .tokensRevoked, .serviceFailed(Self.network), .cancelRequested]
+        ).run()
+    }
+
+    @Test("DeregistrationMachine follows its chart")
+    func deregistration() {
+        typealias M = DeregistrationMachine
+        ChartSweep<M>(
+            make: { M(profile: Self.profile, state: $0) },
+            states: [.idle, .deregisteringOnServer, .deletingLocalData(.init(failure: nil)), .deletingLocalData(.init(failure: Self.network)),
+                     .deregistered, .deregisteredLocally, .failed],
+            events: [.started, .serverDeregistered, .localDataDeleted, .serviceFailed(Self.network), .cancelRequested]
+        ).run()
+    }
+
+    @Test("a wrong PIN carries invalidPin and the server's counters; a network error keeps the counters")
+    func pinEntryRules() {
+        var machine = AuthenticationMachine(context: .init(profile: Self.profile, authenticator: .pin, previousProfile: nil), state: .verifyingPin(.init(counters: Self.counters)))
+        let rejected = PinCounters(maxFailureCount: 3, previousFailureCount: 2)
+        guard case .emitPinChallenge(let shown, let error) = machine.handle(.pinChecked(.rejected(rejected)))?.effects.first else { Issue.record("no challenge"); return }
+        #expect(shown == rejected)
+        #expect(error?.code == .invalidPin)
+        var retry = AuthenticationMachine(context: machine.context, state: .verifyingPin(.init(counters: Self.counters)))
+        guard case .emitPinChallenge(let kept, let networkError) = retry.handle(.serviceFailed(Self.network))?.effects.first else { Issue.record("no challenge"); return }
+        #expect(kept == Self.counters)
+        #expect(networkError?.code == .networkConnectivityFailure)
+    }
+}
+
