@@ -4,7 +4,7 @@
 /// Confirming logs in with the key stored for biometrics; a failure (``BiometricChallengeSender/reportFailure(for:)``
 /// or a key the server no longer accepts) falls back to a ``PinChallenge`` carrying
 /// ``ErrorCode/biometricAuthenticatorFailure``. Keep a reference until you answer.
-public final class BiometricChallenge: Sendable, CustomStringConvertible {
+public final class BiometricChallenge: Sendable, CustomStringConvertible, CustomReflectable {
     /// The profile logging in.
     public let userProfile: UserProfile
     /// The biometric authenticator.
@@ -30,6 +30,9 @@ public final class BiometricChallenge: Sendable, CustomStringConvertible {
     }
 
     deinit { releaseObserver?.challengeReleased() }
+
+    /// Shows the description only, so `dump` reveals no URL query, data or sender internals.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 
     /// Names the profile.
     public var description: String { "BiometricChallenge(\(userProfile.profileId))" }

@@ -5,7 +5,7 @@ import Foundation
 /// Answer through ``sender``: `respond(with: redirectURL, to: challenge)` or `cancel(challenge)`.
 /// Keep a reference until you answer: when every reference to an unanswered challenge is
 /// released, the flow ends with ``ErrorCode/actionCancelled``.
-public final class BrowserRegistrationChallenge: Sendable, CustomStringConvertible {
+public final class BrowserRegistrationChallenge: Sendable, CustomStringConvertible, CustomReflectable {
     /// The provider the user signs in with.
     public let identityProvider: IdentityProvider
     /// The page to open.
@@ -35,6 +35,9 @@ public final class BrowserRegistrationChallenge: Sendable, CustomStringConvertib
     }
 
     deinit { releaseObserver?.challengeReleased() }
+
+    /// Shows the description only, so `dump` reveals no URL query, data or sender internals.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 
     /// Names the provider and the error code; the URL is left out (it carries state and nonce).
     public var description: String {

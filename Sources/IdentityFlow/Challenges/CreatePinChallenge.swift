@@ -3,7 +3,7 @@
 /// A PIN that breaks the ``PinPolicy`` brings the challenge back with ``error`` set
 /// (9011-9014); creation attempts are unlimited and never count as failures. Answer through
 /// ``sender``; keep a reference until you answer.
-public final class CreatePinChallenge: Sendable, CustomStringConvertible {
+public final class CreatePinChallenge: Sendable, CustomStringConvertible, CustomReflectable {
     /// The profile the PIN is for.
     public let userProfile: UserProfile
     /// The number of digits the PIN must have.
@@ -33,6 +33,9 @@ public final class CreatePinChallenge: Sendable, CustomStringConvertible {
     }
 
     deinit { releaseObserver?.challengeReleased() }
+
+    /// Shows the description only, so `dump` reveals no URL query, data or sender internals.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 
     /// Names the profile, length and error code.
     public var description: String {

@@ -3,7 +3,7 @@
 ///
 /// After a 4000-4999 answer the same step's challenge comes back with ``info`` and ``error`` set,
 /// and the user may try again. Answer through ``sender``; keep a reference until you answer.
-public final class CustomRegistrationChallenge: Sendable, CustomStringConvertible {
+public final class CustomRegistrationChallenge: Sendable, CustomStringConvertible, CustomReflectable {
     /// Which step asks.
     public let step: CustomRegistrationStep
     /// The profile being registered.
@@ -41,6 +41,9 @@ public final class CustomRegistrationChallenge: Sendable, CustomStringConvertibl
     }
 
     deinit { releaseObserver?.challengeReleased() }
+
+    /// Shows the description only, so `dump` reveals no URL query, data or sender internals.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 
     /// Names the step, provider, status and error code; the data is left out.
     public var description: String {

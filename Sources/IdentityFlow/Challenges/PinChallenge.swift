@@ -5,7 +5,7 @@
 /// counters; a network error brings it back with the counters untouched. When no attempts
 /// remain the profile is deregistered and the flow fails with ``ErrorCode/userDeregistered``.
 /// Answer through ``sender``; keep a reference until you answer.
-public final class PinChallenge: Sendable, CustomStringConvertible {
+public final class PinChallenge: Sendable, CustomStringConvertible, CustomReflectable {
     /// The profile the PIN belongs to.
     public let userProfile: UserProfile
     /// The server's counters.
@@ -35,6 +35,9 @@ public final class PinChallenge: Sendable, CustomStringConvertible {
     }
 
     deinit { releaseObserver?.challengeReleased() }
+
+    /// Shows the description only, so `dump` reveals no URL query, data or sender internals.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 
     /// Wrong PINs in a row the server accepts.
     public var maxFailureCount: Int { counters.maxFailureCount }

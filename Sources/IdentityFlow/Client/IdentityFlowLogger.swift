@@ -18,7 +18,14 @@ public struct IdentityFlowLogger: Sendable {
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
 
         /// `debug`, `info`, `warning` or `error`.
-        public var description: String { caseName(of: self) }
+        public var description: String {
+            switch self {
+            case .debug: "debug"
+            case .info: "info"
+            case .warning: "warning"
+            case .error: "error"
+            }
+        }
     }
 
     /// One message.

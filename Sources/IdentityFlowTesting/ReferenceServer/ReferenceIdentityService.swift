@@ -183,3 +183,10 @@ extension ReferenceIdentityService {
     /// Forgets every refresh token: the next refresh is refused with `invalid_grant`.
     public func revokeAllRefreshTokens() { state.withLock { $0.refreshTokens = [:] } }
 }
+
+extension ReferenceIdentityService {
+    /// Every access and refresh token the server still accepts, for tests that look for leaks.
+    public var issuedTokensForTesting: [String] {
+        state.withLock { Array($0.accessTokens.keys) + Array($0.refreshTokens.keys) }
+    }
+}

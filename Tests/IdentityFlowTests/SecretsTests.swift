@@ -1,0 +1,100 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import IdentityFlow
+import IdentityFlowTesting
+
+/// Runs every flow with known secrets and looks for them in everything a developer could see.
+@Suite("No secret reaches a log")
+struct SecretsTests {
+    /// Collects what a host sees: challenges (described and dumped) and results.
+    final class Observer: Sendable {
+        let seen = Locked<[String]>([])
+        func note(_ value: Any) {
+            var dumped = ""
+            dump(value, to: &dumped)
+            seen.withLock { $0 += [String(describing: value), String(reflecting: value), dumped] }
+        }
+    }
+
+    @Test("PINs, codes, tokens, state, nonce and custom data never appear in transitions, transcripts, errors, logs or dumps")
+    func secretsStayHidden() async throws {
+        let date = ManualDate()
+        let server = ReferenceIdentityService(accessTokenLifetime: 60, now: date.now)
+        server.addCustomProvider(id: "custom", steps: .twoStep) { _, data in data == "retry-please" ? .status(4001) : .status(2000, data: "ok") }
+        let logs = LogCapture()
+        let storage = InMemoryStorage()
+        let client = UserClient(configuration: .testing(now: date.now, logger: logs.logger), service: server, storage: storage, transport: ReferenceResourceServer(trusting: server))
+        let transitions = TransitionCollector(log: client.transitionLog)
+        let observer = Observer()
+        try await client.start()
+
+        var secrets = ["24680", "31415", "11122", "11223", "custom-secret-data", "retry-please"]
+        let browserSecrets = Locked<[String]>([])
+        let responder = ScriptedResponder([
+            .browserRegistration(.respondWith { challenge in
+                observer.note(challenge)
+                let query = URLComponents(url: challenge.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+                let redirect = try server.logIn(at: challenge.url)
+                let answer = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems ?? []
+                browserSecrets.withLock { $0 += (query + answer).filter { ["state", "nonce", "code_challenge", "code"].contains($0.name) }.compactMap(\.value) }
+                return redirect
+            }),
+            .createPin(.respond("11122")),
+            .createPin(.respond("24680"), expecting: .pinShouldNotUseSimilarDigits),
+        ])
+        let first = try await client.registerUser(responder: responder)
+        try responder.verify()
+        secrets += browserSecrets.current
+        let custom = ScriptedResponder([
+            .customRegistrationInit(.respond("custom-secret-data")),
+            .customRegistrationFinish(.respond("retry-please")),
+            .customRegistrationFinish(.respond("custom-secret-data"), expecting: .customRegistrationFailure),
+            .createPin(.respond("24680")),
+        ])
+        _ = try await client.registerUser(with: IdentityProvider(identifier: "custom", name: "custom", kind: .custom(.twoStep)), responder: custom)
+        try custom.verify()
+
+        let login = ScriptedResponder([.pin(.respond("11223")), .pin(.respond("24680"), expecting: .invalidPin)])
+        let result = try await client.authenticateUser(first.profile, responder: login)
+        try login.verify()
+        observer.note(result)
+        try await client.changePin(responder: ScriptedResponder([.pin(.respond("24680")), .createPin(.respond("31415"))]))
+        try await client.registerBiometricAuthenticator(for: first.profile, responder: ScriptedResponder([.pin(.respond("31415"))]))
+        date.advance(by: 61)
+        _ = try await client.authenticatedRequest(URLRequest(url: URL(string: "https://api.example/me")!))
+        try await client.logout()
+        server.inject(.networkError, into: .deregister)
+        do { try await client.deregister(first.profile) } catch { observer.note(error) }
+
+        for key in try storage.keys() {
+            let stored = try #require(try storage.data(forKey: key))
+            secrets += Self.tokenValues(in: stored)
+        }
+        secrets += server.issuedTokensForTesting
+        #expect(secrets.count > 10)
+
+        var visible = transitions.all.map(\.description) + responder.events + custom.events + login.events + logs.messages + observer.seen.current
+        for record in transitions.all { observer.note(record) }
+        visible += observer.seen.current
+        let state = RegistrationMachine.State.awaitingPin(.init(tokens: TokenSet(accessToken: "at-known", refreshToken: "rt-known", idToken: "id-known"), info: CustomInfo(status: 2000, data: "custom-known")))
+        var dumped = ""
+        dump(state, to: &dumped)
+        visible += [String(describing: state), dumped]
+        secrets += ["at-known", "rt-known", "id-known", "custom-known"]
+
+        for secret in Set(secrets) where !secret.isEmpty {
+            let leaks = visible.filter { $0.contains(secret) }
+            #expect(leaks.isEmpty, "secret \(secret.prefix(3))… leaked in: \(leaks.first ?? "")")
+        }
+    }
+
+    /// The token strings in a stored profile's JSON.
+    static func tokenValues(in data: Data) -> [String] {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let tokens = object["tokens"] as? [String: Any] else { return [] }
+        return ["accessToken", "refreshToken", "idToken"].compactMap { tokens[$0] as? String }
+    }
+}
