@@ -1,0 +1,88 @@
+/// The base64url encoding of RFC 4648 §5 (`-` and `_` instead of `+` and `/`), as used by
+/// JSON Web Tokens, JWKs and PKCE.
+///
+/// ```swift
+/// let text = Base64URL.encode([0xfb, 0xff])   // "-_8"
+/// let bytes = Base64URL.decode("-_8")          // [0xfb, 0xff]
+/// ```
+public enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Maps an ASCII byte to its 6-bit value, or 0xFF when the byte is not in the alphabet.
+    private static let decodingTable: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, character) in alphabet.enumerated() {
+            table[Int(character)] = UInt8(value)
+        }
+        return table
+    }()
+
+    /// Encodes bytes as base64url without padding.
+    /// - Parameter bytes: The bytes to encode.
+    /// - Returns: The encoded string (no `=` padding, no line breaks).
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        let input = Array(bytes)
+        var output: [UInt8] = []
+        output.reserveCapacity((input.count * 4 + 2) / 3)
+        var index = 0
+        while index + 3 <= input.count {
+            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+            for shift in [18, 12, 6, 0] as [UInt32] {
+                output.append(alphabet[Int((chunk >> shift) & 0x3F)])
+            }
+            index += 3
+        }
+        switch input.count - index {
+        case 1:
+            let chunk = UInt32(input[index]) << 16
+            output.append(alphabet[Int((chunk >> 18) & 0x3F)])
+            output.append(alphabet[Int((chunk >> 12) & 0x3F)])
+        case 2:
+            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+            output.append(alphabet[Int((chunk >> 18) & 0x3F)])
+            output.append(alphabet[Int((chunk >> 12) & 0x3F)])
+            output.append(alphabet[Int((chunk >> 6) & 0x3F)])
+        default:
+            break
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Decodes base64url, with or without `=` padding.
+    ///
+    /// Decoding is strict: characters outside the base64url alphabet (including `+`, `/` and
+    /// whitespace), misplaced or wrong padding, impossible lengths and non-zero unused trailing
+    /// bits are all rejected, so every byte sequence has exactly one accepted unpadded form.
+    /// - Parameter string: The encoded text.
+    /// - Returns: The decoded bytes, or `nil` if `string` is not valid base64url.
+    public static func decode(_ string: String) -> [UInt8]? {
+        var characters = Array(string.utf8)
+        if let firstPad = characters.firstIndex(of: UInt8(ascii: "=")) {
+            let padCount = characters.count - firstPad
+            guard characters.count % 4 == 0,
+                  padCount <= 2,
+                  characters[firstPad...].allSatisfy({ $0 == UInt8(ascii: "=") }),
+                  (firstPad % 4) + padCount == 4
+            else { return nil }
+            characters.removeSubrange(firstPad...)
+        }
+        guard characters.count % 4 != 1 else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(characters.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bitCount = 0
+        for character in characters {
+            let value = decodingTable[Int(character)]
+            guard value != 0xFF else { return nil }
+            accumulator = (accumulator << 6) | UInt32(value)
+            bitCount += 6
+            if bitCount >= 8 {
+                bitCount -= 8
+                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bitCount)))
+                accumulator &= (1 << UInt32(bitCount)) - 1
+            }
+        }
+        guard accumulator == 0 else { return nil }
+        return output
+    }
+}

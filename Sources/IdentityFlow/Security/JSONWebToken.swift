@@ -1,0 +1,96 @@
+import Foundation
+
+/// A decoded compact JSON Web Signature (RFC 7515 §7.1), such as an OpenID Connect ID token.
+///
+/// Decoding checks the structure only: three base64url parts, and a header and claims set that
+/// are JSON objects. It does not validate claims (issuer, audience, expiry, nonce); that is the
+/// caller's job after ``verifyRS256(with:)`` succeeds.
+///
+/// Tokens are secrets: `description`, `debugDescription` and `dump` show the algorithm and key
+/// ID only.
+///
+/// ```swift
+/// let token = try JSONWebToken(compact: idToken)
+/// guard let kid = token.keyID, let key = keys[kid], token.verifyRS256(with: key) else { throw ... }
+/// let subject = token.claims["sub"]?.stringValue
+/// ```
+public struct JSONWebToken: Sendable {
+    /// The JOSE header (`alg`, `kid`, `typ`, ...).
+    public let header: [String: JSONValue]
+
+    /// The claims set (payload).
+    public let claims: [String: JSONValue]
+
+    /// The JWS signing input: the ASCII bytes of `BASE64URL(header) "." BASE64URL(payload)`.
+    public let signingInput: [UInt8]
+
+    /// The decoded signature bytes (empty for an unsecured token).
+    public let signature: [UInt8]
+
+    /// The header's `alg` member, if it is a string.
+    public var algorithm: String? { header["alg"]?.stringValue }
+
+    /// The header's `kid` member, if it is a string.
+    public var keyID: String? { header["kid"]?.stringValue }
+
+    /// Splits and decodes a compact JWS.
+    /// - Parameter compact: The token, `header.payload.signature` in unpadded base64url.
+    /// - Throws: ``CryptoError`` with code ``CryptoError/Code/malformedToken`` when the token does
+    ///   not have exactly three parts, a part is not unpadded base64url, or the header or payload
+    ///   is not a JSON object.
+    public init(compact: String) throws {
+        let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else {
+            throw CryptoError(.malformedToken, reason: "a compact JWS has 3 parts, found \(parts.count)")
+        }
+        header = try Self.decodeObject(parts[0], name: "header")
+        claims = try Self.decodeObject(parts[1], name: "payload")
+        signature = try Self.decodePart(parts[2], name: "signature")
+        signingInput = Array(compact.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
+    }
+
+    /// Verifies the signature as `RS256` (RSASSA-PKCS1-v1_5 with SHA-256).
+    ///
+    /// Any other `alg` in the header, including `none` and `HS256`, is refused, so an attacker
+    /// cannot downgrade the algorithm.
+    /// - Parameter key: The issuer's RSA public key (usually chosen by ``keyID`` from its JWKS).
+    /// - Returns: `true` only if `alg` is `RS256` and the signature is valid for the signing input.
+    public func verifyRS256(with key: RSAPublicKey) -> Bool {
+        guard algorithm == "RS256" else { return false }
+        return key.isValidSignature(signature, for: signingInput)
+    }
+
+    // MARK: - Decoding
+
+    private static func decodePart(_ part: Substring, name: String) throws -> [UInt8] {
+        guard !part.contains("="), let bytes = Base64URL.decode(String(part)) else {
+            throw CryptoError(.malformedToken, reason: "the JWS \(name) is not unpadded base64url")
+        }
+        return bytes
+    }
+
+    private static func decodeObject(_ part: Substring, name: String) throws -> [String: JSONValue] {
+        let bytes = try decodePart(part, name: name)
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)), let object = value.objectValue else {
+            throw CryptoError(.malformedToken, reason: "the JWS \(name) is not a JSON object")
+        }
+        return object
+    }
+}
+
+// MARK: - Redaction
+
+extension JSONWebToken: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The algorithm and key ID; claims and signature show as `<redacted>`.
+    public var description: String {
+        "JSONWebToken(alg: \(algorithm ?? "nil"), kid: \(keyID ?? "nil"), claims: <redacted>)"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror with the algorithm and key ID only, so `dump` never reveals claims.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["alg": algorithm ?? "nil", "kid": keyID ?? "nil", "claims": "<redacted>"], displayStyle: .struct)
+    }
+}

@@ -1,0 +1,112 @@
+/// An RSA public key that verifies RSASSA-PKCS1-v1_5 signatures with SHA-256 (RFC 8017 §8.2.2),
+/// the `RS256` algorithm of JSON Web Signatures (RFC 7518 §3.3) used for OpenID Connect ID tokens.
+///
+/// Moduli from 1024 to 8192 bits are accepted (1024 to 4096 are tested against OpenSSL).
+///
+/// ```swift
+/// let key = try RSAPublicKey(jwkModulus: jwk["n"], jwkExponent: jwk["e"])
+/// guard key.isValidSignature(signature, for: signingInput) else { throw ... }
+/// ```
+public struct RSAPublicKey: Sendable, Equatable {
+    /// The smallest accepted modulus size in bits.
+    public static let minimumModulusBitCount = 1024
+
+    /// The largest accepted modulus size in bits; it bounds the cost of a verification.
+    public static let maximumModulusBitCount = 8192
+
+    let modulus: BigUInt
+    let exponent: BigUInt
+    let arithmetic: MontgomeryModulus
+
+    /// The size of the modulus in bits.
+    public var modulusBitCount: Int { modulus.bitWidth }
+
+    /// The size of the modulus in bytes, `k` in RFC 8017: every valid signature has exactly this length.
+    public var modulusByteCount: Int { (modulus.bitWidth + 7) / 8 }
+
+    // MARK: - Creating keys
+
+    /// Creates a key from the unsigned big-endian bytes of its modulus and public exponent.
+    /// - Parameters:
+    ///   - modulus: The modulus `n`; leading zero bytes are ignored.
+    ///   - exponent: The public exponent `e`; leading zero bytes are ignored.
+    /// - Throws: ``CryptoError`` with code ``CryptoError/Code/invalidKey`` when the modulus is
+    ///   outside ``minimumModulusBitCount``...``maximumModulusBitCount`` bits or even, or the
+    ///   exponent is below 3, even, or not smaller than the modulus.
+    public init(modulus: [UInt8], exponent: [UInt8]) throws {
+        let n = BigUInt(bigEndianBytes: modulus)
+        let e = BigUInt(bigEndianBytes: exponent)
+        guard (Self.minimumModulusBitCount...Self.maximumModulusBitCount).contains(n.bitWidth) else {
+            throw CryptoError(.invalidKey, reason: "RSA modulus of \(n.bitWidth) bits is outside \(Self.minimumModulusBitCount)-\(Self.maximumModulusBitCount) bits")
+        }
+        guard !n.isEven else {
+            throw CryptoError(.invalidKey, reason: "RSA modulus is even")
+        }
+        guard e >= BigUInt(3), !e.isEven, e < n else {
+            throw CryptoError(.invalidKey, reason: "RSA public exponent must be odd, at least 3 and smaller than the modulus")
+        }
+        guard let arithmetic = MontgomeryModulus(n) else {
+            throw CryptoError(.invalidKey, reason: "RSA modulus is unusable")
+        }
+        self.modulus = n
+        self.exponent = e
+        self.arithmetic = arithmetic
+    }
+
+    /// Creates a key from the base64url `n` and `e` members of an RSA JSON Web Key (RFC 7518 §6.3.1).
+    /// - Parameters:
+    ///   - jwkModulus: The JWK `n` member: the modulus as base64url big-endian bytes.
+    ///   - jwkExponent: The JWK `e` member: the exponent as base64url big-endian bytes (usually `"AQAB"`).
+    /// - Throws: ``CryptoError`` with code ``CryptoError/Code/invalidKey`` when either member is
+    ///   not valid base64url or the key is refused by ``init(modulus:exponent:)``.
+    public init(jwkModulus: String, jwkExponent: String) throws {
+        guard let modulus = Base64URL.decode(jwkModulus), let exponent = Base64URL.decode(jwkExponent) else {
+            throw CryptoError(.invalidKey, reason: "JWK n or e is not valid base64url")
+        }
+        try self.init(modulus: modulus, exponent: exponent)
+    }
+
+    // MARK: - Verification
+
+    /// The DER encoding of the SHA-256 `DigestInfo` up to the digest (RFC 8017 §9.2, note 1).
+    private static let sha256DigestInfoPrefix: [UInt8] = [
+        0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20,
+    ]
+
+    /// Verifies an RSASSA-PKCS1-v1_5 signature with SHA-256 (RFC 8017 §8.2.2).
+    ///
+    /// The signature must be exactly ``modulusByteCount`` bytes and, as an integer, smaller than
+    /// the modulus. The recovered encoded message is compared byte for byte with the complete
+    /// expected EMSA-PKCS1-v1_5 encoding (`00 01 FF…FF 00 DigestInfo(SHA-256) H`); nothing is
+    /// parsed, so malformed paddings, other hash algorithms and PSS signatures all fail.
+    /// - Parameters:
+    ///   - signature: The signature bytes.
+    ///   - message: The signed message (for a JWS, the ASCII signing input `header.payload`).
+    /// - Returns: `true` only if the signature is valid for `message` under this key.
+    public func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>) -> Bool {
+        let k = modulusByteCount
+        guard signature.count == k else { return false }
+        let s = BigUInt(bigEndianBytes: signature)
+        guard s < modulus else { return false }
+        let m = arithmetic.power(s, exponent)
+        guard let encoded = m.bigEndianBytes(count: k), let expected = Self.encodedMessage(for: message, length: k) else {
+            return false
+        }
+        var difference: UInt8 = 0
+        for (lhs, rhs) in zip(encoded, expected) {
+            difference |= lhs ^ rhs
+        }
+        return difference == 0
+    }
+
+    /// EMSA-PKCS1-v1_5-ENCODE with SHA-256 (RFC 8017 §9.2).
+    private static func encodedMessage(for message: some Collection<UInt8>, length: Int) -> [UInt8]? {
+        let t = sha256DigestInfoPrefix + Hashing.sha256(message)
+        guard length >= t.count + 11 else { return nil }
+        var encoded: [UInt8] = [0x00, 0x01]
+        encoded.append(contentsOf: repeatElement(0xFF, count: length - t.count - 3))
+        encoded.append(0x00)
+        encoded.append(contentsOf: t)
+        return encoded
+    }
+}

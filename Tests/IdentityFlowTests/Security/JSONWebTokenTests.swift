@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import IdentityFlow
+
+@Suite("JSON Web Token decoding and RS256 verification")
+struct JSONWebTokenTests {
+    private func vectors() throws -> (document: RSAVectorDocument, key: RSAPublicKey, token: String) {
+        let document = try RSAVectorDocument.load(from: RSAVectorDocument.committedURL)
+        let vector = try #require(document.tokens.first { $0.valid })
+        let jwk = try #require(document.keys.first { $0.name == vector.key })
+        return (document, try RSAPublicKey(jwkModulus: jwk.n, jwkExponent: jwk.e), vector.token)
+    }
+
+    @Test("A Python-signed RS256 ID token decodes with every JSON type and verifies")
+    func validToken() throws {
+        let (document, key, compact) = try vectors()
+        let token = try JSONWebToken(compact: compact)
+        #expect(token.header["typ"] == "JWT")
+        #expect(token.algorithm == "RS256")
+        #expect(token.claims == document.jwtClaims)
+        #expect(token.claims["sub"]?.stringValue == "alice")
+        #expect(token.claims["exp"]?.intValue == 1_893_456_000)
+        #expect(token.claims["score"]?.doubleValue == 12.5)
+        #expect(token.claims["email_verified"]?.boolValue == true)
+        #expect(token.claims["aud"]?.arrayValue?.compactMap(\.stringValue) == ["identityflow-client", "other"])
+        #expect(token.claims["address"]?["locality"]?.isNull == true)
+        #expect(token.claims["address"]?["country"] == "NL")
+        #expect(token.claims["name"]?.stringValue == "Alice \u{e9}\u{6771}\u{4eac} \u{1F511}")
+        let parts = compact.split(separator: ".")
+        #expect(token.signingInput == Array("\(parts[0]).\(parts[1])".utf8))
+        #expect(token.signature.count == 256)
+        #expect(token.verifyRS256(with: key))
+    }
+
+    @Test("alg none, HS256 and other algorithms are refused even with a valid RSA signature")
+    func refusedAlgorithms() throws {
+        let (_, key, compact) = try vectors()
+        let parts = compact.split(separator: ".").map(String.init)
+        let signingInput = Array("\(parts[0]).\(parts[1])".utf8)
+        let signature = try #require(Base64URL.decode(parts[2]))
+        #expect(key.isValidSignature(signature, for: signingInput))
+        for alg in ["none", "None", "HS256", "RS512", "PS256", "rs256", "RS256 "] {
+            let header = Base64URL.encode(Array("{\"alg\":\"\(alg)\",\"typ\":\"JWT\"}".utf8))
+            let token = try JSONWebToken(compact: "\(header).\(parts[1]).\(parts[2])")
+            #expect(!token.verifyRS256(with: key), "alg \(alg)")
+        }
+        let noAlg = Base64URL.encode(Array("{\"typ\":\"JWT\"}".utf8))
+        #expect(!(try JSONWebToken(compact: "\(noAlg).\(parts[1]).\(parts[2])")).verifyRS256(with: key))
+        let numericAlg = Base64URL.encode(Array("{\"alg\":256}".utf8))
+        #expect(!(try JSONWebToken(compact: "\(numericAlg).\(parts[1]).\(parts[2])")).verifyRS256(with: key))
+    }
+
+    @Test("An unsecured token decodes with an empty signature and never verifies")
+    func unsecuredToken() throws {
+        let (_, key, compact) = try vectors()
+        let header = Base64URL.encode(Array("{\"alg\":\"none\"}".utf8))
+        let payload = compact.split(separator: ".")[1]
+        let token = try JSONWebToken(compact: "\(header).\(payload).")
+        #expect(token.signature.isEmpty)
+        #expect(token.algorithm == "none")
+        #expect(!token.verifyRS256(with: key))
+    }
+
+    @Test("Malformed tokens throw malformedToken", arguments: [
+        "", ".", "..", "a.b", "a.b.c.d", "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0",
+        // Not base64url (+, padding, whitespace).
+        "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.ab+c", "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0=.abc",
+        "eyJhbGciOiJSUzI1NiJ9 .eyJzdWIiOiJhIn0.abc",
+        // Header or payload not JSON, or JSON but not an object.
+        "bm90IGpzb24.eyJzdWIiOiJhIn0.abc", "eyJhbGciOiJSUzI1NiJ9.WzEsMiwzXQ.abc", "eyJhbGciOiJSUzI1NiJ9.ImFiYyI.abc",
+        "eyJhbGciOiJSUzI1NiJ9.bnVsbA.abc", ".eyJzdWIiOiJhIn0.abc", "eyJhbGciOiJSUzI1NiJ9..abc",
+    ])
+    func malformed(compact: String) {
+        let error = #expect(throws: CryptoError.self) { try JSONWebToken(compact: compact) }
+        #expect(error?.code == .malformedToken)
+    }
+
+    @Test("Descriptions and dumps show the algorithm but never the claims or signature")
+    func redaction() throws {
+        let (_, _, compact) = try vectors()
+        let token = try JSONWebToken(compact: compact)
+        var dumped = ""
+        dump(token, to: &dumped)
+        for rendering in [token.description, token.debugDescription, String(reflecting: token), dumped] {
+            #expect(rendering.contains("RS256"))
+            #expect(!rendering.contains("alice"))
+            #expect(!rendering.contains("nonce"))
+            #expect(rendering.contains("<redacted>"))
+        }
+    }
+}
+
+@Suite("JSONValue")
+struct JSONValueTests {
+    @Test("Decodes each JSON type to its case, and encodes back")
+    func roundTrip() throws {
+        let text = #"{"s":"x","i":1,"f":-2.5,"t":true,"f2":false,"n":null,"a":[1,"two",[]],"o":{"k":{}}}"#
+        let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        let expected: JSONValue = ["s": "x", "i": 1, "f": -2.5, "t": true, "f2": false, "n": nil, "a": [1, "two", []], "o": ["k": [:]]]
+        #expect(value == expected)
+        #expect(value["i"]?.boolValue == nil)
+        #expect(value["t"]?.doubleValue == nil)
+        #expect(value["i"]?.intValue == 1)
+        #expect(value["f"]?.intValue == nil)
+        #expect(value["a"]?[""] == nil)
+        let reencoded = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+        #expect(reencoded == value)
+    }
+}
