@@ -1,0 +1,118 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// The error mapping, as tabled in HTTPIdentityService's discussion.
+extension HTTPIdentityService {
+    // MARK: - Transport
+
+    /// Maps a URLSession error: 9000 when the device's connection failed, 9001 when the server
+    /// could not be reached (refused, DNS, timeout, TLS), 9006 for cancellation.
+    static func transportError(_ error: any Error) -> IdentityFlowError {
+        let nsError = error as NSError
+        let cause = NSError(domain: nsError.domain, code: nsError.code)
+        guard nsError.domain == NSURLErrorDomain else {
+            return IdentityFlowError(.serverNotReachable, "The request failed.", underlying: cause)
+        }
+        switch nsError.code {
+        case NSURLErrorCancelled:
+            return IdentityFlowError(.actionCancelled, "The request was cancelled.", underlying: cause)
+        case NSURLErrorNotConnectedToInternet, NSURLErrorNetworkConnectionLost, NSURLErrorDataNotAllowed,
+             NSURLErrorInternationalRoamingOff, NSURLErrorCallIsActive:
+            return IdentityFlowError(.networkConnectivityFailure, "The network connection failed (URL error \(nsError.code)).", underlying: cause)
+        case NSURLErrorTimedOut:
+            return IdentityFlowError(.serverNotReachable, "The server did not answer in time.", underlying: cause)
+        case NSURLErrorCannotConnectToHost:
+            return IdentityFlowError(.serverNotReachable, "The server refused the connection.", underlying: cause)
+        case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
+            return IdentityFlowError(.serverNotReachable, "The server's host name could not be resolved.", underlying: cause)
+        case NSURLErrorHTTPTooManyRedirects, NSURLErrorRedirectToNonExistentLocation:
+            return IdentityFlowError(.invalidServerResponse, "The server redirected in a loop.", underlying: cause)
+        case NSURLErrorBadServerResponse, NSURLErrorCannotParseResponse, NSURLErrorCannotDecodeContentData,
+             NSURLErrorCannotDecodeRawData, NSURLErrorZeroByteResource, NSURLErrorDataLengthExceedsMaximum:
+            return IdentityFlowError(.invalidServerResponse, "The server's answer could not be read (URL error \(nsError.code)).", underlying: cause)
+        default:
+            return IdentityFlowError(.serverNotReachable, "The server could not be reached (URL error \(nsError.code)).", underlying: cause)
+        }
+    }
+
+    // MARK: - Answers
+
+    /// The JSON object of a 2xx answer, or 11001.
+    static func jsonObject(_ response: HTTPResponse, context: String) throws(IdentityFlowError) -> JSONValue {
+        guard response.isJSON else {
+            throw IdentityFlowError(.invalidServerResponse, "\(context) is not JSON (content type \(response.mediaType ?? "none")).")
+        }
+        guard let json = response.json, json.objectValue != nil || json.arrayValue != nil else {
+            throw IdentityFlowError(.invalidServerResponse, "\(context) is not valid JSON.")
+        }
+        return json
+    }
+
+    /// The `error` member of an error answer, when it is JSON and has one.
+    static func errorCode(of response: HTTPResponse) -> String? { response.json?["error"]?.stringValue }
+
+    /// The error for a status nobody expected: 9001 for 5xx, 11001 otherwise.
+    static func statusError(_ response: HTTPResponse, context: String) -> IdentityFlowError {
+        var error: IdentityFlowError
+        if response.status >= 500 {
+            error = IdentityFlowError(.serverNotReachable, "The server failed (HTTP \(response.status)) at \(context).")
+        } else {
+            error = IdentityFlowError(.invalidServerResponse, "The server answered HTTP \(response.status) at \(context).")
+        }
+        error.oauthError = errorCode(of: response)
+        return error
+    }
+
+    /// Maps an OAuth token or revocation endpoint error answer (RFC 6749 §5.2).
+    static func oauthError(_ response: HTTPResponse, context: String) -> IdentityFlowError {
+        guard response.status < 500, let code = errorCode(of: response) else { return statusError(response, context: context) }
+        var error: IdentityFlowError
+        switch code {
+        case "invalid_grant":
+            error = IdentityFlowError(.externalIdentityProviderFailure, "The provider refused the grant at \(context): the code or refresh token is expired, used or revoked, or the PKCE verifier does not match.")
+        case "invalid_client", "unauthorized_client", "unsupported_grant_type", "invalid_scope":
+            error = IdentityFlowError(.configurationInvalid, "The provider refused the client at \(context) (\(code)): check the client id, its grant types and scopes.")
+        case "invalid_request", "unsupported_token_type":
+            error = IdentityFlowError(.requestInvalid, "The provider refused the request at \(context) (\(code)), e.g. a redirect URI that differs from the authorization request's.")
+        default:
+            error = IdentityFlowError(.externalIdentityProviderFailure, "The provider refused the request at \(context) (\(code)).")
+        }
+        error.oauthError = code
+        return error
+    }
+
+    /// Maps an extension endpoint error answer (`docs/extension-api.openapi.yaml`).
+    static func extensionError(_ response: HTTPResponse, context: String, profile: UserProfile? = nil) -> IdentityFlowError {
+        guard response.status < 500, response.status != 200, let code = errorCode(of: response) else {
+            return statusError(response, context: context)
+        }
+        var error: IdentityFlowError
+        switch (response.status, code) {
+        case (404, "unknown_identity_provider"):
+            error = IdentityFlowError(.invalidIdentityProvider, "The server has no custom identity provider by that id.")
+        case (410, "registration_expired"):
+            error = IdentityFlowError(.customRegistrationExpired)
+        case (410, "user_deregistered"):
+            error = IdentityFlowError(.userDeregistered, "The server deregistered the profile after too many wrong PINs.")
+            error.userProfile = profile
+        case (404, "unknown_profile"):
+            error = IdentityFlowError(.authenticatorNotRegistered, "The server has no PIN enrolment for the profile.")
+            error.userProfile = profile
+        case (401, _):
+            error = IdentityFlowError(.userNotAuthenticated, "The server refused the access token at \(context) (\(code)).")
+        case (400, _), (403, _), (405, _):
+            error = IdentityFlowError(.requestInvalid, "The server refused the request at \(context) (\(code)).")
+        default:
+            error = IdentityFlowError(.invalidServerResponse, "The server answered HTTP \(response.status) (\(code)) at \(context).")
+        }
+        error.oauthError = code
+        return error
+    }
+
+    /// A missing or mistyped member of an answer.
+    static func malformed(_ context: String, member: String) -> IdentityFlowError {
+        IdentityFlowError(.invalidServerResponse, "\(context) has no valid '\(member)'.")
+    }
+}

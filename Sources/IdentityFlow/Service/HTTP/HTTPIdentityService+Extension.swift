@@ -1,0 +1,206 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// The registration and PIN extension endpoints of docs/extension-api.openapi.yaml.
+extension HTTPIdentityService {
+    // MARK: - Identity providers
+
+    /// `GET /identity-providers`.
+    /// - Returns: The providers, in the server's order.
+    /// - Throws: As the table in the type's discussion.
+    public func identityProviders() async throws(IdentityFlowError) -> [IdentityProvider] {
+        let response = try await send("GET", path: "identity-providers", body: nil, context: "the identity providers")
+        guard response.status == 200 else { throw Self.extensionError(response, context: "the identity providers") }
+        guard let entries = try Self.jsonObject(response, context: "The identity provider list").arrayValue else {
+            throw IdentityFlowError(.invalidServerResponse, "The identity provider list is not a JSON array.")
+        }
+        var providers: [IdentityProvider] = []
+        for entry in entries {
+            guard let id = entry["id"]?.stringValue, let name = entry["name"]?.stringValue, let type = entry["type"]?.stringValue else {
+                throw Self.malformed("An identity provider entry", member: "id/name/type")
+            }
+            switch (type, entry["steps"]?.intValue) {
+            case ("browser", _): providers.append(IdentityProvider(identifier: id, name: name, kind: .browser))
+            case ("custom", let steps?):
+                guard let kind = CustomRegistrationSteps(rawValue: steps) else { throw Self.malformed("A custom identity provider entry", member: "steps") }
+                providers.append(IdentityProvider(identifier: id, name: name, kind: .custom(kind)))
+            default: throw Self.malformed("An identity provider entry", member: "type/steps")
+            }
+        }
+        return providers
+    }
+
+    // MARK: - Custom registration
+
+    /// `POST /registration/custom/{idp}/init`.
+    /// - Parameters:
+    ///   - provider: A custom identity provider.
+    ///   - data: The host's optional initial data.
+    /// - Returns: The provider's status and data, and the session for the finish step.
+    /// - Throws: 10021 for `410`, 10020 for an unknown provider; as the table otherwise.
+    public func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
+        let context = "the custom registration init"
+        let response = try await send("POST", path: try customPath(provider, "init"), body: ["data": data.value.map(JSONValue.string) ?? .null], context: context)
+        guard response.status == 200 else { throw Self.extensionError(response, context: context) }
+        let json = try Self.jsonObject(response, context: "The init answer")
+        guard let session = json["session"]?.stringValue, !session.isEmpty else { throw Self.malformed("The init answer", member: "session") }
+        return CustomRegistrationAnswer(info: try customInfo(json, context: "The init answer"), session: session)
+    }
+
+    /// `POST /registration/custom/{idp}/complete`.
+    /// - Parameters:
+    ///   - provider: A custom identity provider.
+    ///   - session: The init step's session (`nil` for one-step).
+    ///   - data: The host's registration data.
+    /// - Returns: The provider's answer, with the new user's tokens on 2000-2999.
+    /// - Throws: 10021 for `410`, 10020 for an unknown provider, 11001 when a 2xxx answer has no tokens.
+    public func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
+        let context = "the custom registration complete"
+        let body: JSONValue = ["session": session.map(JSONValue.string) ?? .null, "data": data.value.map(JSONValue.string) ?? .null]
+        let response = try await send("POST", path: try customPath(provider, "complete"), body: body, context: context)
+        guard response.status == 200 else { throw Self.extensionError(response, context: context) }
+        let json = try Self.jsonObject(response, context: "The complete answer")
+        let info = try customInfo(json, context: "The complete answer")
+        guard info.outcome == .success else { return CustomRegistrationAnswer(info: info, session: session) }
+        guard let tokens = json["tokens"], tokens.objectValue != nil else { throw Self.malformed("The successful complete answer", member: "tokens") }
+        return CustomRegistrationAnswer(info: info, session: session, tokens: try tokenSet(from: tokens, requestedScopes: configuration.scopes))
+    }
+
+    private func customPath(_ provider: IdentityProvider, _ step: String) throws(IdentityFlowError) -> String {
+        guard case .custom = provider.kind else {
+            throw IdentityFlowError(.invalidIdentityProvider, "\(provider.identifier) is not a custom identity provider.")
+        }
+        return "registration/custom/\(Self.pathSegment(provider.identifier))/\(step)"
+    }
+
+    private func customInfo(_ json: JSONValue, context: String) throws(IdentityFlowError) -> CustomInfo {
+        guard let status = json["status"]?.intValue else { throw Self.malformed(context, member: "status") }
+        let info = CustomInfo(status: status, data: json["data"]?.stringValue ?? "")
+        guard info.outcome != .invalid else {
+            throw IdentityFlowError(.invalidServerResponse, "\(context) has status \(status), outside 2000-2999, 4000-4999 and 5000-5999.")
+        }
+        return info
+    }
+
+    // MARK: - PIN
+
+    /// `POST /pin/enrol` with the bearer token.
+    /// - Parameters:
+    ///   - enrolment: Profile, salt, iterations and verifier.
+    ///   - accessToken: The user's access token.
+    /// - Returns: The server's failure limit.
+    /// - Throws: 9010 for a refused token, 9003 for a deregistered profile, 10015 for a profile of another user.
+    public func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt {
+        let context = "the PIN enrolment"
+        let body: JSONValue = [
+            "profile_id": .string(enrolment.profile.profileId), "salt": .string(Base64URL.encode(enrolment.salt)),
+            "iterations": .number(Double(enrolment.iterations)), "verifier": .string(Base64URL.encode(enrolment.verifier.value)),
+        ]
+        let response = try await send("POST", path: "pin/enrol", body: body, bearer: accessToken, context: context)
+        guard response.status == 200 else { throw Self.extensionError(response, context: context, profile: enrolment.profile) }
+        guard let max = try Self.jsonObject(response, context: "The enrolment answer")["max_failure_count"]?.intValue, max >= 1 else {
+            throw Self.malformed("The enrolment answer", member: "max_failure_count")
+        }
+        return PinEnrolmentReceipt(maxFailureCount: max)
+    }
+
+    /// `POST /pin/challenge`.
+    /// - Parameter profile: The profile logging in.
+    /// - Returns: The nonce and derivation parameters.
+    /// - Throws: 9003 when the server deregistered the profile, 10007 when it does not know it.
+    public func pinLoginChallenge(for profile: UserProfile) async throws(IdentityFlowError) -> PinLoginChallenge {
+        let context = "the PIN challenge"
+        let response = try await send("POST", path: "pin/challenge", body: ["profile_id": .string(profile.profileId)], context: context)
+        guard response.status == 200 else { throw Self.extensionError(response, context: context, profile: profile) }
+        let json = try Self.jsonObject(response, context: "The PIN challenge")
+        func bytes(_ member: String) throws(IdentityFlowError) -> [UInt8] {
+            guard let text = json[member]?.stringValue, let bytes = Base64URL.decode(text), !bytes.isEmpty else {
+                throw Self.malformed("The PIN challenge", member: member)
+            }
+            return bytes
+        }
+        func integer(_ member: String) throws(IdentityFlowError) -> Int {
+            guard let value = json[member]?.intValue, value >= 0 else { throw Self.malformed("The PIN challenge", member: member) }
+            return value
+        }
+        return PinLoginChallenge(nonce: try bytes("nonce"), salt: try bytes("salt"), iterations: try integer("iterations"),
+                                 maxFailureCount: try integer("max_failure_count"), failureCount: try integer("failure_count"))
+    }
+
+    /// `POST /pin/verify`.
+    /// - Parameters:
+    ///   - proof: The PIN proof.
+    ///   - profile: The profile logging in.
+    ///   - nonce: The challenge's nonce.
+    /// - Returns: `.accepted` with tokens (200), `.rejected` with the counts (401 `invalid_pin`),
+    ///   `.deregistered` (410 `user_deregistered`).
+    /// - Throws: 10015 for `invalid_nonce`, 10007 for an unknown profile; as the table otherwise.
+    public func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
+        let context = "the PIN verification"
+        let body: JSONValue = [
+            "profile_id": .string(profile.profileId), "nonce": .string(Base64URL.encode(nonce)), "proof": .string(Base64URL.encode(proof.value)),
+        ]
+        let response = try await send("POST", path: "pin/verify", body: body, context: context)
+        switch (response.status, Self.errorCode(of: response)) {
+        case (200, _):
+            return .accepted(try tokenSet(from: try Self.jsonObject(response, context: "The PIN verification answer"), requestedScopes: configuration.scopes))
+        case (401, "invalid_pin"):
+            let json = try Self.jsonObject(response, context: "The invalid_pin answer")
+            guard let failures = json["failure_count"]?.intValue, let max = json["max_failure_count"]?.intValue, failures >= 1, max > failures else {
+                throw Self.malformed("The invalid_pin answer", member: "failure_count/max_failure_count")
+            }
+            return .rejected(failureCount: failures, maxFailureCount: max)
+        case (410, "user_deregistered"):
+            return .deregistered
+        default:
+            throw Self.extensionError(response, context: context, profile: profile)
+        }
+    }
+
+    // MARK: - Profiles
+
+    /// `DELETE /profiles/{id}` with the bearer token, when there is one; 404 and 410 count as done.
+    /// - Parameters:
+    ///   - profile: The profile.
+    ///   - accessToken: An access token of the profile's user.
+    /// - Throws: 9010 without a valid token; as the table otherwise.
+    public func deregister(_ profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
+        let context = "the deregistration"
+        let response = try await send("DELETE", path: "profiles/\(Self.pathSegment(profile.profileId))", body: nil, bearer: accessToken, context: context)
+        switch response.status {
+        case 200, 204, 404, 410: return
+        default: throw Self.extensionError(response, context: context, profile: profile)
+        }
+    }
+
+    /// `GET /profiles/{id}`: `true` for 200, `false` for 404 and 410.
+    /// - Parameter profile: The profile.
+    /// - Returns: Whether the server knows the profile.
+    /// - Throws: As the table in the type's discussion.
+    public func profileExists(_ profile: UserProfile) async throws(IdentityFlowError) -> Bool {
+        let context = "the profile check"
+        let response = try await send("GET", path: "profiles/\(Self.pathSegment(profile.profileId))", body: nil, context: context)
+        switch response.status {
+        case 200: return true
+        case 404, 410: return false
+        default: throw Self.extensionError(response, context: context, profile: profile)
+        }
+    }
+
+    // MARK: - Requests
+
+    private func send(_ method: String, path: String, body: JSONValue?, bearer: Redacted<String>? = nil, context: String) async throws(IdentityFlowError) -> HTTPResponse {
+        guard let base = configuration.resolvedExtensionBaseURL else {
+            throw IdentityFlowError(.configurationInvalid, "No extension base URL could be derived.")
+        }
+        let trimmed = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
+        guard let url = URL(string: trimmed + "/" + path) else {
+            throw IdentityFlowError(.configurationInvalid, "The extension URL for \(context) is invalid.")
+        }
+        return try await transport.send(try jsonRequest(url, method: method, body: body, bearer: bearer))
+    }
+
+    private static func pathSegment(_ text: String) -> String { formEncode(text) }
+}

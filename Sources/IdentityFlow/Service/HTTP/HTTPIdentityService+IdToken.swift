@@ -1,0 +1,110 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension HTTPIdentityService {
+    // MARK: - ID token validation
+
+    /// Validates an ID token and returns its claims.
+    ///
+    /// Checks, in order: the compact form; `alg` is `RS256` (`none` and HMAC algorithms are
+    /// refused); the signature against the JWKS key named by `kid` (the JWKS is fetched again once
+    /// when the `kid` is unknown); `iss` equals the discovered issuer; `aud` contains the client id
+    /// and, with several audiences, `azp` is present and equals it (`azp`, when present, must
+    /// always equal it); `exp` is after now and `iat` not after now, and `nbf` (if present) not
+    /// after now, all within ``HTTPServiceConfiguration/clockSkew``; `nonce` equals `nonce` when
+    /// one is given.
+    /// - Parameters:
+    ///   - idToken: The compact ID token.
+    ///   - nonce: The nonce the authorization request sent, or `nil` not to check it (refresh).
+    /// - Returns: The claims.
+    /// - Throws: ``ErrorCode/invalidServerResponse`` naming the failed check (never the token);
+    ///   discovery and JWKS errors as the table in the type's discussion.
+    public func validateIdToken(_ idToken: Redacted<String>, nonce: String?) async throws(IdentityFlowError) -> IdTokenInfo {
+        let token: JSONWebToken
+        do { token = try JSONWebToken(compact: idToken.value) } catch {
+            throw IdentityFlowError(.invalidServerResponse, "The ID token is not a compact JWS.")
+        }
+        guard token.algorithm == "RS256" else {
+            throw IdentityFlowError(.invalidServerResponse, "The ID token's algorithm '\(token.algorithm ?? "none")' is refused: only RS256 is accepted.")
+        }
+        let metadata = try await providerMetadata()
+        let key = try await signingKey(for: token.keyID, metadata: metadata)
+        guard token.verifyRS256(with: key) else {
+            throw IdentityFlowError(.invalidServerResponse, "The ID token's signature is invalid.")
+        }
+        let info = try IdTokenInfo(claims: token.claims)
+        try check(info, issuer: metadata.issuer, nonce: nonce)
+        return info
+    }
+
+    /// Whether an ID token passes ``validateIdToken(_:nonce:)``.
+    /// - Parameters:
+    ///   - idToken: The compact ID token.
+    ///   - nonce: The expected nonce, or `nil` not to check it.
+    /// - Returns: `true` when it is valid; `false` for any failure, including network errors.
+    public func isValidIdToken(_ idToken: Redacted<String>, nonce: String?) async -> Bool {
+        do { _ = try await validateIdToken(idToken, nonce: nonce) } catch { return false }
+        return true
+    }
+
+    private func check(_ info: IdTokenInfo, issuer: String, nonce: String?) throws(IdentityFlowError) {
+        func refuse(_ reason: String) -> IdentityFlowError {
+            IdentityFlowError(.invalidServerResponse, "The ID token is not valid: \(reason).")
+        }
+        guard info.issuer == issuer else { throw refuse("its issuer is not \(issuer)") }
+        let clientID = configuration.clientID
+        guard info.audiences.contains(clientID) else { throw refuse("its audience does not include the client id") }
+        if info.audiences.count > 1, info.authorizedParty == nil { throw refuse("it has several audiences and no azp") }
+        if let azp = info.authorizedParty, azp != clientID { throw refuse("its azp is not the client id") }
+        let now = now()
+        let skew = configuration.clockSkew
+        guard info.expiresAt.addingTimeInterval(skew) > now else { throw refuse("it has expired") }
+        guard info.issuedAt.addingTimeInterval(-skew) <= now else { throw refuse("it was issued in the future") }
+        if let notBefore = info.notBefore, notBefore.addingTimeInterval(-skew) > now { throw refuse("it is not valid yet (nbf)") }
+        if let nonce, info.nonce != nonce { throw refuse("its nonce is not the one sent") }
+    }
+
+    // MARK: - JWKS
+
+    /// The key for `kid` from the cached JWKS, fetching it when there is none or (once) when the
+    /// `kid` is unknown. Without a `kid`, the JWKS must hold exactly one RSA signing key.
+    private func signingKey(for keyID: String?, metadata: OpenIDProviderMetadata) async throws(IdentityFlowError) -> RSAPublicKey {
+        func pick(_ keys: [String: RSAPublicKey]) -> RSAPublicKey? {
+            if let keyID { return keys[keyID] }
+            return keys.count == 1 ? keys.values.first : nil
+        }
+        if let cached = cache.withLock({ $0.keys }), let key = pick(cached) { return key }
+        let keys = try await fetchKeys(metadata: metadata)
+        cache.withLock { $0.keys = keys }
+        guard let key = pick(keys) else {
+            throw IdentityFlowError(.invalidServerResponse, keyID == nil
+                ? "The ID token names no kid and the JWKS does not hold exactly one RSA key."
+                : "The ID token's kid is not in the provider's JWKS.")
+        }
+        return key
+    }
+
+    private func fetchKeys(metadata: OpenIDProviderMetadata) async throws(IdentityFlowError) -> [String: RSAPublicKey] {
+        guard let jwksURI = metadata.jwksURI else {
+            throw IdentityFlowError(.configurationInvalid, "The provider names no jwks_uri, so ID tokens cannot be validated.")
+        }
+        var request = URLRequest(url: jwksURI)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let response = try await transport.send(request)
+        guard response.status == 200 else { throw Self.statusError(response, context: "the JWKS") }
+        guard let entries = try Self.jsonObject(response, context: "The JWKS")["keys"]?.arrayValue else {
+            throw Self.malformed("The JWKS", member: "keys")
+        }
+        var keys: [String: RSAPublicKey] = [:]
+        for (index, entry) in entries.enumerated() {
+            guard entry["kty"]?.stringValue == "RSA", entry["use"]?.stringValue ?? "sig" == "sig",
+                  entry["alg"]?.stringValue ?? "RS256" == "RS256",
+                  let n = entry["n"]?.stringValue, let e = entry["e"]?.stringValue else { continue }
+            guard let key = try? RSAPublicKey(jwkModulus: n, jwkExponent: e) else { continue }
+            keys[entry["kid"]?.stringValue ?? "#\(index)"] = key
+        }
+        return keys
+    }
+}

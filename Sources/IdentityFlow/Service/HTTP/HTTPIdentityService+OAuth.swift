@@ -1,0 +1,170 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension HTTPIdentityService {
+    // MARK: - Authorization
+
+    /// The authorization endpoint URL with `response_type=code`, the client id, redirect URI,
+    /// scopes, `state`, `nonce`, the S256 PKCE challenge and the configured optional parameters.
+    /// - Parameters:
+    ///   - provider: A browser identity provider.
+    ///   - request: PKCE, state, nonce, scopes and redirect URI.
+    /// - Returns: The page to open.
+    /// - Throws: ``ErrorCode/invalidIdentityProvider`` for a custom provider; discovery errors.
+    public func authorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL {
+        guard provider.kind == .browser else {
+            throw IdentityFlowError(.invalidIdentityProvider, "\(provider.identifier) is not a browser identity provider.")
+        }
+        let metadata = try await providerMetadata()
+        guard var components = URLComponents(url: metadata.authorizationEndpoint, resolvingAgainstBaseURL: false) else {
+            throw IdentityFlowError(.invalidServerResponse, "The authorization endpoint is not a valid URL.")
+        }
+        let scopes = request.scopes.isEmpty ? configuration.scopes : request.scopes
+        var parameters: [(String, String)] = [
+            ("response_type", "code"),
+            ("client_id", configuration.clientID),
+            ("redirect_uri", request.redirectURI.absoluteString),
+            ("scope", scopes.joined(separator: " ")),
+            ("state", request.state.value),
+            ("nonce", request.nonce.value),
+            ("code_challenge", request.codeChallenge),
+            ("code_challenge_method", request.codeChallengeMethod),
+        ]
+        let optional: [(String, String?)] = [
+            ("prompt", configuration.prompt), ("login_hint", configuration.loginHint),
+            ("id_token_hint", configuration.idTokenHint?.value), ("acr_values", configuration.acrValues),
+            ("request", configuration.requestObject),
+        ]
+        parameters += optional.compactMap { name, value in value.map { (name, $0) } }
+        let reserved = Set(parameters.map(\.0))
+        parameters += configuration.extraAuthorizationParameters.sorted { $0.key < $1.key }.filter { !reserved.contains($0.key) }.map { ($0.key, $0.value) }
+        let existing = components.percentEncodedQuery.map { $0 + "&" } ?? ""
+        components.percentEncodedQuery = existing + parameters.map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&")
+        guard let url = components.url else {
+            throw IdentityFlowError(.invalidServerResponse, "The authorization URL could not be built.")
+        }
+        return url
+    }
+
+    // MARK: - Tokens
+
+    /// Exchanges the code at the token endpoint with the PKCE verifier, then validates the ID
+    /// token (required when `openid` was asked for) against the request's nonce.
+    /// - Parameters:
+    ///   - code: The code from the redirect.
+    ///   - request: The request that obtained it.
+    /// - Returns: The tokens.
+    /// - Throws: As the table in the type's discussion.
+    public func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
+        let metadata = try await providerMetadata()
+        let response = try await transport.send(formRequest(metadata.tokenEndpoint, [
+            ("grant_type", "authorization_code"),
+            ("code", code.value),
+            ("redirect_uri", request.redirectURI.absoluteString),
+            ("client_id", configuration.clientID),
+            ("code_verifier", request.codeVerifier.value),
+        ]))
+        guard response.status == 200 else { throw Self.oauthError(response, context: "the code exchange") }
+        let scopes = request.scopes.isEmpty ? configuration.scopes : request.scopes
+        let tokens = try tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: scopes)
+        if let idToken = tokens.idToken {
+            _ = try await validateIdToken(idToken, nonce: request.nonce.value)
+        } else if scopes.contains("openid") {
+            throw IdentityFlowError(.invalidServerResponse, "The token response has no ID token although 'openid' was asked for.")
+        }
+        return tokens
+    }
+
+    /// Exchanges a refresh token for fresh tokens. A rotated refresh token in the answer replaces
+    /// the old one; when the server sends none, the old one is kept. A new ID token is validated
+    /// (its nonce is not checked: refresh has no request nonce).
+    /// - Parameter refreshToken: The refresh token.
+    /// - Returns: The fresh tokens.
+    /// - Throws: 10024 with `oauthError` `invalid_grant` when the refresh token is no longer valid.
+    public func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
+        let metadata = try await providerMetadata()
+        let response = try await transport.send(formRequest(metadata.tokenEndpoint, [
+            ("grant_type", "refresh_token"),
+            ("refresh_token", refreshToken.value),
+            ("client_id", configuration.clientID),
+        ]))
+        guard response.status == 200 else { throw Self.oauthError(response, context: "the token refresh") }
+        var tokens = try tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: configuration.scopes)
+        if tokens.refreshToken == nil { tokens.refreshToken = refreshToken }
+        if let idToken = tokens.idToken { _ = try await validateIdToken(idToken, nonce: nil) }
+        return tokens
+    }
+
+    /// Revokes the refresh token, then the access token (RFC 7009, with `token_type_hint`).
+    /// - Parameter tokens: The tokens.
+    /// - Throws: ``ErrorCode/configurationInvalid`` when the server names no revocation endpoint;
+    ///   otherwise as the table in the type's discussion.
+    public func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
+        let metadata = try await providerMetadata()
+        guard let endpoint = metadata.revocationEndpoint else {
+            throw IdentityFlowError(.configurationInvalid, "The provider names no revocation_endpoint in its discovery document.")
+        }
+        var pending: [(Redacted<String>, String)] = []
+        if let refreshToken = tokens.refreshToken { pending.append((refreshToken, "refresh_token")) }
+        pending.append((tokens.accessToken, "access_token"))
+        for (token, hint) in pending {
+            let response = try await transport.send(formRequest(endpoint, [
+                ("token", token.value), ("token_type_hint", hint), ("client_id", configuration.clientID),
+            ]))
+            guard response.status == 200 else { throw Self.oauthError(response, context: "the revocation") }
+        }
+    }
+
+    /// The userinfo endpoint's claims for an access token.
+    /// - Parameter accessToken: The access token.
+    /// - Returns: The claims (`sub`, and e.g. `email`, `name`).
+    /// - Throws: ``ErrorCode/userNotAuthenticated`` when the token is refused (401);
+    ///   ``ErrorCode/configurationInvalid`` when the server names no userinfo endpoint.
+    public func userInfo(accessToken: Redacted<String>) async throws(IdentityFlowError) -> [String: JSONValue] {
+        let metadata = try await providerMetadata()
+        guard let endpoint = metadata.userinfoEndpoint else {
+            throw IdentityFlowError(.configurationInvalid, "The provider names no userinfo_endpoint in its discovery document.")
+        }
+        var request = URLRequest(url: endpoint)
+        request.setValue("Bearer \(accessToken.value)", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let response = try await transport.send(request)
+        if response.status == 401 || response.status == 403 {
+            var error = IdentityFlowError(.userNotAuthenticated, "The userinfo endpoint refused the access token (HTTP \(response.status)).")
+            error.oauthError = Self.errorCode(of: response) ?? "invalid_token"
+            throw error
+        }
+        guard response.status == 200 else { throw Self.statusError(response, context: "userinfo") }
+        guard let claims = try Self.jsonObject(response, context: "The userinfo answer").objectValue, claims["sub"]?.stringValue != nil else {
+            throw Self.malformed("The userinfo answer", member: "sub")
+        }
+        return claims
+    }
+
+    // MARK: - Token responses
+
+    /// Reads an OAuth token response (RFC 6749 §5.1).
+    func tokenSet(from json: JSONValue, requestedScopes: [String]) throws(IdentityFlowError) -> TokenSet {
+        let context = "The token response"
+        guard let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty else { throw Self.malformed(context, member: "access_token") }
+        guard let type = json["token_type"]?.stringValue, type.lowercased() == "bearer" else { throw Self.malformed(context, member: "token_type") }
+        let refreshToken = try optionalString(json, "refresh_token", context: context)
+        let idToken = try optionalString(json, "id_token", context: context)
+        var expiresAt: Date?
+        if let expiresIn = json["expires_in"], !expiresIn.isNull {
+            guard let seconds = expiresIn.doubleValue, seconds >= 0 else { throw Self.malformed(context, member: "expires_in") }
+            expiresAt = now().addingTimeInterval(seconds)
+        }
+        let scope = try optionalString(json, "scope", context: context)
+        return TokenSet(accessToken: accessToken, refreshToken: refreshToken, idToken: idToken, expiresAt: expiresAt,
+                        scopes: scope.map { $0.split(separator: " ").map(String.init) } ?? requestedScopes)
+    }
+
+    private func optionalString(_ json: JSONValue, _ member: String, context: String) throws(IdentityFlowError) -> String? {
+        guard let value = json[member], !value.isNull else { return nil }
+        guard let text = value.stringValue, !text.isEmpty else { throw Self.malformed(context, member: member) }
+        return text
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An ``IdentityService`` that talks to a real server over HTTP: OpenID Connect (discovery, PKCE
+/// authorization code flow, token exchange, refresh, RFC 7009 revocation, userinfo, ID token
+/// validation against the provider's JWKS) plus IdentityFlow's registration and PIN extension
+/// endpoints (`docs/extension-api.openapi.yaml`).
+///
+/// ```swift
+/// let configuration = try HTTPServiceConfiguration(contentsOf: Bundle.main.url(forResource: "IdentityFlow", withExtension: "plist")!)
+/// let service = try HTTPIdentityService(configuration: configuration)
+/// let client = UserClient(configuration: ClientConfiguration(redirectURI: configuration.redirectURI), service: service, storage: storage)
+/// ```
+///
+/// Discovery reads `<issuer>/.well-known/openid-configuration`, falling back to
+/// `<issuer>/.well-known/oauth-authorization-server` and RFC 8414's
+/// `<origin>/.well-known/oauth-authorization-server/<issuer path>`; the document and the JWKS are
+/// cached for the life of the service (the JWKS is fetched again once when an ID token names an
+/// unknown `kid`).
+///
+/// ## Errors
+///
+/// Every method throws ``IdentityFlowError``; the mapping is the same for every call. Where the
+/// server sent an OAuth or extension `error` value, ``IdentityFlowError/oauthError`` holds it.
+/// Messages never contain tokens, codes, PINs or proofs.
+///
+/// | what happened | code |
+/// |---|---|
+/// | no network, connection lost before an answer began | 9000 ``ErrorCode/networkConnectivityFailure`` |
+/// | connection refused, host not found (DNS), timeout, TLS failure | 9001 ``ErrorCode/serverNotReachable`` |
+/// | any 5xx answer | 9001 ``ErrorCode/serverNotReachable`` |
+/// | task cancelled | 9006 ``ErrorCode/actionCancelled`` |
+/// | plain `http://` to a non-loopback host (configuration, discovery or redirect) | 10001 ``ErrorCode/configurationInvalid`` |
+/// | token endpoint `invalid_client`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope`; discovered issuer differs from the configured one; no revocation / userinfo / JWKS endpoint | 10001 ``ErrorCode/configurationInvalid`` |
+/// | token endpoint `invalid_grant` (reused or expired code, wrong PKCE verifier, rotated-out or revoked refresh token) | 10024 ``ErrorCode/externalIdentityProviderFailure`` |
+/// | token endpoint `invalid_request` (e.g. mismatching redirect URI), any other OAuth error | 10015 ``ErrorCode/requestInvalid`` (other errors: 10024) |
+/// | extension `invalid_request` (400 / 405), `invalid_nonce`, `profile_bound_to_other_user` (403) | 10015 ``ErrorCode/requestInvalid`` |
+/// | extension or userinfo `invalid_token` (401) | 9010 ``ErrorCode/userNotAuthenticated`` |
+/// | `unknown_identity_provider` (404) | 10020 ``ErrorCode/invalidIdentityProvider`` |
+/// | `registration_expired` (410) | 10021 ``ErrorCode/customRegistrationExpired`` |
+/// | `unknown_profile` (404) at PIN challenge / verify | 10007 ``ErrorCode/authenticatorNotRegistered`` |
+/// | `user_deregistered` (410) at enrol / PIN challenge | 9003 ``ErrorCode/userDeregistered`` (`userProfile` set) |
+/// | `invalid_pin` (401) / `user_deregistered` (410) at PIN verify | not errors: ``PinVerification/rejected(failureCount:maxFailureCount:)`` / ``PinVerification/deregistered`` |
+/// | body not JSON, wrong content type, truncated, larger than the cap, a redirect loop (more than 5) or a redirect of a `POST`, a missing or mistyped member, a custom status outside 2xxx/4xxx/5xxx, any other unexpected status | 11001 ``ErrorCode/invalidServerResponse`` |
+/// | ID token: bad signature, `alg` other than RS256 (`none`, HS256 ...), unknown `kid` after one refetch, wrong `iss` / `aud` / `azp` / `nonce`, expired, `nbf` or `iat` in the future | 11001 ``ErrorCode/invalidServerResponse`` |
+///
+/// `profileExists` answers `false` for 404 and 410; `deregister` treats 404 and 410 as done.
+public final class HTTPIdentityService: IdentityService {
+    /// The configuration the service was made with.
+    public let configuration: HTTPServiceConfiguration
+    let transport: HTTPTransport
+    let now: @Sendable () -> Date
+    let cache = Locked(Cache())
+
+    struct Cache: Sendable {
+        var metadata: OpenIDProviderMetadata?
+        var keys: [String: RSAPublicKey]?
+    }
+
+    /// Creates a service. Nothing is fetched until the first call.
+    /// - Parameters:
+    ///   - configuration: Where the server is and who the app is.
+    ///   - now: The clock ID token times are checked against (inject one in tests).
+    /// - Throws: ``ErrorCode/configurationInvalid`` when ``HTTPServiceConfiguration/problem`` names one.
+    public init(configuration: HTTPServiceConfiguration, now: @escaping @Sendable () -> Date = { Date() }) throws(IdentityFlowError) {
+        if let problem = configuration.problem { throw problem }
+        self.configuration = configuration
+        self.transport = HTTPTransport(timeout: configuration.requestTimeout, maxBodySize: configuration.maxResponseBodySize)
+        self.now = now
+    }
+
+    // MARK: - Discovery
+
+    /// The provider's metadata, fetched on first use and cached.
+    /// - Returns: The metadata.
+    /// - Throws: As the table in the type's discussion; ``ErrorCode/configurationInvalid`` when the
+    ///   document's `issuer` differs from the configured one.
+    public func providerMetadata() async throws(IdentityFlowError) -> OpenIDProviderMetadata {
+        if let cached = cache.withLock({ $0.metadata }) { return cached }
+        var lastError = IdentityFlowError(.configurationInvalid, "No discovery document URL could be derived.")
+        for candidate in configuration.discoveryCandidates {
+            let response = try await transport.send(URLRequest(url: candidate))
+            guard response.status == 200 else {
+                lastError = Self.statusError(response, context: "discovery")
+                if response.status == 404 || response.status == 410 { continue }
+                throw lastError
+            }
+            let metadata = try OpenIDProviderMetadata(document: try Self.jsonObject(response, context: "The discovery document"))
+            if let issuer = configuration.issuer, Self.trimmed(issuer.absoluteString) != Self.trimmed(metadata.issuer) {
+                throw IdentityFlowError(.configurationInvalid, "The discovery document names issuer \(metadata.issuer), not the configured \(issuer.absoluteString).")
+            }
+            cache.withLock { $0.metadata = metadata }
+            return metadata
+        }
+        throw lastError
+    }
+
+    private static func trimmed(_ text: String) -> String { text.hasSuffix("/") ? String(text.dropLast()) : text }
+
+    // MARK: - Requests
+
+    /// A form-encoded `POST` (RFC 6749 appendix B encoding).
+    func formRequest(_ url: URL, _ fields: [(String, String)], bearer: Redacted<String>? = nil) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let bearer { request.setValue("Bearer \(bearer.value)", forHTTPHeaderField: "Authorization") }
+        request.httpBody = Data(fields.map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&").utf8)
+        return request
+    }
+
+    /// A JSON request to an extension endpoint.
+    func jsonRequest(_ url: URL, method: String, body: JSONValue?, bearer: Redacted<String>? = nil) throws(IdentityFlowError) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let bearer { request.setValue("Bearer \(bearer.value)", forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            do { request.httpBody = try JSONEncoder().encode(body) } catch {
+                throw IdentityFlowError(.unknown, "A request body could not be encoded.", underlying: error)
+            }
+        }
+        return request
+    }
+
+    private static let formAllowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    static func formEncode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: formAllowed) ?? ""
+    }
+}

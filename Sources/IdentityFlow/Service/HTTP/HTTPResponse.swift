@@ -1,0 +1,23 @@
+import Foundation
+
+/// A complete HTTP answer, read within the body cap.
+struct HTTPResponse: Sendable {
+    /// The status code.
+    let status: Int
+    /// The `Content-Type` header, lowercased, without parameters (`application/json`).
+    let mediaType: String?
+    /// The body.
+    let body: Data
+
+    /// Whether the media type is JSON (`application/json` or `application/<x>+json`).
+    var isJSON: Bool {
+        guard let mediaType else { return false }
+        return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
+    }
+
+    /// The body as a JSON value, or `nil` when the media type is not JSON or the body does not parse.
+    var json: JSONValue? {
+        guard isJSON else { return nil }
+        return try? JSONDecoder().decode(JSONValue.self, from: body)
+    }
+}

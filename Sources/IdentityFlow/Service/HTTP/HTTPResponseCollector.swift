@@ -1,0 +1,129 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The delegate of one request's `URLSession`: gathers the answer within the body cap, decides on
+/// redirects, and hands the outcome to the waiting caller exactly once.
+final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
+    private struct State: Sendable {
+        var continuation: CheckedContinuation<Result<HTTPResponse, IdentityFlowError>, Never>?
+        var response: HTTPURLResponse?
+        var body = Data()
+        var redirects = 0
+        var failure: IdentityFlowError?
+    }
+
+    private let state = Locked(State())
+    private let maxBodySize: Int
+    private let maxRedirects: Int
+    private let followsRedirects: Bool
+
+    /// Creates a collector.
+    /// - Parameters:
+    ///   - maxBodySize: The body cap in bytes.
+    ///   - maxRedirects: How many redirects may be followed.
+    ///   - followsRedirects: Whether redirects are followed at all (only for `GET`).
+    init(maxBodySize: Int, maxRedirects: Int, followsRedirects: Bool) {
+        self.maxBodySize = maxBodySize
+        self.maxRedirects = maxRedirects
+        self.followsRedirects = followsRedirects
+    }
+
+    /// Registers the continuation the outcome is delivered to.
+    func wait(with continuation: CheckedContinuation<Result<HTTPResponse, IdentityFlowError>, Never>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    /// Records why the transfer is being stopped; the first reason wins.
+    private func fail(_ error: IdentityFlowError) {
+        state.withLock { state in
+            if state.failure == nil { state.failure = error }
+        }
+    }
+
+    // MARK: - URLSessionDataDelegate
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        guard let http = response as? HTTPURLResponse else {
+            fail(IdentityFlowError(.invalidServerResponse, "The server did not answer with HTTP."))
+            completionHandler(.cancel)
+            return
+        }
+        state.withLock { $0.response = http }
+        if http.expectedContentLength > Int64(maxBodySize) {
+            fail(IdentityFlowError(.invalidServerResponse, "The server's answer is larger than the \(maxBodySize)-byte limit."))
+            completionHandler(.cancel)
+            return
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let tooLarge = state.withLock { state in
+            guard state.body.count + data.count <= maxBodySize else { return true }
+            state.body.append(data)
+            return false
+        }
+        if tooLarge {
+            fail(IdentityFlowError(.invalidServerResponse, "The server's answer is larger than the \(maxBodySize)-byte limit."))
+            dataTask.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        let count = state.withLock { state in
+            state.redirects += 1
+            return state.redirects
+        }
+        if !followsRedirects {
+            fail(IdentityFlowError(.invalidServerResponse, "The server redirected a request that must not be redirected (HTTP \(response.statusCode))."))
+            completionHandler(nil)
+            task.cancel()
+        } else if count > maxRedirects {
+            fail(IdentityFlowError(.invalidServerResponse, "The server redirected more than \(maxRedirects) times (a redirect loop?)."))
+            completionHandler(nil)
+            task.cancel()
+        } else if let url = request.url, let problem = HTTPServiceConfiguration.transportProblem(url) {
+            fail(problem)
+            completionHandler(nil)
+            task.cancel()
+        } else {
+            completionHandler(request)
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (continuation, outcome) = state.withLock { state in
+            let outcome = Self.outcome(state: state, error: error)
+            let continuation = state.continuation
+            state.continuation = nil
+            return (continuation, outcome)
+        }
+        session.finishTasksAndInvalidate()
+        continuation?.resume(returning: outcome)
+    }
+
+    // MARK: - Outcome
+
+    private static func outcome(state: State, error: (any Error)?) -> Result<HTTPResponse, IdentityFlowError> {
+        if let failure = state.failure { return .failure(failure) }
+        let expected = state.response?.expectedContentLength ?? -1
+        let truncated = expected >= 0 && Int64(state.body.count) < expected
+        if let error {
+            if state.response != nil, truncated || (error as NSError).code == NSURLErrorNetworkConnectionLost {
+                return .failure(IdentityFlowError(.invalidServerResponse, "The server's answer was cut off (\(state.body.count) of \(expected) bytes).", underlying: error as NSError))
+            }
+            return .failure(HTTPIdentityService.transportError(error))
+        }
+        guard let response = state.response else {
+            return .failure(IdentityFlowError(.invalidServerResponse, "The server closed the connection without an answer."))
+        }
+        if truncated {
+            return .failure(IdentityFlowError(.invalidServerResponse, "The server's answer was cut off (\(state.body.count) of \(expected) bytes)."))
+        }
+        let mediaType = (response.value(forHTTPHeaderField: "Content-Type") ?? response.mimeType)?
+            .split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        return .success(HTTPResponse(status: response.statusCode, mediaType: mediaType, body: state.body))
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+
+/// How an ``HTTPIdentityService`` reaches its server: where the OpenID Connect provider is, who
+/// the app is to it, what the authorization request asks for, and the limits of the transport.
+///
+/// Build one in code:
+///
+/// ```swift
+/// var configuration = HTTPServiceConfiguration(
+///     issuer: URL(string: "https://id.example.com/o")!,
+///     clientID: "my-app",
+///     redirectURI: URL(string: "myapp://callback")!)
+/// configuration.scopes = ["openid", "profile", "email"]
+/// configuration.prompt = "login"
+/// ```
+///
+/// or load it from a JSON or property list file (the way the GrabID SDK reads its login session
+/// from `Info.plist`) with ``init(contentsOf:)``. The keys are the OAuth parameter names:
+///
+/// ```json
+/// {
+///   "issuer": "https://id.example.com/o",
+///   "client_id": "my-app",
+///   "redirect_uri": "myapp://callback",
+///   "scopes": ["openid", "profile", "email"],
+///   "prompt": "login",
+///   "login_hint": "alice@example.com",
+///   "acr_values": "urn:example:loa2",
+///   "extra_authorization_parameters": {"ui_locales": "nl"},
+///   "clock_skew_seconds": 60,
+///   "request_timeout_seconds": 30,
+///   "max_response_body_bytes": 1048576
+/// }
+/// ```
+///
+/// Either `issuer` or `discovery_url` is required; `scopes` may also be one space-separated
+/// string. `extension_base_url` defaults to `<origin of the issuer>/identityflow`.
+///
+/// - Important: Plain `http://` URLs are accepted for loopback hosts only (`127.0.0.0/8`, `::1`,
+///   `localhost`); anything else fails with ``ErrorCode/configurationInvalid``.
+public struct HTTPServiceConfiguration: Sendable, Hashable {
+    /// The OpenID Connect issuer; discovery is read from `<issuer>/.well-known/openid-configuration`
+    /// (with RFC 8414's `oauth-authorization-server` document as fallback).
+    public var issuer: URL?
+    /// An explicit discovery document URL, used instead of the one derived from ``issuer``.
+    public var discoveryURL: URL?
+    /// The OAuth client id of the app.
+    public var clientID: String
+    /// The redirect URI registered for the app.
+    public var redirectURI: URL
+    /// The scopes asked for when an authorization request names none.
+    public var scopes: [String]
+    /// Where the registration and PIN extension endpoints live; `nil` means
+    /// `<origin of the issuer or discovery URL>/identityflow`.
+    public var extensionBaseURL: URL?
+    /// The OpenID Connect `prompt` parameter (`login`, `consent`, `none`, ...).
+    public var prompt: String?
+    /// The `login_hint` parameter.
+    public var loginHint: String?
+    /// The `id_token_hint` parameter: a previously issued ID token, so it is kept redacted.
+    public var idTokenHint: Redacted<String>?
+    /// The `acr_values` parameter.
+    public var acrValues: String?
+    /// The `request` parameter: a request object (JWT) passed by value.
+    public var requestObject: String?
+    /// Further authorization parameters; they never replace the ones IdentityFlow sets itself.
+    public var extraAuthorizationParameters: [String: String]
+    /// How far the ID token's `exp`, `nbf` and `iat` may be off the device clock, in seconds.
+    public var clockSkew: TimeInterval
+    /// How long one HTTP request may take, in seconds.
+    public var requestTimeout: TimeInterval
+    /// The largest response body read; a larger one fails with ``ErrorCode/invalidServerResponse``.
+    public var maxResponseBodySize: Int
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - issuer: The OpenID Connect issuer (or pass `discoveryURL`).
+    ///   - discoveryURL: An explicit discovery document URL.
+    ///   - clientID: The OAuth client id.
+    ///   - redirectURI: The app's redirect URI.
+    ///   - scopes: Default scopes.
+    ///   - extensionBaseURL: The extension endpoints' base URL; derived from the issuer when `nil`.
+    ///   - clockSkew: Allowed clock difference for ID token times, in seconds.
+    ///   - requestTimeout: Per-request timeout, in seconds.
+    ///   - maxResponseBodySize: Response body cap, in bytes.
+    public init(
+        issuer: URL? = nil,
+        discoveryURL: URL? = nil,
+        clientID: String,
+        redirectURI: URL,
+        scopes: [String] = ["openid"],
+        extensionBaseURL: URL? = nil,
+        clockSkew: TimeInterval = 60,
+        requestTimeout: TimeInterval = 30,
+        maxResponseBodySize: Int = 1 << 20
+    ) {
+        self.issuer = issuer
+        self.discoveryURL = discoveryURL
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.extensionBaseURL = extensionBaseURL
+        self.extraAuthorizationParameters = [:]
+        self.clockSkew = clockSkew
+        self.requestTimeout = requestTimeout
+        self.maxResponseBodySize = maxResponseBodySize
+    }
+
+    /// Loads a configuration from a JSON or property list file (see the type's discussion for the keys).
+    /// - Parameter url: The file.
+    /// - Throws: ``ErrorCode/configurationInvalid`` when the file cannot be read or parsed, a
+    ///   required key is missing, or a value has the wrong type.
+    public init(contentsOf url: URL) throws(IdentityFlowError) {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw IdentityFlowError(.configurationInvalid, "The configuration file \(url.lastPathComponent) cannot be read.", underlying: error)
+        }
+        try self.init(data: data, name: url.lastPathComponent)
+    }
+
+    /// Parses a configuration from JSON or property list data.
+    /// - Parameters:
+    ///   - data: The file's bytes.
+    ///   - name: What to call the data in error messages.
+    /// - Throws: ``ErrorCode/configurationInvalid`` as ``init(contentsOf:)``.
+    public init(data: Data, name: String = "configuration") throws(IdentityFlowError) {
+        let object: Any
+        do {
+            if let json = try? JSONSerialization.jsonObject(with: data) {
+                object = json
+            } else {
+                object = try PropertyListSerialization.propertyList(from: data, format: nil)
+            }
+        } catch {
+            throw IdentityFlowError(.configurationInvalid, "The \(name) is neither JSON nor a property list.", underlying: error)
+        }
+        guard let values = object as? [String: Any] else {
+            throw IdentityFlowError(.configurationInvalid, "The \(name) must be a dictionary at the top level.")
+        }
+        try self.init(values: values, name: name)
+    }
+
+    private init(values: [String: Any], name: String) throws(IdentityFlowError) {
+        func string(_ key: String) throws(IdentityFlowError) -> String? {
+            guard let value = values[key] else { return nil }
+            guard let text = value as? String else {
+                throw IdentityFlowError(.configurationInvalid, "'\(key)' in the \(name) must be a string.")
+            }
+            return text
+        }
+        func url(_ key: String) throws(IdentityFlowError) -> URL? {
+            guard let text = try string(key) else { return nil }
+            guard let url = URL(string: text), url.scheme != nil else {
+                throw IdentityFlowError(.configurationInvalid, "'\(key)' in the \(name) is not an absolute URL.")
+            }
+            return url
+        }
+        func number(_ key: String) throws(IdentityFlowError) -> Double? {
+            guard let value = values[key] else { return nil }
+            guard let number = value as? NSNumber, !(value is Bool) else {
+                throw IdentityFlowError(.configurationInvalid, "'\(key)' in the \(name) must be a number.")
+            }
+            return number.doubleValue
+        }
+        guard let clientID = try string("client_id"), !clientID.isEmpty else {
+            throw IdentityFlowError(.configurationInvalid, "The \(name) has no 'client_id'.")
+        }
+        guard let redirectURI = try url("redirect_uri") else {
+            throw IdentityFlowError(.configurationInvalid, "The \(name) has no 'redirect_uri'.")
+        }
+        self.init(issuer: try url("issuer"), discoveryURL: try url("discovery_url"), clientID: clientID, redirectURI: redirectURI,
+                  extensionBaseURL: try url("extension_base_url"))
+        switch values["scopes"] {
+        case nil: break
+        case let list as [String]: scopes = list
+        case let text as String: scopes = text.split(separator: " ").map(String.init)
+        default: throw IdentityFlowError(.configurationInvalid, "'scopes' in the \(name) must be a list of strings or one string.")
+        }
+        prompt = try string("prompt")
+        loginHint = try string("login_hint")
+        idTokenHint = try string("id_token_hint").map(Redacted.init)
+        acrValues = try string("acr_values")
+        requestObject = try string("request")
+        if let extra = values["extra_authorization_parameters"] {
+            guard let parameters = extra as? [String: String] else {
+                throw IdentityFlowError(.configurationInvalid, "'extra_authorization_parameters' in the \(name) must map strings to strings.")
+            }
+            extraAuthorizationParameters = parameters
+        }
+        if let skew = try number("clock_skew_seconds") { clockSkew = skew }
+        if let timeout = try number("request_timeout_seconds") { requestTimeout = timeout }
+        if let size = try number("max_response_body_bytes") { maxResponseBodySize = Int(size) }
+    }
+
+    // MARK: - Checks
+
+    /// The first rule the configuration breaks, or `nil` when it is usable.
+    ///
+    /// Rules: an issuer or a discovery URL; a client id; every server URL `https`, or `http` to a
+    /// loopback host; a positive timeout, a non-negative skew and a body cap of at least 1 KiB.
+    public var problem: IdentityFlowError? {
+        guard let base = discoveryURL ?? issuer else {
+            return IdentityFlowError(.configurationInvalid, "Give the issuer or the discovery URL.")
+        }
+        if clientID.isEmpty { return IdentityFlowError(.configurationInvalid, "The client id is empty.") }
+        for url in [base, extensionBaseURL].compactMap({ $0 }) {
+            if let problem = Self.transportProblem(url) { return problem }
+        }
+        if !(requestTimeout > 0) { return IdentityFlowError(.configurationInvalid, "requestTimeout must be positive.") }
+        if !(clockSkew >= 0) { return IdentityFlowError(.configurationInvalid, "clockSkew must not be negative.") }
+        if maxResponseBodySize < 1024 { return IdentityFlowError(.configurationInvalid, "maxResponseBodySize must be at least 1024 bytes.") }
+        return nil
+    }
+
+    /// The discovery documents to try, in order.
+    var discoveryCandidates: [URL] {
+        if let discoveryURL { return [discoveryURL] }
+        guard let issuer else { return [] }
+        let trimmed = issuer.absoluteString.hasSuffix("/") ? String(issuer.absoluteString.dropLast()) : issuer.absoluteString
+        var candidates = [trimmed + "/.well-known/openid-configuration", trimmed + "/.well-known/oauth-authorization-server"]
+        if var components = URLComponents(url: issuer, resolvingAgainstBaseURL: false), !components.path.isEmpty, components.path != "/" {
+            let path = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
+            components.path = "/.well-known/oauth-authorization-server" + path
+            components.query = nil
+            if let inserted = components.string { candidates.append(inserted) }
+        }
+        return candidates.compactMap(URL.init(string:))
+    }
+
+    /// The extension endpoints' base URL: the configured one or `<origin>/identityflow`.
+    var resolvedExtensionBaseURL: URL? {
+        if let extensionBaseURL { return extensionBaseURL }
+        guard let base = issuer ?? discoveryURL, var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else { return nil }
+        components.path = "/identityflow"
+        components.query = nil
+        components.fragment = nil
+        return components.url
+    }
+
+    /// `nil` when `url` may be used: `https`, or `http` to a loopback host.
+    static func transportProblem(_ url: URL) -> IdentityFlowError? {
+        switch url.scheme?.lowercased() {
+        case "https": return nil
+        case "http" where isLoopback(url.host): return nil
+        case "http": return IdentityFlowError(.configurationInvalid, "Plain http is allowed for loopback hosts only, not for \(url.host ?? "a URL without host").")
+        default: return IdentityFlowError(.configurationInvalid, "Only https URLs can reach the server (got scheme '\(url.scheme ?? "")').")
+        }
+    }
+
+    /// Whether a host is `localhost`, `::1` or in `127.0.0.0/8`.
+    static func isLoopback(_ host: String?) -> Bool {
+        guard var host = host?.lowercased() else { return false }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4, octets.allSatisfy({ UInt8($0) != nil }) else { return false }
+        return octets[0] == "127"
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends one request at a time over its own ephemeral `URLSession` (no cookies, no cache) and reads
+/// the answer with a cap, following at most a few redirects for `GET` only.
+struct HTTPTransport: Sendable {
+    /// Per-request timeout, in seconds.
+    let timeout: TimeInterval
+    /// Body cap, in bytes.
+    let maxBodySize: Int
+    /// Redirects followed at most (`GET` only).
+    let maxRedirects = 5
+
+    /// Sends a request.
+    /// - Parameter request: The request; its URL must be `https` or loopback `http`.
+    /// - Returns: The answer, whatever its status.
+    /// - Throws: ``ErrorCode/configurationInvalid`` for a plain-http non-loopback URL, network
+    ///   errors as mapped by ``HTTPIdentityService/transportError(_:)``, and
+    ///   ``ErrorCode/invalidServerResponse`` for oversized, truncated or redirect-looping answers.
+    func send(_ request: URLRequest) async throws(IdentityFlowError) -> HTTPResponse {
+        guard let url = request.url else { throw IdentityFlowError(.configurationInvalid, "A request has no URL.") }
+        if let problem = HTTPServiceConfiguration.transportProblem(url) { throw problem }
+        if Task.isCancelled { throw IdentityFlowError(.actionCancelled, "The task was cancelled before the request was sent.") }
+        var request = request
+        request.timeoutInterval = timeout
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let collector = HTTPResponseCollector(maxBodySize: maxBodySize, maxRedirects: maxRedirects, followsRedirects: (request.httpMethod ?? "GET") == "GET")
+        let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
+        let task = session.dataTask(with: request)
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                collector.wait(with: continuation)
+                task.resume()
+            }
+        } onCancel: {
+            task.cancel()
+        }
+        return try outcome.get()
+    }
+}

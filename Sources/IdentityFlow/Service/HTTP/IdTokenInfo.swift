@@ -1,0 +1,67 @@
+import Foundation
+
+/// The claims of a validated OpenID Connect ID token.
+///
+/// ``HTTPIdentityService`` validates every ID token it receives (signature, issuer, audience,
+/// times, nonce) before it hands out tokens; call ``HTTPIdentityService/validateIdToken(_:nonce:)``
+/// to read the claims of one you hold. Descriptions name the subject only.
+public struct IdTokenInfo: Sendable, Hashable, CustomStringConvertible {
+    /// `sub`: the user's identifier at the issuer.
+    public let subject: String
+    /// `iss`: the issuer.
+    public let issuer: String
+    /// `aud`: the audiences (the client id among them).
+    public let audiences: [String]
+    /// `azp`: the authorized party, when present.
+    public let authorizedParty: String?
+    /// `exp`: when the token expires.
+    public let expiresAt: Date
+    /// `iat`: when it was issued.
+    public let issuedAt: Date
+    /// `nbf`: when it becomes valid, when present.
+    public let notBefore: Date?
+    /// `nonce`, when present.
+    public let nonce: String?
+    /// `email`, when present.
+    public let email: String?
+    /// `name`, when present.
+    public let name: String?
+    /// Every claim, as sent.
+    public let claims: [String: JSONValue]
+
+    /// Reads the registered claims from a claims set.
+    /// - Parameter claims: The token's claims.
+    /// - Throws: ``ErrorCode/invalidServerResponse`` when `sub`, `iss`, `aud`, `exp` or `iat` is
+    ///   missing or of the wrong type.
+    public init(claims: [String: JSONValue]) throws(IdentityFlowError) {
+        func invalid(_ claim: String) -> IdentityFlowError {
+            IdentityFlowError(.invalidServerResponse, "The ID token's '\(claim)' claim is missing or malformed.")
+        }
+        func date(_ claim: String) -> Date? { claims[claim]?.doubleValue.map(Date.init(timeIntervalSince1970:)) }
+        guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else { throw invalid("sub") }
+        guard let issuer = claims["iss"]?.stringValue else { throw invalid("iss") }
+        let audiences: [String]
+        switch claims["aud"] {
+        case .string(let audience): audiences = [audience]
+        case .array(let values) where !values.isEmpty && values.allSatisfy({ $0.stringValue != nil }): audiences = values.compactMap(\.stringValue)
+        default: throw invalid("aud")
+        }
+        guard let expiresAt = date("exp") else { throw invalid("exp") }
+        guard let issuedAt = date("iat") else { throw invalid("iat") }
+        if claims["nbf"] != nil, date("nbf") == nil { throw invalid("nbf") }
+        self.subject = subject
+        self.issuer = issuer
+        self.audiences = audiences
+        self.authorizedParty = claims["azp"]?.stringValue
+        self.expiresAt = expiresAt
+        self.issuedAt = issuedAt
+        self.notBefore = date("nbf")
+        self.nonce = claims["nonce"]?.stringValue
+        self.email = claims["email"]?.stringValue
+        self.name = claims["name"]?.stringValue
+        self.claims = claims
+    }
+
+    /// `IdTokenInfo(sub: <subject>, iss: <issuer>)`.
+    public var description: String { "IdTokenInfo(sub: \(subject), iss: \(issuer))" }
+}

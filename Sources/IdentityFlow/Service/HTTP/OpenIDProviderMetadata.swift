@@ -1,0 +1,70 @@
+import Foundation
+
+/// The parts of an OpenID Connect discovery document (or RFC 8414 authorization server metadata)
+/// that ``HTTPIdentityService`` uses.
+public struct OpenIDProviderMetadata: Sendable, Hashable {
+    /// The issuer identifier; ID tokens must carry it as `iss`.
+    public let issuer: String
+    /// The authorization endpoint.
+    public let authorizationEndpoint: URL
+    /// The token endpoint.
+    public let tokenEndpoint: URL
+    /// The userinfo endpoint, if offered.
+    public let userinfoEndpoint: URL?
+    /// The JWKS URL, if offered (required to validate ID tokens).
+    public let jwksURI: URL?
+    /// The RFC 7009 revocation endpoint, if offered.
+    public let revocationEndpoint: URL?
+    /// The PKCE methods the server names; empty when it names none.
+    public let codeChallengeMethodsSupported: [String]
+
+    /// Creates metadata.
+    /// - Parameters:
+    ///   - issuer: The issuer.
+    ///   - authorizationEndpoint: The authorization endpoint.
+    ///   - tokenEndpoint: The token endpoint.
+    ///   - userinfoEndpoint: The userinfo endpoint.
+    ///   - jwksURI: The JWKS URL.
+    ///   - revocationEndpoint: The revocation endpoint.
+    ///   - codeChallengeMethodsSupported: The PKCE methods.
+    public init(issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, userinfoEndpoint: URL? = nil, jwksURI: URL? = nil,
+                revocationEndpoint: URL? = nil, codeChallengeMethodsSupported: [String] = []) {
+        self.issuer = issuer
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.userinfoEndpoint = userinfoEndpoint
+        self.jwksURI = jwksURI
+        self.revocationEndpoint = revocationEndpoint
+        self.codeChallengeMethodsSupported = codeChallengeMethodsSupported
+    }
+
+    /// Reads metadata from a discovery document.
+    /// - Parameter document: The parsed JSON document.
+    /// - Throws: ``ErrorCode/invalidServerResponse`` when a required member is missing or not a URL,
+    ///   ``ErrorCode/configurationInvalid`` when an endpoint is plain http to a non-loopback host.
+    init(document: JSONValue) throws(IdentityFlowError) {
+        func url(_ key: String, required: Bool) throws(IdentityFlowError) -> URL? {
+            guard let text = document[key]?.stringValue else {
+                if required { throw IdentityFlowError(.invalidServerResponse, "The discovery document has no '\(key)'.") }
+                return nil
+            }
+            guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+                throw IdentityFlowError(.invalidServerResponse, "The discovery document's '\(key)' is not an absolute URL.")
+            }
+            if let problem = HTTPServiceConfiguration.transportProblem(url) { throw problem }
+            return url
+        }
+        guard let issuer = document["issuer"]?.stringValue, !issuer.isEmpty else {
+            throw IdentityFlowError(.invalidServerResponse, "The discovery document has no 'issuer'.")
+        }
+        guard let authorization = try url("authorization_endpoint", required: true),
+              let token = try url("token_endpoint", required: true) else {
+            throw IdentityFlowError(.invalidServerResponse, "The discovery document lacks the authorization or token endpoint.")
+        }
+        self.init(
+            issuer: issuer, authorizationEndpoint: authorization, tokenEndpoint: token,
+            userinfoEndpoint: try url("userinfo_endpoint", required: false), jwksURI: try url("jwks_uri", required: false),
+            revocationEndpoint: try url("revocation_endpoint", required: false),
+            codeChallengeMethodsSupported: document["code_challenge_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+    }
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Generate the ID token vectors of HTTPIdentityService's validation tests.
+
+Usage: make_id_tokens.py [OUTPUT.json]   (default: id-tokens.json next to this script)
+
+Writes two RS256 signing keys (k1, k2) as JWKs, a third key (k1's impostor, never published), and
+compact ID tokens for issuer https://issuer.test, client id client-1, nonce nonce-1, issued at
+1700000000. The tests validate them at "now" = 1700000100 with a 60 s clock skew.
+Requires the `cryptography` package.
+"""
+import base64
+import hashlib
+import hmac
+import json
+import os
+import sys
+
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import padding, rsa
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def jwk(key, kid):
+    numbers = key.public_key().public_numbers()
+    n = numbers.n.to_bytes((numbers.n.bit_length() + 7) // 8, "big")
+    e = numbers.e.to_bytes((numbers.e.bit_length() + 7) // 8, "big")
+    return {"kty": "RSA", "use": "sig", "alg": "RS256", "kid": kid, "n": b64url(n), "e": b64url(e)}
+
+
+def encode(header, claims):
+    return b64url(json.dumps(header, separators=(",", ":")).encode()) + "." + b64url(json.dumps(claims, separators=(",", ":")).encode())
+
+
+def rs256(key, header, claims):
+    signing_input = encode(header, claims)
+    signature = key.sign(signing_input.encode(), padding.PKCS1v15(), hashes.SHA256())
+    return signing_input + "." + b64url(signature)
+
+
+ISSUER, CLIENT, NONCE, IAT = "https://issuer.test", "client-1", "nonce-1", 1700000000
+BASE = {"iss": ISSUER, "sub": "user-1", "aud": CLIENT, "iat": IAT, "exp": IAT + 3600, "nonce": NONCE,
+        "email": "alice@example.test", "name": "Alice"}
+
+
+def claims(**changes):
+    result = dict(BASE)
+    for name, value in changes.items():
+        if value is None:
+            result.pop(name, None)
+        else:
+            result[name] = value
+    return result
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "id-tokens.json")
+    k1 = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    k2 = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    impostor = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    h1 = {"alg": "RS256", "typ": "JWT", "kid": "k1"}
+    valid = rs256(k1, h1, claims())
+    header_part, payload_part, signature_part = valid.split(".")
+    tampered_payload = b64url(json.dumps(claims(sub="user-2"), separators=(",", ":")).encode())
+    jwk1 = jwk(k1, "k1")
+    hs_input = encode({"alg": "HS256", "typ": "JWT", "kid": "k1"}, claims())
+    hs_signature = hmac.new(json.dumps(jwk1, separators=(",", ":")).encode(), hs_input.encode(), hashlib.sha256).digest()
+    tokens = {
+        "valid": rs256(k1, h1, claims()),
+        "valid_k2": rs256(k2, {"alg": "RS256", "kid": "k2"}, claims()),
+        "unknown_kid": rs256(k2, {"alg": "RS256", "kid": "k9"}, claims()),
+        "wrong_key": rs256(impostor, h1, claims()),
+        "tampered": header_part + "." + tampered_payload + "." + signature_part,
+        "wrong_iss": rs256(k1, h1, claims(iss="https://evil.test")),
+        "wrong_aud": rs256(k1, h1, claims(aud="client-2")),
+        "wrong_nonce": rs256(k1, h1, claims(nonce="nonce-2")),
+        "no_nonce": rs256(k1, h1, claims(nonce=None)),
+        "expired": rs256(k1, h1, claims(iat=IAT - 3600, exp=IAT + 30)),
+        "expired_within_skew": rs256(k1, h1, claims(iat=IAT - 3600, exp=IAT + 50)),
+        "nbf_future": rs256(k1, h1, claims(nbf=IAT + 1000)),
+        "iat_future": rs256(k1, h1, claims(iat=IAT + 1000)),
+        "multi_aud_no_azp": rs256(k1, h1, claims(aud=[CLIENT, "other"])),
+        "multi_aud_azp": rs256(k1, h1, claims(aud=[CLIENT, "other"], azp=CLIENT)),
+        "wrong_azp": rs256(k1, h1, claims(azp="other")),
+        "alg_none": encode({"alg": "none", "typ": "JWT"}, claims()) + ".",
+        "hs256": hs_input + "." + b64url(hs_signature),
+        "missing_sub": rs256(k1, h1, claims(sub=None)),
+    }
+    document = {
+        "generator": "Tests/Fixtures/jwt/make_id_tokens.py",
+        "issuer": ISSUER, "client_id": CLIENT, "nonce": NONCE, "now": IAT + 100, "clock_skew": 60,
+        "jwks_k1": {"keys": [jwk1]},
+        "jwks_k1_k2": {"keys": [jwk1, jwk(k2, "k2")]},
+        "tokens": tokens,
+    }
+    with open(out, "w") as handle:
+        json.dump(document, handle, indent=1, sort_keys=True)
+        handle.write("\n")
+
+
+if __name__ == "__main__":
+    main()

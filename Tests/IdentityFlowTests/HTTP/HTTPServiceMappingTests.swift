@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+@testable import IdentityFlow
+
+@Suite("HTTP service: configuration, authorization URL and error mapping")
+struct HTTPServiceMappingTests {
+    private static let redirect = URL(string: "identityflow://callback")!
+
+    @Test("the configuration loads from JSON and from a property list")
+    func loadsFiles() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("identityflow-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let values: [String: Any] = [
+            "issuer": "https://id.example.com/o", "client_id": "app", "redirect_uri": "myapp://callback", "scopes": "openid email",
+            "prompt": "login", "login_hint": "alice", "acr_values": "loa2", "request": "eyJ.x.y",
+            "extra_authorization_parameters": ["ui_locales": "nl"], "clock_skew_seconds": 30, "request_timeout_seconds": 7,
+        ]
+        let json = directory.appendingPathComponent("c.json")
+        try JSONSerialization.data(withJSONObject: values).write(to: json)
+        let plist = directory.appendingPathComponent("c.plist")
+        try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0).write(to: plist)
+        for url in [json, plist] {
+            let configuration = try HTTPServiceConfiguration(contentsOf: url)
+            #expect(configuration.issuer == URL(string: "https://id.example.com/o"))
+            #expect(configuration.clientID == "app")
+            #expect(configuration.scopes == ["openid", "email"])
+            #expect(configuration.prompt == "login")
+            #expect(configuration.loginHint == "alice")
+            #expect(configuration.acrValues == "loa2")
+            #expect(configuration.requestObject == "eyJ.x.y")
+            #expect(configuration.extraAuthorizationParameters == ["ui_locales": "nl"])
+            #expect(configuration.clockSkew == 30)
+            #expect(configuration.requestTimeout == 7)
+            #expect(configuration.resolvedExtensionBaseURL == URL(string: "https://id.example.com/identityflow"))
+            #expect(configuration.problem == nil)
+        }
+    }
+
+    @Test("a configuration without client id, or with a mistyped value, is refused with 10001")
+    func refusesBadFiles() async {
+        for text in [#"{"issuer": "https://a.test", "redirect_uri": "x://y"}"#, #"{"client_id": "a", "redirect_uri": "x://y", "scopes": 3}"#, "not a file"] {
+            await HTTPTestSupport.expectError(.configurationInvalid) { () throws(IdentityFlowError) in try HTTPServiceConfiguration(data: Data(text.utf8)) }
+        }
+    }
+
+    @Test("discovery falls back to the RFC 8414 document")
+    func discoveryFallback() async throws {
+        let server = try LoopbackHTTPServer { request in
+            let origin = "http://\(request.headers["host"] ?? "")"
+            guard request.path == "/o/.well-known/oauth-authorization-server" else { return .json(404, #"{"error": "not_found"}"#) }
+            return .json(200, object: ["issuer": "\(origin)/o", "authorization_endpoint": "\(origin)/o/authorize/", "token_endpoint": "\(origin)/o/token/"])
+        }
+        defer { server.stop() }
+        let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
+        let metadata = try await service.providerMetadata()
+        #expect(metadata.tokenEndpoint.absoluteString.hasSuffix("/o/token/"))
+        _ = try await service.providerMetadata()
+        #expect(server.requests.map(\.path) == ["/o/.well-known/openid-configuration", "/o/.well-known/oauth-authorization-server"], "cached after the first success")
+    }
+
+    @Test("the authorization URL carries PKCE S256, state, nonce, scopes and the optional parameters")
+    func authorizationURL() async throws {
+        let provider = ScriptedProvider(issuer: "https://issuer.test", jwks: { _ in "{}" }, token: { _ in .close })
+        let server = try LoopbackHTTPServer(handler: provider.handler)
+        defer { server.stop() }
+        var configuration = HTTPServiceConfiguration(discoveryURL: server.baseURL.appendingPathComponent("o/.well-known/openid-configuration"),
+                                                     clientID: "client-1", redirectURI: Self.redirect)
+        configuration.prompt = "login"
+        configuration.loginHint = "alice@example.test"
+        configuration.idTokenHint = Redacted("old.id.token")
+        configuration.acrValues = "loa2"
+        configuration.requestObject = "req.jwt"
+        configuration.extraAuthorizationParameters = ["ui_locales": "nl", "state": "attacker"]
+        let service = try HTTPIdentityService(configuration: configuration)
+        let request = AuthorizationRequest(redirectURI: Self.redirect, scopes: ["openid", "email"], state: "st", nonce: "no", codeVerifier: String(repeating: "a", count: 43))
+        let url = try await service.authorizationURL(for: IdentityProvider(identifier: "oidc", name: "OIDC", kind: .browser), request: request)
+        let items = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)
+        let query = Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+        #expect(url.absoluteString.contains("/o/authorize/?"))
+        #expect(query["response_type"] == "code")
+        #expect(query["client_id"] == "client-1")
+        #expect(query["redirect_uri"] == "identityflow://callback")
+        #expect(query["scope"] == "openid email")
+        #expect(query["state"] == "st")
+        #expect(query["nonce"] == "no")
+        #expect(query["code_challenge"] == request.codeChallenge)
+        #expect(query["code_challenge_method"] == "S256")
+        #expect(query["prompt"] == "login")
+        #expect(query["login_hint"] == "alice@example.test")
+        #expect(query["id_token_hint"] == "old.id.token")
+        #expect(query["acr_values"] == "loa2")
+        #expect(query["request"] == "req.jwt")
+        #expect(query["ui_locales"] == "nl")
+        #expect(items.filter { $0.name == "state" }.count == 1, "extra parameters never replace IdentityFlow's own")
+        await HTTPTestSupport.expectError(.invalidIdentityProvider) { () throws(IdentityFlowError) in
+            try await service.authorizationURL(for: IdentityProvider(identifier: "c", name: "C", kind: .custom(.oneStep)), request: request)
+        }
+    }
+
+    struct OAuthCase: Sendable, CustomTestStringConvertible {
+        let status: Int
+        let error: String
+        let code: ErrorCode
+        var testDescription: String { "\(status) \(error) → \(code)" }
+    }
+
+    @Test("token endpoint errors map to their documented codes, with oauthError set", arguments: [
+        OAuthCase(status: 400, error: "invalid_grant", code: .externalIdentityProviderFailure),
+        OAuthCase(status: 401, error: "invalid_client", code: .configurationInvalid),
+        OAuthCase(status: 400, error: "unauthorized_client", code: .configurationInvalid),
+        OAuthCase(status: 400, error: "invalid_request", code: .requestInvalid),
+        OAuthCase(status: 400, error: "temporarily_unavailable", code: .externalIdentityProviderFailure),
+    ])
+    func tokenErrors(_ oauth: OAuthCase) async throws {
+        let provider = ScriptedProvider(issuer: "https://issuer.test", jwks: { _ in "{}" }, token: { _ in
+            .json(oauth.status, #"{"error": "\#(oauth.error)", "error_description": "secret-code-xyz was bad"}"#)
+        })
+        let server = try LoopbackHTTPServer(handler: provider.handler)
+        defer { server.stop() }
+        let service = try HTTPTestSupport.service(server)
+        let exchange = await HTTPTestSupport.expectError(oauth.code) { () throws(IdentityFlowError) in
+            try await service.exchangeCode(Redacted("secret-code-xyz"), request: HTTPTestSupport.request)
+        }
+        #expect(exchange?.oauthError == oauth.error)
+        #expect(exchange.map { !$0.description.contains("secret-code-xyz") } == true)
+        let refresh = await HTTPTestSupport.expectError(oauth.code) { () throws(IdentityFlowError) in try await service.refresh(Redacted("rt")) }
+        #expect(refresh?.oauthError == oauth.error)
+    }
+
+    @Test("extension answers map to their documented outcomes")
+    func extensionMapping() async throws {
+        let server = try LoopbackHTTPServer(maxRequests: 32) { request in
+            switch request.path {
+            case "/identityflow/registration/custom/gone/init": .json(410, #"{"error": "registration_expired", "error_description": "x"}"#)
+            case "/identityflow/registration/custom/nope/init": .json(404, #"{"error": "unknown_identity_provider", "error_description": "x"}"#)
+            case "/identityflow/registration/custom/odd/init": .json(200, #"{"session": "s", "status": 7000, "data": ""}"#)
+            case "/identityflow/registration/custom/ok/complete": .json(200, #"{"status": 2000, "data": "d"}"#)
+            case "/identityflow/pin/challenge" where String(decoding: request.body, as: UTF8.self).contains("gone"): .json(410, #"{"error": "user_deregistered", "error_description": "x"}"#)
+            case "/identityflow/pin/enrol": .json(401, #"{"error": "invalid_token", "error_description": "x"}"#)
+            case "/identityflow/pin/verify" where String(decoding: request.body, as: UTF8.self).contains("a-long"):
+                .json(401, #"{"error": "invalid_pin", "error_description": "x", "failure_count": 1, "max_failure_count": 3, "remaining_failure_count": 2}"#)
+            case "/identityflow/pin/verify": .json(410, #"{"error": "user_deregistered", "error_description": "x"}"#)
+            case "/identityflow/profiles/gone": request.method == "GET" ? .json(410, #"{"error": "user_deregistered", "error_description": "x"}"#) : .response(status: 204, headers: [:], body: Data())
+            default: .json(404, #"{"error": "unknown_profile", "error_description": "x"}"#)
+            }
+        }
+        defer { server.stop() }
+        let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(
+            issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
+        func custom(_ id: String) -> IdentityProvider { IdentityProvider(identifier: id, name: id, kind: .custom(.twoStep)) }
+        let expired = await HTTPTestSupport.expectError(.customRegistrationExpired) { () throws(IdentityFlowError) in try await service.initCustomRegistration(provider: custom("gone"), data: Redacted(nil)) }
+        #expect(expired?.oauthError == "registration_expired")
+        await HTTPTestSupport.expectError(.invalidIdentityProvider) { () throws(IdentityFlowError) in try await service.initCustomRegistration(provider: custom("nope"), data: Redacted(nil)) }
+        await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in try await service.initCustomRegistration(provider: custom("odd"), data: Redacted(nil)) }
+        await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
+            try await service.completeCustomRegistration(provider: custom("ok"), session: "s", data: Redacted("d"))
+        }
+        let profile = UserProfile(profileId: "gone")
+        let deregistered = await HTTPTestSupport.expectError(.userDeregistered) { () throws(IdentityFlowError) in try await service.pinLoginChallenge(for: profile) }
+        #expect(deregistered?.userProfile == profile)
+        await HTTPTestSupport.expectError(.userNotAuthenticated) { () throws(IdentityFlowError) in
+            try await service.enrolPin(PinEnrolment(profile: profile, salt: [1], iterations: 1000, verifier: [2]), accessToken: Redacted("t"))
+        }
+        let proof = Redacted([UInt8](repeating: 7, count: 32))
+        let rejected = try await service.verifyPinProof(proof, for: UserProfile(profileId: "a-long-profile-id"), nonce: [UInt8](repeating: 1, count: 32))
+        #expect(rejected == .rejected(failureCount: 1, maxFailureCount: 3))
+        let gone = try await service.verifyPinProof(proof, for: UserProfile(profileId: "p"), nonce: [1])
+        #expect(gone == .deregistered)
+        let exists = try await service.profileExists(profile)
+        #expect(!exists)
+        let otherExists = try await service.profileExists(UserProfile(profileId: "other"))
+        #expect(!otherExists)
+        try await service.deregister(profile, accessToken: nil)
+        await HTTPTestSupport.expectError(.authenticatorNotRegistered) { () throws(IdentityFlowError) in try await service.pinLoginChallenge(for: UserProfile(profileId: "unknown")) }
+    }
+}

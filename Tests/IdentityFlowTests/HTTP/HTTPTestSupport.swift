@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import Statechart
+@testable import IdentityFlow
+
+/// The ID token vectors of `Tests/Fixtures/jwt/id-tokens.json` (made by `make_id_tokens.py`).
+struct IdTokenVectors: Sendable {
+    let issuer: String
+    let clientID: String
+    let nonce: String
+    let now: Date
+    let clockSkew: TimeInterval
+    let jwksK1: String
+    let jwksK1K2: String
+    let tokens: [String: String]
+
+    static func load() throws -> IdTokenVectors {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/jwt/id-tokens.json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        func json(_ key: String) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: try #require(object[key])), as: UTF8.self)
+        }
+        return IdTokenVectors(
+            issuer: try #require(object["issuer"] as? String), clientID: try #require(object["client_id"] as? String),
+            nonce: try #require(object["nonce"] as? String),
+            now: Date(timeIntervalSince1970: try #require(object["now"] as? Double)),
+            clockSkew: try #require(object["clock_skew"] as? Double),
+            jwksK1: try json("jwks_k1"), jwksK1K2: try json("jwks_k1_k2"),
+            tokens: try #require(object["tokens"] as? [String: String]))
+    }
+
+    func token(_ name: String) throws -> Redacted<String> { Redacted(try #require(tokens[name], "no token \(name)")) }
+}
+
+/// A scripted OpenID provider on a ``LoopbackHTTPServer``: discovery (issuer `issuer`, endpoints on
+/// the server itself), a JWKS whose n-th fetch answers `jwks(n)`, and a token endpoint.
+struct ScriptedProvider: Sendable {
+    let issuer: String
+    let jwks: @Sendable (Int) -> String
+    let token: @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply
+    var extra: @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply? = { _ in nil }
+
+    var handler: @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply {
+        let jwksFetches = Locked(0)
+        return { [self] request in
+            let origin = "http://\(request.headers["host"] ?? "127.0.0.1")"
+            switch request.path {
+            case "/o/.well-known/openid-configuration":
+                return .json(200, object: [
+                    "issuer": issuer, "authorization_endpoint": "\(origin)/o/authorize/", "token_endpoint": "\(origin)/o/token/",
+                    "userinfo_endpoint": "\(origin)/o/userinfo/", "jwks_uri": "\(origin)/o/jwks/", "revocation_endpoint": "\(origin)/o/revoke/",
+                    "code_challenge_methods_supported": ["S256"],
+                ])
+            case "/o/jwks/":
+                let count = jwksFetches.withLock { count in
+                    count += 1
+                    return count
+                }
+                return .json(200, jwks(count))
+            case "/o/token/":
+                return token(request)
+            default:
+                return extra(request) ?? .json(404, #"{"error": "not_found", "error_description": "no such path"}"#)
+            }
+        }
+    }
+}
+
+enum HTTPTestSupport {
+    /// A service whose discovery document is the loopback server's `/o/.well-known/openid-configuration`.
+    static func service(_ server: LoopbackHTTPServer, clientID: String = "client-1", timeout: TimeInterval = 10,
+                        maxBody: Int = 1 << 20, now: Date = Date()) throws -> HTTPIdentityService {
+        let configuration = HTTPServiceConfiguration(
+            discoveryURL: server.baseURL.appendingPathComponent("o/.well-known/openid-configuration"),
+            clientID: clientID, redirectURI: URL(string: "identityflow://callback")!,
+            requestTimeout: timeout, maxResponseBodySize: maxBody)
+        return try HTTPIdentityService(configuration: configuration, now: { now })
+    }
+
+    /// Runs `body`, expects it to throw an error with `code`, and returns the error.
+    @discardableResult
+    static func expectError<T>(_ code: ErrorCode, sourceLocation: SourceLocation = #_sourceLocation,
+                               _ body: () async throws(IdentityFlowError) -> T) async -> IdentityFlowError? {
+        do {
+            let value = try await body()
+            Issue.record("expected error \(code), got \(value)", sourceLocation: sourceLocation)
+            return nil
+        } catch {
+            #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+            return error
+        }
+    }
+
+    static func tokenReply(idToken: String?, refreshToken: String? = "refresh-1") -> LoopbackHTTPServer.Reply {
+        var object: [String: Any] = ["access_token": "access-1", "token_type": "Bearer", "expires_in": 300, "scope": "openid"]
+        if let idToken { object["id_token"] = idToken }
+        if let refreshToken { object["refresh_token"] = refreshToken }
+        return .json(200, object: object)
+    }
+
+    static let request = AuthorizationRequest(redirectURI: URL(string: "identityflow://callback")!, scopes: ["openid"],
+                                              state: "state-1", nonce: "nonce-1", codeVerifier: String(repeating: "v", count: 43))
+}

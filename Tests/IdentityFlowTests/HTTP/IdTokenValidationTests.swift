@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import Statechart
+@testable import IdentityFlow
+
+@Suite("ID token validation")
+struct IdTokenValidationTests {
+    let vectors: IdTokenVectors
+
+    init() throws { vectors = try IdTokenVectors.load() }
+
+    @discardableResult
+    private func withProvider<T>(jwks: @escaping @Sendable (Int) -> String? = { _ in nil },
+                                 token: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply = { _ in .close },
+                                 _ body: (HTTPIdentityService, LoopbackHTTPServer) async throws -> T) async throws -> T {
+        let vectors = vectors
+        let provider = ScriptedProvider(issuer: vectors.issuer, jwks: { jwks($0) ?? vectors.jwksK1 }, token: token)
+        let server = try LoopbackHTTPServer(maxRequests: 16, handler: provider.handler)
+        defer { server.stop() }
+        let service = try HTTPTestSupport.service(server, clientID: vectors.clientID, now: vectors.now)
+        return try await body(service, server)
+    }
+
+    @Test("a valid RS256 ID token yields its claims")
+    func validToken() async throws {
+        let info = try await withProvider { service, _ in try await service.validateIdToken(try vectors.token("valid"), nonce: vectors.nonce) }
+        #expect(info.subject == "user-1")
+        #expect(info.issuer == vectors.issuer)
+        #expect(info.audiences == [vectors.clientID])
+        #expect(info.nonce == vectors.nonce)
+        #expect(info.email == "alice@example.test")
+        #expect(info.name == "Alice")
+        #expect(info.expiresAt == Date(timeIntervalSince1970: 1_700_003_600))
+        #expect(info.issuedAt == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(info.claims["sub"] == .string("user-1"))
+        #expect(!info.description.contains(try vectors.token("valid").value))
+    }
+
+    @Test("tokens that pass only within the rules are accepted", arguments: ["multi_aud_azp", "expired_within_skew"])
+    func acceptedEdgeCases(_ name: String) async throws {
+        let valid = try await withProvider { service, _ in await service.isValidIdToken(try vectors.token(name), nonce: vectors.nonce) }
+        #expect(valid)
+    }
+
+    @Test("invalid ID tokens are refused with 11001", arguments: [
+        "wrong_key", "tampered", "wrong_iss", "wrong_aud", "wrong_nonce", "no_nonce", "expired", "nbf_future", "iat_future",
+        "multi_aud_no_azp", "wrong_azp", "alg_none", "hs256", "missing_sub", "unknown_kid",
+    ])
+    func invalidTokens(_ name: String) async throws {
+        try await withProvider { service, _ in
+            let token = try vectors.token(name)
+            let error = await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
+                try await service.validateIdToken(token, nonce: vectors.nonce)
+            }
+            #expect(error.map { !$0.description.contains(token.value) } == true)
+            #expect(await !service.isValidIdToken(token, nonce: vectors.nonce))
+        }
+    }
+
+    @Test("a token without nonce passes when no nonce is expected (refresh)")
+    func nonceNotChecked() async throws {
+        let valid = try await withProvider { service, _ in await service.isValidIdToken(try vectors.token("no_nonce"), nonce: nil) }
+        #expect(valid)
+    }
+
+    @Test("an unknown kid makes the service fetch the JWKS again, once")
+    func unknownKidRefetch() async throws {
+        let vectors = vectors
+        try await withProvider(jwks: { $0 == 1 ? vectors.jwksK1 : vectors.jwksK1K2 }) { service, server in
+            let jwksFetches = { server.requests.filter { $0.path == "/o/jwks/" }.count }
+            let (valid, validK2, unknownKid) = (try vectors.token("valid"), try vectors.token("valid_k2"), try vectors.token("unknown_kid"))
+            #expect(await service.isValidIdToken(valid, nonce: vectors.nonce))
+            #expect(jwksFetches() == 1)
+            #expect(await service.isValidIdToken(valid, nonce: vectors.nonce))
+            #expect(jwksFetches() == 1, "the JWKS is cached")
+            #expect(await service.isValidIdToken(validK2, nonce: vectors.nonce))
+            #expect(jwksFetches() == 2, "k2 was unknown: fetched again")
+            #expect(await !service.isValidIdToken(unknownKid, nonce: vectors.nonce))
+            #expect(jwksFetches() == 3, "k9 is unknown: one more fetch, then refused")
+        }
+    }
+
+    @Test("the code exchange validates the ID token against the request's nonce and returns nothing when it fails")
+    func exchangeValidates() async throws {
+        let vectors = vectors
+        let request = AuthorizationRequest(redirectURI: URL(string: "identityflow://callback")!, scopes: ["openid"],
+                                           state: "s", nonce: vectors.nonce, codeVerifier: String(repeating: "v", count: 43))
+        let names = Locked(["wrong_nonce", "alg_none", "valid"])
+        try await withProvider(token: { request in
+            let name = names.withLock { $0.removeFirst() }
+            #expect(request.form["code_verifier"] == String(repeating: "v", count: 43))
+            #expect(request.form["grant_type"] == "authorization_code")
+            return HTTPTestSupport.tokenReply(idToken: vectors.tokens[name])
+        }) { service, _ in
+            await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in try await service.exchangeCode(Redacted("c1"), request: request) }
+            await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in try await service.exchangeCode(Redacted("c2"), request: request) }
+            let tokens = try await service.exchangeCode(Redacted("c3"), request: request)
+            #expect(tokens.accessToken.value == "access-1")
+            #expect(tokens.refreshToken?.value == "refresh-1")
+            #expect(tokens.expiresAt == vectors.now.addingTimeInterval(300))
+        }
+    }
+
+    @Test("a code exchange without ID token is refused when openid was asked for")
+    func missingIdToken() async throws {
+        try await withProvider(token: { _ in HTTPTestSupport.tokenReply(idToken: nil) }) { service, _ in
+            await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
+                try await service.exchangeCode(Redacted("c"), request: HTTPTestSupport.request)
+            }
+        }
+    }
+
+    @Test("refresh: a rotated refresh token replaces the old one, a missing one keeps it")
+    func refreshRotation() async throws {
+        let replies = Locked<[String?]>(["refresh-2", nil])
+        try await withProvider(token: { request in
+            #expect(request.form["grant_type"] == "refresh_token")
+            return HTTPTestSupport.tokenReply(idToken: nil, refreshToken: replies.withLock { $0.removeFirst() })
+        }) { service, _ in
+            let rotated = try await service.refresh(Redacted("refresh-1"))
+            #expect(rotated.refreshToken?.value == "refresh-2")
+            let kept = try await service.refresh(Redacted("refresh-2"))
+            #expect(kept.refreshToken?.value == "refresh-2")
+        }
+    }
+}

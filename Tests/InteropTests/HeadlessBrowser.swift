@@ -1,0 +1,190 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import IdentityFlow
+
+/// Replays the fixture's browser login without a browser (`Tests/Fixtures/oidc/README.md`,
+/// "Browser login, replayed without a browser"): one cookie jar for the whole flow, redirects never
+/// followed, relative `Location`s resolved against the page that sent them.
+final class HeadlessBrowser: Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    struct Page: Sendable {
+        let status: Int
+        let location: String?
+        let html: String
+        let url: URL
+    }
+
+    private let cookies = LockedBox<[String: String]>([:])
+
+    /// Logs in with the HTML form, answers the consent form (`allow` or deny) and returns the
+    /// redirect to the app's redirect URI, unfollowed.
+    /// - Parameters:
+    ///   - authorizationURL: The URL of the browser registration challenge.
+    ///   - username: The fixture user.
+    ///   - password: Their password.
+    ///   - allow: Whether to grant consent.
+    func authorize(_ authorizationURL: URL, username: String = "alice", password: String = "alice-password-1", allow: Bool = true) async throws -> URL {
+        var page = try await get(authorizationURL)
+        if page.status == 302, let location = page.location, location.contains("/accounts/login/") {
+            let loginURL = try resolve(location, against: page.url)
+            let login = try await get(loginURL)
+            var fields = Self.hiddenInputs(in: login.html)
+            fields["username"] = username
+            fields["password"] = password
+            let posted = try await post(try resolve("/accounts/login/", against: loginURL), fields: fields)
+            guard posted.status == 302, let next = posted.location else {
+                throw Failure(description: "login answered \(posted.status)\(posted.html.contains("login-error") ? " (wrong password)" : "")")
+            }
+            page = try await get(try resolve(next, against: posted.url))
+        }
+        if page.status == 200, page.html.contains("authorizationForm") {
+            var fields = Self.hiddenInputs(in: page.html)
+            if allow { fields["allow"] = "Authorize" }
+            page = try await post(page.url, fields: fields)
+        }
+        guard page.status == 302, let location = page.location, let redirect = URL(string: location) else {
+            throw Failure(description: "authorization answered \(page.status) without a redirect")
+        }
+        return redirect
+    }
+
+    // MARK: - HTTP
+
+    func get(_ url: URL) async throws -> Page {
+        try await send(URLRequest(url: url))
+    }
+
+    func post(_ url: URL, fields: [String: String]) async throws -> Page {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        request.httpBody = Data(fields.sorted { $0.key < $1.key }.map {
+            "\($0.key.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+        }.joined(separator: "&").utf8)
+        return try await send(request)
+    }
+
+    private func send(_ request: URLRequest) async throws -> Page {
+        var request = request
+        let jar = cookies.value
+        if !jar.isEmpty { request.setValue(jar.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "), forHTTPHeaderField: "Cookie") }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.timeoutIntervalForRequest = 30
+        let delegate = NoRedirects()
+        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await delegate.run(session.dataTask(with: request))
+        let url = try request.url.orThrow("no URL")
+        var headers: [String: String] = [:]
+        for (key, value) in response.allHeaderFields { headers["\(key)"] = "\(value)" }
+        for cookie in HTTPCookie.cookies(withResponseHeaderFields: headers, for: url) {
+            cookies.update { $0[cookie.name] = cookie.value }
+        }
+        return Page(status: response.statusCode, location: response.value(forHTTPHeaderField: "Location"),
+                    html: String(decoding: data, as: UTF8.self), url: url)
+    }
+
+    private func resolve(_ location: String, against base: URL) throws -> URL {
+        try URL(string: location, relativeTo: base).orThrow("bad Location \(location)").absoluteURL
+    }
+
+    // MARK: - HTML
+
+    /// The `name` → `value` of every hidden input, entities decoded.
+    static func hiddenInputs(in html: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for match in html.matches(of: /<input[^>]*>/) {
+            let tag = String(match.output)
+            var attributes: [String: String] = [:]
+            for attribute in tag.matches(of: /([a-zA-Z_-]+)="([^"]*)"/) {
+                attributes[String(attribute.output.1)] = decodeEntities(String(attribute.output.2))
+            }
+            if attributes["type"] == "hidden", let name = attributes["name"] { fields[name] = attributes["value"] ?? "" }
+        }
+        return fields
+    }
+
+    private static func decodeEntities(_ text: String) -> String {
+        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#x27;", with: "'")
+            .replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+    }
+}
+
+/// Refuses every redirect, so the 302 and its `Location` come back to the caller.
+private final class NoRedirects: NSObject, URLSessionDataDelegate, Sendable {
+    private struct State: Sendable {
+        var continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>?
+        var response: HTTPURLResponse?
+        var data = Data()
+    }
+
+    private let state = LockedBox(State())
+
+    func run(_ task: URLSessionDataTask) async throws -> (Data, HTTPURLResponse) {
+        try await withCheckedThrowingContinuation { continuation in
+            state.update { $0.continuation = continuation }
+            task.resume()
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        state.update { $0.response = response as? HTTPURLResponse }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        state.update { $0.data.append(data) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (continuation, response, data) = state.update { state in
+            defer { state.continuation = nil }
+            return (state.continuation, state.response ?? (task.response as? HTTPURLResponse), state.data)
+        }
+        if let response {
+            continuation?.resume(returning: (data, response))
+        } else {
+            continuation?.resume(throwing: error ?? HeadlessBrowser.Failure(description: "no response"))
+        }
+    }
+}
+
+/// A lock-protected value for the test helpers.
+///
+/// `@unchecked Sendable` is safe: `stored` is private and only touched while `lock` is held, in
+/// ``value`` and ``update(_:)``; `Value: Sendable` lets copies leave the lock.
+final class LockedBox<Value: Sendable>: @unchecked Sendable {
+    private var stored: Value
+    private let lock = NSLock()
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value { update { $0 } }
+
+    @discardableResult
+    func update<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&stored)
+    }
+}
+
+extension Optional {
+    func orThrow(_ reason: String) throws -> Wrapped {
+        guard let self else { throw HeadlessBrowser.Failure(description: reason) }
+        return self
+    }
+}
