@@ -109,6 +109,12 @@ struct InteropResponder: ChallengeResponder {
         case .createPin(let pin):
             seen.update { $0.append("createPin") }
             pin.sender.respond(with: "73914", to: pin)
+        case .pin(let pin):
+            seen.update { $0.append("pin") }
+            pin.sender.respond(with: "73914", to: pin)
+        case .biometric(let biometric):
+            seen.update { $0.append("biometric") }
+            biometric.sender.cancel(biometric)
         }
     }
 }
