@@ -3,33 +3,56 @@ import IdentityFlow
 import IdentityFlowTesting
 
 /// `identityflow demo [--interactive]`: runs ``DemoScenario`` against an in-process reference
-/// server and prints its transcript. Exit code 0 when both registrations succeed, 1 otherwise,
-/// 2 for a bad command line.
+/// server and prints its transcript. `identityflow demo --issuer URL --client-id ID
+/// --redirect-uri URI` runs ``OpenIDDemo`` against a real provider instead. Exit code 0 when
+/// every step succeeds, 1 otherwise, 2 for a bad command line.
 enum DemoCommand {
     static let usage = """
         usage: identityflow demo [--interactive]
+               identityflow demo --issuer URL --client-id ID --redirect-uri URI [--scope S]...
           Registers two users against an in-process reference server (no network) and prints
           every challenge, answer and state transition.
           --interactive   ask at the terminal for the PINs and the custom registration data
                           (end of input cancels the challenge)
+          --issuer URL    instead, register, log in and log out against this OpenID Connect
+                          provider: open the printed URL, sign in, paste the redirect URL
+          --client-id ID, --redirect-uri URI, --scope S (repeatable; default openid)
         """
 
     static func run(_ arguments: [String]) async -> Int32 {
         var interactive = false
-        for argument in arguments {
+        var options: [String: String] = [:]
+        var scopes: [String] = []
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
             switch argument {
             case "--interactive", "-i":
                 interactive = true
             case "--help", "-h":
                 print(usage)
                 return 0
+            case "--issuer", "--client-id", "--redirect-uri", "--scope":
+                guard let value = remaining.popFirst() else { return refuse("\(argument) needs a value") }
+                if argument == "--scope" { scopes.append(value) } else { options[argument] = value }
             default:
-                FileHandle.standardError.write(Data("identityflow demo: unknown option \(argument)\n\(usage)\n".utf8))
-                return 2
+                return refuse("unknown option \(argument)")
             }
+        }
+        if !options.isEmpty {
+            guard let issuer = options["--issuer"].flatMap(URL.init(string:)), let clientID = options["--client-id"],
+                  let redirect = options["--redirect-uri"].flatMap(URL.init(string:)) else {
+                return refuse("--issuer, --client-id and --redirect-uri go together")
+            }
+            let configuration = HTTPServiceConfiguration(issuer: issuer, clientID: clientID, redirectURI: redirect, scopes: scopes.isEmpty ? ["openid"] : scopes)
+            return await OpenIDDemo(configuration: configuration).run()
         }
         let answers: any DemoAnswerSource = interactive ? InteractiveAnswers() : ScriptedDemoAnswers()
         let report = await DemoScenario(answers: answers).run { line in print(line) }
         return report.succeeded ? 0 : 1
+    }
+
+    private static func refuse(_ problem: String) -> Int32 {
+        FileHandle.standardError.write(Data("identityflow demo: \(problem)\n\(usage)\n".utf8))
+        return 2
     }
 }

@@ -1,0 +1,102 @@
+import Foundation
+import IdentityFlow
+
+/// `identityflow demo --issuer URL --client-id ID --redirect-uri URI`: a browser registration,
+/// a PIN login and a logout against a real OpenID Connect provider over HTTP. The person opens
+/// the printed URL, signs in, and pastes the URL the browser was redirected to.
+struct OpenIDDemo {
+    let configuration: HTTPServiceConfiguration
+
+    func run() async -> Int32 {
+        section("IdentityFlow demo against \(configuration.issuer?.absoluteString ?? configuration.discoveryURL?.absoluteString ?? "?")")
+        line("client", "\(configuration.clientID), redirect URI \(configuration.redirectURI)")
+        line("", "Secrets (PINs, codes, tokens) print as <redacted>; transitions show what the engine does.")
+        let client: UserClient
+        do {
+            let service = try HTTPIdentityService(configuration: configuration)
+            let clientConfiguration = ClientConfiguration(
+                redirectURI: configuration.redirectURI, defaultScopes: configuration.scopes,
+                pinKeyIterations: 10_000, callbackExecutor: .immediate)
+            client = UserClient(configuration: clientConfiguration, service: service, storage: InMemoryStorage())
+            try await client.start()
+        } catch {
+            return fail("could not start", error)
+        }
+        let observation = client.transitionLog.observe { record in
+            print("  transition  \(record)")
+        }
+        defer { observation.cancel() }
+
+        section("1. Register through the browser")
+        let provider = IdentityProvider(identifier: "oidc", name: configuration.issuer?.host ?? "OpenID Connect", kind: .browser)
+        let profile: UserProfile
+        do {
+            profile = try await client.registerUser(with: provider) { challenge in await Self.answer(challenge) }.profile
+            line("result", "registered \(profile)")
+        } catch {
+            if error.code == .invalidServerResponse || error.code == .requestInvalid {
+                line("note", "the sign-in and code exchange ran; the PIN enrolment endpoint at <issuer origin>/identityflow did not answer as docs/extension-api.openapi.yaml says.")
+            }
+            return fail("registration failed", error)
+        }
+
+        section("2. Log in with the PIN")
+        do {
+            _ = try await client.authenticateUser(profile) { challenge in await Self.answer(challenge) }
+            line("result", "authenticated \(profile); access token valid: \(client.isValidAccessToken)")
+        } catch {
+            return fail("login failed", error)
+        }
+
+        section("3. Log out (the server revokes the tokens)")
+        do {
+            try await client.logout()
+            line("result", "logged out")
+        } catch {
+            return fail("logout", error)
+        }
+        return 0
+    }
+
+    /// Answers a challenge from the terminal; end of input cancels it.
+    private static func answer(_ challenge: Challenge) async {
+        print("  challenge   \(challenge)")
+        if let error = challenge.error { print("              ↳ \(error)") }
+        switch challenge {
+        case .browserRegistration(let browser):
+            print("  open        \(browser.url.absoluteString)")
+            guard let pasted = await TerminalPrompt.ask("the URL the browser was redirected to", hidden: false),
+                  let redirect = URL(string: pasted.trimmingCharacters(in: .whitespaces)) else { return cancel(challenge) }
+            print("  answer      redirect <redacted>")
+            browser.sender.respond(with: redirect, to: browser)
+        case .createPin(let create):
+            guard let pin = await TerminalPrompt.ask("choose a \(create.pinLength)-digit PIN", hidden: true) else { return cancel(challenge) }
+            print("  answer      PIN <redacted>")
+            create.sender.respond(with: pin, to: create)
+        case .pin(let entry):
+            guard let pin = await TerminalPrompt.ask("your PIN (\(entry.remainingFailureCount) attempts left)", hidden: true) else { return cancel(challenge) }
+            print("  answer      PIN <redacted>")
+            entry.sender.respond(with: pin, to: entry)
+        case .customRegistration, .biometric:
+            cancel(challenge)
+        }
+    }
+
+    private static func cancel(_ challenge: Challenge) {
+        print("  answer      cancel")
+        challenge.cancel()
+    }
+
+    private func fail(_ what: String, _ error: IdentityFlowError) -> Int32 {
+        line("failed", "\(what): \(error)")
+        return 1
+    }
+
+    private func section(_ title: String) {
+        print("\n\(title)\n\(String(repeating: "-", count: title.count))")
+    }
+
+    private func line(_ label: String, _ text: String) {
+        print("  " + label.padding(toLength: 12, withPad: " ", startingAt: 0) + text)
+    }
+}
