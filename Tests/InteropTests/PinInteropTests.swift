@@ -93,10 +93,10 @@ struct PinInteropTests {
         #expect(try await !service.profileExists(enrolment.profile))
     }
 
-    @Test("an unknown profile has no PIN enrolment: 10007")
+    @Test("a profile the server does not know is gone: 9003")
     func unknownProfile() async throws {
         let service = try InteropEnvironment.service()
-        await InteropEnvironment.expectError(.authenticatorNotRegistered) { () throws(IdentityFlowError) in
+        await InteropEnvironment.expectError(.userDeregistered) { () throws(IdentityFlowError) in
             try await service.pinLoginChallenge(for: UserProfile(profileId: "never-enrolled-\(UUID().uuidString.prefix(8))"))
         }
     }

@@ -172,6 +172,6 @@ struct HTTPServiceMappingTests {
         let otherExists = try await service.profileExists(UserProfile(profileId: "other"))
         #expect(!otherExists)
         try await service.deregister(profile, accessToken: nil)
-        await HTTPTestSupport.expectError(.authenticatorNotRegistered) { () throws(IdentityFlowError) in try await service.pinLoginChallenge(for: UserProfile(profileId: "unknown")) }
+        await HTTPTestSupport.expectError(.userDeregistered) { () throws(IdentityFlowError) in try await service.pinLoginChallenge(for: UserProfile(profileId: "unknown")) }
     }
 }

@@ -98,7 +98,7 @@ extension HTTPIdentityService {
             error = IdentityFlowError(.userDeregistered, "The server deregistered the profile after too many wrong PINs.")
             error.userProfile = profile
         case (404, "unknown_profile"):
-            error = IdentityFlowError(.authenticatorNotRegistered, "The server has no PIN enrolment for the profile.")
+            error = IdentityFlowError(.userDeregistered, "The server no longer knows the profile.")
             error.userProfile = profile
         case (401, _):
             error = IdentityFlowError(.userNotAuthenticated, "The server refused the access token at \(context) (\(code)).")

@@ -40,7 +40,7 @@ import FoundationNetworking
 /// | extension or userinfo `invalid_token` (401) | 9010 ``ErrorCode/userNotAuthenticated`` |
 /// | `unknown_identity_provider` (404) | 10020 ``ErrorCode/invalidIdentityProvider`` |
 /// | `registration_expired` (410) | 10021 ``ErrorCode/customRegistrationExpired`` |
-/// | `unknown_profile` (404) at PIN challenge / verify | 10007 ``ErrorCode/authenticatorNotRegistered`` |
+/// | `unknown_profile` (404) at PIN challenge / verify | 9003 ``ErrorCode/userDeregistered``: the flows remove the profile locally |
 /// | `user_deregistered` (410) at enrol / PIN challenge | 9003 ``ErrorCode/userDeregistered`` (`userProfile` set) |
 /// | `invalid_pin` (401) / `user_deregistered` (410) at PIN verify | not errors: ``PinVerification/rejected(failureCount:maxFailureCount:)`` / ``PinVerification/deregistered`` |
 /// | body not JSON, wrong content type, truncated, larger than the cap, a redirect loop (more than 5) or a redirect of a `POST`, a missing or mistyped member, a custom status outside 2xxx/4xxx/5xxx, any other unexpected status | 11001 ``ErrorCode/invalidServerResponse`` |
