@@ -1,0 +1,2 @@
+// A host's test target imports IdentityFlowTesting alone and gets the library with it.
+@_exported import IdentityFlow
