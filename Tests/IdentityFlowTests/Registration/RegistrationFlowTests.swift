@@ -339,6 +339,23 @@ struct RegistrationFlowTests {
         #expect(harness.client.userProfiles.isEmpty)
     }
 
+    @Test("a flow waiting on a slow server can always be cancelled; a slow answer that comes in time is fine")
+    func slowServer() async throws {
+        let clock = ManualClock()
+        let harness = try await Harness.make(server: ReferenceIdentityService(clock: clock))
+        harness.server.inject(.latency(.seconds(10)), into: .exchangeCode, times: 2)
+        let waiting = Task { try await harness.client.registerUser(responder: ScriptedResponder([harness.browserLogin(), .createPin(.respond("24680"))])) }
+        await clock.waitForSleepers(1)
+        #expect(harness.client.cancelCurrentFlow())
+        #expect((await waiting.result.failure as? IdentityFlowError)?.code == .actionCancelled)
+        #expect(harness.server.activeAccessTokenCount == 0)
+
+        let patient = Task { try await harness.client.registerUser(responder: ScriptedResponder([harness.browserLogin(), .createPin(.respond("24680"))])) }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(10))
+        #expect(try await patient.value.profile == harness.client.authenticatedUserProfile)
+    }
+
     @Test("a storage failure discards the server-side registration and fails with dataStorageNotAvailable")
     func storageFailure() async throws {
         let server = ReferenceIdentityService()
