@@ -11,9 +11,7 @@ final class AuthenticationFlow: FlowPerformer {
         self.client = client
         self.context = context
         self.host = host
-        self.engine = FlowEngine(
-            id: id, machine: AuthenticationMachine(context: context), configuration: client.configuration,
-            log: client.transitionLog, release: { [weak client] id in client?.flowEnded(id) })
+        self.engine = FlowEngine(id: id, machine: AuthenticationMachine(context: context), client: client)
     }
 
     func perform(_ effect: AuthenticationMachine.Effect) -> EffectWork<AuthenticationMachine.Event> {
@@ -34,35 +32,24 @@ final class AuthenticationFlow: FlowPerformer {
         case .verifyBiometricKey:
             return engine.call { [client] () throws(IdentityFlowError) in .pinChecked(try await client.checkBiometricKey(for: profile)) }
         case .fetchPinStatus:
-            return engine.call { [client] () throws(IdentityFlowError) in
-                guard let counters = try await client.pinStatus(for: profile) else { return .pinChecked(.deregistered) }
-                return .pinStatusFetched(counters)
-            }
+            return engine.fetchPinStatus(of: profile, client: client)
         case .emitPinChallenge(let counters, let error):
-            host.challenge(engine.pinChallenge(for: profile, counters: counters, error: error, answered: AuthenticationMachine.Event.pinProvided))
-            return .done
+            return engine.emitPinChallenge(for: profile, counters: counters, error: error, to: host)
         case .verifyPin(let pin):
-            return engine.call { [client] () throws(IdentityFlowError) in .pinChecked(try await client.checkPin(pin, for: profile)) }
+            return engine.verifyPin(pin, of: profile, client: client)
         case .storeSession(let tokens):
             return engine.call { [client] () throws(IdentityFlowError) in
                 try client.storeSession(profile, tokens: tokens)
                 return .sessionStored
             }
         case .deleteProfile:
-            return .run { [client, engine] in
-                client.forgetProfile(profile, flow: engine.id)
-                return .profileDeleted
-            }
+            return engine.deleteProfile(profile, client: client)
         case .reportSuccess:
-            engine.end()
-            host.finished(.success(AuthenticationResult(profile: profile, authenticator: context.authenticator, info: nil)))
-            return .done
+            return engine.finish(.success(AuthenticationResult(profile: profile, authenticator: context.authenticator, info: nil)), to: host)
         case .reportFailure(let error):
-            engine.end()
-            host.finished(.failure(error))
-            return .done
+            return engine.finish(.failure(error), to: host)
         }
     }
 }
 
-extension AuthenticationMachine.Event: ChallengeEvents {}
+extension AuthenticationMachine.Event: PinEntryEvents {}

@@ -11,9 +11,7 @@ final class AuthenticatorRegistrationFlow: FlowPerformer {
         self.client = client
         self.profile = profile
         self.host = host
-        self.engine = FlowEngine(
-            id: id, machine: AuthenticatorRegistrationMachine(profile: profile), configuration: client.configuration,
-            log: client.transitionLog, release: { [weak client] id in client?.flowEnded(id) })
+        self.engine = FlowEngine(id: id, machine: AuthenticatorRegistrationMachine(profile: profile), client: client)
     }
 
     func perform(_ effect: AuthenticatorRegistrationMachine.Effect) -> EffectWork<AuthenticatorRegistrationMachine.Event> {
@@ -23,15 +21,11 @@ final class AuthenticatorRegistrationFlow: FlowPerformer {
             host.started(profile)
             return .done
         case .fetchPinStatus:
-            return engine.call { [client] () throws(IdentityFlowError) in
-                guard let counters = try await client.pinStatus(for: profile) else { return .pinChecked(.deregistered) }
-                return .pinStatusFetched(counters)
-            }
+            return engine.fetchPinStatus(of: profile, client: client)
         case .emitPinChallenge(let counters, let error):
-            host.challenge(engine.pinChallenge(for: profile, counters: counters, error: error, answered: AuthenticatorRegistrationMachine.Event.pinProvided))
-            return .done
+            return engine.emitPinChallenge(for: profile, counters: counters, error: error, to: host)
         case .verifyPin(let pin):
-            return engine.call { [client] () throws(IdentityFlowError) in .pinChecked(try await client.checkPin(pin, for: profile)) }
+            return engine.verifyPin(pin, of: profile, client: client)
         case .storeAuthenticator(let key, let tokens):
             return engine.call { [client] () throws(IdentityFlowError) in
                 try client.updateStoredProfile(profile) { $0.biometricKey = key }
@@ -39,20 +33,13 @@ final class AuthenticatorRegistrationFlow: FlowPerformer {
                 return .authenticatorStored
             }
         case .deleteProfile:
-            return .run { [client, engine] in
-                client.forgetProfile(profile, flow: engine.id)
-                return .profileDeleted
-            }
+            return engine.deleteProfile(profile, client: client)
         case .reportSuccess:
-            engine.end()
-            host.finished(.success(profile))
-            return .done
+            return engine.finish(.success(profile), to: host)
         case .reportFailure(let error):
-            engine.end()
-            host.finished(.failure(error))
-            return .done
+            return engine.finish(.failure(error), to: host)
         }
     }
 }
 
-extension AuthenticatorRegistrationMachine.Event: ChallengeEvents {}
+extension AuthenticatorRegistrationMachine.Event: PinEntryEvents {}

@@ -11,9 +11,7 @@ final class ChangePinFlow: FlowPerformer {
         self.client = client
         self.context = context
         self.host = host
-        self.engine = FlowEngine(
-            id: id, machine: ChangePinMachine(context: context), configuration: client.configuration,
-            log: client.transitionLog, release: { [weak client] id in client?.flowEnded(id) })
+        self.engine = FlowEngine(id: id, machine: ChangePinMachine(context: context), client: client)
     }
 
     func perform(_ effect: ChangePinMachine.Effect) -> EffectWork<ChangePinMachine.Event> {
@@ -23,15 +21,11 @@ final class ChangePinFlow: FlowPerformer {
             host.started(profile)
             return .done
         case .fetchPinStatus:
-            return engine.call { [client] () throws(IdentityFlowError) in
-                guard let counters = try await client.pinStatus(for: profile) else { return .pinChecked(.deregistered) }
-                return .pinStatusFetched(counters)
-            }
+            return engine.fetchPinStatus(of: profile, client: client)
         case .emitPinChallenge(let counters, let error):
-            host.challenge(engine.pinChallenge(for: profile, counters: counters, error: error, answered: ChangePinMachine.Event.pinProvided))
-            return .done
+            return engine.emitPinChallenge(for: profile, counters: counters, error: error, to: host)
         case .verifyPin(let pin):
-            return engine.call { [client] () throws(IdentityFlowError) in .pinChecked(try await client.checkPin(pin, for: profile)) }
+            return engine.verifyPin(pin, of: profile, client: client)
         case .emitCreatePinChallenge(let error):
             host.challenge(engine.createPinChallenge(for: profile, error: error, answered: ChangePinMachine.Event.pinProvided))
             return .done
@@ -46,23 +40,16 @@ final class ChangePinFlow: FlowPerformer {
                 return .sessionStored
             }
         case .deleteProfile:
-            return .run { [client, engine] in
-                client.forgetProfile(profile, flow: engine.id)
-                return .profileDeleted
-            }
+            return engine.deleteProfile(profile, client: client)
         case .reportSuccess:
-            engine.end()
-            host.finished(.success(profile))
-            return .done
+            return engine.finish(.success(profile), to: host)
         case .reportFailure(let error):
-            engine.end()
-            host.finished(.failure(error))
-            return .done
+            return engine.finish(.failure(error), to: host)
         }
     }
 }
 
-extension ChangePinMachine.Event: ChallengeEvents {}
+extension ChangePinMachine.Event: PinEntryEvents {}
 
 extension UserClient {
     /// Enrols a new PIN's verifier; a registered biometric key is replaced by the new PIN's key.

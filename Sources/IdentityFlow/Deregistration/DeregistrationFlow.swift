@@ -11,9 +11,7 @@ final class DeregistrationFlow: FlowPerformer {
         self.client = client
         self.stored = stored
         self.host = host
-        self.engine = FlowEngine(
-            id: id, machine: DeregistrationMachine(profile: stored.profile), configuration: client.configuration,
-            log: client.transitionLog, release: { [weak client] id in client?.flowEnded(id) })
+        self.engine = FlowEngine(id: id, machine: DeregistrationMachine(profile: stored.profile), client: client)
     }
 
     func perform(_ effect: DeregistrationMachine.Effect) -> EffectWork<DeregistrationMachine.Event> {
@@ -30,13 +28,9 @@ final class DeregistrationFlow: FlowPerformer {
                 return .localDataDeleted
             }
         case .reportSuccess:
-            engine.end()
-            host.finished(.success(stored.profile))
-            return .done
+            return engine.finish(.success(stored.profile), to: host)
         case .reportFailure(let error):
-            engine.end()
-            host.finished(.failure(error))
-            return .done
+            return engine.finish(.failure(error), to: host)
         }
     }
 }

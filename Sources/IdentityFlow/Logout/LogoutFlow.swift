@@ -11,9 +11,7 @@ final class LogoutFlow: FlowPerformer {
         self.client = client
         self.profile = profile
         self.host = host
-        self.engine = FlowEngine(
-            id: id, machine: LogoutMachine(tokens: tokens), configuration: client.configuration,
-            log: client.transitionLog, release: { [weak client] id in client?.flowEnded(id) })
+        self.engine = FlowEngine(id: id, machine: LogoutMachine(tokens: tokens), client: client)
     }
 
     func perform(_ effect: LogoutMachine.Effect) -> EffectWork<LogoutMachine.Event> {
@@ -27,13 +25,9 @@ final class LogoutFlow: FlowPerformer {
                 return .tokensRevoked
             }
         case .reportSuccess:
-            engine.end()
-            host.finished(.success(profile))
-            return .done
+            return engine.finish(.success(profile), to: host)
         case .reportFailure(let error):
-            engine.end()
-            host.finished(.failure(error))
-            return .done
+            return engine.finish(.failure(error), to: host)
         }
     }
 }

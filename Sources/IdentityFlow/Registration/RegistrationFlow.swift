@@ -13,9 +13,7 @@ final class RegistrationFlow: FlowPerformer {
         self.client = client
         self.context = context
         self.host = host
-        self.engine = FlowEngine(
-            id: id, machine: RegistrationMachine(context: context), configuration: client.configuration,
-            log: client.transitionLog, release: { [weak client] id in client?.flowEnded(id) })
+        self.engine = FlowEngine(id: id, machine: RegistrationMachine(context: context), client: client)
     }
 
     private var service: any IdentityService { client.service }
@@ -70,13 +68,9 @@ final class RegistrationFlow: FlowPerformer {
                 return .registrationDiscarded
             }
         case .reportSuccess(let info):
-            engine.end()
-            host.finished(.success(RegistrationResult(profile: profile, identityProvider: provider, info: info)))
-            return .done
+            return engine.finish(.success(RegistrationResult(profile: profile, identityProvider: provider, info: info)), to: host)
         case .reportFailure(let error):
-            engine.end()
-            host.finished(.failure(error))
-            return .done
+            return engine.finish(.failure(error), to: host)
         }
     }
 
