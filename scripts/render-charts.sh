@@ -1,0 +1,25 @@
+#!/bin/sh
+# Renders StateCharts/<Name>.svg for every machine: `identityflow charts --format dot` writes the
+# Graphviz sources into a temporary directory, `dot -Tsvg` draws them. Commit the SVGs.
+# Extra arguments go to `swift run` (for example --scratch-path .build-x).
+set -eu
+
+if ! command -v dot >/dev/null 2>&1; then
+    echo "render-charts: Graphviz's 'dot' is not installed, so no SVG was rendered." >&2
+    echo "  Debian/Ubuntu: sudo apt-get install graphviz    macOS: brew install graphviz" >&2
+    exit 1
+fi
+
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+swift build "$@" --product identityflow >&2
+swift run "$@" --skip-build identityflow charts --format dot --output "$work/dot" >/dev/null
+
+mkdir -p StateCharts
+for source in "$work"/dot/*.dot; do
+    name=$(basename "$source" .dot)
+    dot -Tsvg "$source" -o "StateCharts/$name.svg"
+    echo "rendered StateCharts/$name.svg"
+done
