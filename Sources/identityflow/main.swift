@@ -6,8 +6,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: identityflow <command> [options]
       demo [--interactive]        register two users against an in-process reference server
-      charts [--check] [--format scxml|mermaid|dot] [--output DIR]
-                                  write StateCharts/ from the machines' charts
+      charts [--check] [--format scxml|mermaid|dot|all] [--output DIR] [--readme FILE]
+                                  write (or --check) StateCharts/ and the README's charts block
     """
 
 switch arguments.first {
