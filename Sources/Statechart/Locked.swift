@@ -7,7 +7,7 @@ import Foundation
 /// A value guarded by a lock, for state that synchronous code (senders, façade properties) must
 /// read and change atomically.
 ///
-/// `@unchecked Sendable` is safe here: `value` is internal to this file's type and only reached inside `withLock`,
+/// `@unchecked Sendable` is safe here: `value` is reached only inside `withLock`,
 /// which holds `lock` for the whole access, so no two threads touch it at once; `Value: Sendable`
 /// means whatever leaves the lock may cross threads.
 ///

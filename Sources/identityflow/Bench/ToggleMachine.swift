@@ -5,7 +5,7 @@ import Statechart
 struct ToggleMachine: StateMachine {
     enum State: Sendable, Equatable { case off, on }
     enum Event: Sendable { case toggle }
-    enum Effect: Sendable {}
+    typealias Effect = Never
 
     static let chart = Chart(
         name: "Toggle", swiftType: "ToggleMachine", initial: "off", finals: [],
@@ -27,7 +27,5 @@ struct ToggleMachine: StateMachine {
 final class NoEffects: EffectPerformer {
     typealias Machine = ToggleMachine
 
-    func perform(_ effect: ToggleMachine.Effect) -> EffectWork<ToggleMachine.Event> {
-        switch effect {}
-    }
+    func perform(_ effect: Never) -> EffectWork<ToggleMachine.Event> {}
 }
