@@ -7,6 +7,8 @@ package final class Broadcast<Element: Sendable>: Sendable {
     }
 
     private let subscribers = Locked(Subscribers())
+    /// Mirrors `!streams.isEmpty || !observers.isEmpty`, written under the lock, read without it.
+    private let listened = AtomicFlag(false)
 
     package init() {}
 
@@ -16,10 +18,11 @@ package final class Broadcast<Element: Sendable>: Sendable {
         let id = subscribers.withLock { subscribers in
             subscribers.nextID += 1
             subscribers.streams[subscribers.nextID] = continuation
+            listened.set(true)
             return subscribers.nextID
         }
         continuation.onTermination = { [weak self] _ in
-            self?.subscribers.withLock { _ = $0.streams.removeValue(forKey: id) }
+            self?.remove { $0.streams.removeValue(forKey: id) != nil }
         }
         return stream
     }
@@ -29,13 +32,21 @@ package final class Broadcast<Element: Sendable>: Sendable {
         let id = subscribers.withLock { subscribers in
             subscribers.nextID += 1
             subscribers.observers[subscribers.nextID] = observer
+            listened.set(true)
             return subscribers.nextID
         }
-        return { [weak self] in self?.subscribers.withLock { _ = $0.observers.removeValue(forKey: id) } }
+        return { [weak self] in self?.remove { $0.observers.removeValue(forKey: id) != nil } }
     }
 
-    /// Whether anyone listens.
-    package var hasSubscribers: Bool { subscribers.withLock { !$0.streams.isEmpty || !$0.observers.isEmpty } }
+    private func remove(_ body: (inout Subscribers) -> Bool) {
+        subscribers.withLock { subscribers in
+            _ = body(&subscribers)
+            listened.set(!subscribers.streams.isEmpty || !subscribers.observers.isEmpty)
+        }
+    }
+
+    /// Whether anyone listens. Takes no lock: runners ask on every transition.
+    package var hasSubscribers: Bool { listened.isSet }
 
     /// Hands a value to every subscriber.
     package func publish(_ value: Element) {

@@ -4,17 +4,18 @@
 /// transitions were never taken and whether any undeclared one was.
 public enum ChartCoverage {
     private struct Store: Sendable {
-        var isRecording = false
         var taken: [String: Set<ChartTransition>] = [:]
         var undeclared: [TransitionRecord] = []
     }
 
     private static let store = Locked(Store())
+    private static let recording = AtomicFlag(false)
 
-    /// Whether runners record the transitions they take.
+    /// Whether runners record the transitions they take. Reading it takes no lock: runners ask on
+    /// every transition.
     public static var isRecording: Bool {
-        get { store.withLock { $0.isRecording } }
-        set { store.withLock { $0.isRecording = newValue } }
+        get { recording.isSet }
+        set { recording.set(newValue) }
     }
 
     /// Records a transition a runner took.

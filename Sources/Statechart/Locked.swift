@@ -1,24 +1,45 @@
+#if canImport(Synchronization) && !canImport(Darwin)
+import Synchronization
+#else
 import Foundation
+#endif
 
 /// A value guarded by a lock, for state that synchronous code (senders, façade properties) must
 /// read and change atomically.
 ///
-/// `@unchecked Sendable` is safe here: `value` is private and only reached inside `withLock`,
+/// `@unchecked Sendable` is safe here: `value` is reached only inside `withLock`,
 /// which holds `lock` for the whole access, so no two threads touch it at once; `Value: Sendable`
 /// means whatever leaves the lock may cross threads.
+///
+/// Where `Synchronization.Mutex` needs no availability check (Linux, Windows) the lock is a
+/// `Mutex` stored inline, so a `Locked` is one allocation; elsewhere it is an `NSLock`.
+///
+/// `withLock` is inlinable so that other modules of the package specialise it for their value
+/// types instead of calling it generically (a metadata lookup per call on the hot paths).
 package final class Locked<Value: Sendable>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
+    @usableFromInline var value: Value
+    #if canImport(Synchronization) && !canImport(Darwin)
+    @usableFromInline let lock = Mutex(())
+    #else
+    @usableFromInline let lock = NSLock()
+    #endif
 
-    package init(_ value: Value) { self.value = value }
+    @inlinable package init(_ value: Value) { self.value = value }
 
     /// Runs `body` with exclusive access to the value. `body` must not block or re-enter.
-    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    @inlinable package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+        #if canImport(Synchronization) && !canImport(Darwin)
+        let result: Swift.Result<Result, Failure> = lock.withLock { _ in
+            do throws(Failure) { return .success(try body(&value)) } catch { return .failure(error) }
+        }
+        return try result.get()
+        #else
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
+        #endif
     }
 
     /// A copy of the current value.
-    package var current: Value { withLock { $0 } }
+    @inlinable package var current: Value { withLock { $0 } }
 }

@@ -24,7 +24,7 @@ protocol ChallengeReleaseObserver: AnyObject, Sendable {
 final class ChallengeTicket<Answer: Sendable>: ChallengeReleaseObserver {
     let flowID: FlowID
     let challengeName: String
-    private let logger: IdentityFlowLogger
+    let logger: IdentityFlowLogger
     private let slot: Locked<Slot>
 
     private struct Slot: Sendable {

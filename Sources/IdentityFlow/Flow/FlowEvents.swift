@@ -29,8 +29,9 @@ extension FlowEngine where Machine.Event: FlowEvents {
 }
 
 extension FlowEngine where Machine.Event: ChallengeEvents {
-    /// Opens a ticket whose answer becomes `answered(answer)` and whose abandonment becomes `challengeAbandoned`.
-    func ticket<Answer: Sendable>(_ name: String, answered: @escaping @Sendable (Answer) -> Machine.Event) -> (ChallengeTicket<Answer>, TicketSender<Answer>) {
+    /// Opens a ticket whose answer becomes `answered(answer)` and whose abandonment becomes
+    /// `challengeAbandoned`; returns it twice: as the challenge's release observer and as its sender.
+    func ticket<Answer: Sendable>(_ name: String, answered: @escaping @Sendable (Answer) -> Machine.Event) -> (ChallengeTicket<Answer>, ChallengeTicket<Answer>) {
         let ticket = issueTicket(for: name) { (outcome: ChallengeOutcome<Answer>) in
             switch outcome {
             case .answered(let answer): answered(answer)
@@ -39,7 +40,7 @@ extension FlowEngine where Machine.Event: ChallengeEvents {
             case .timedOut: .challengeAbandoned(.timedOut)
             }
         }
-        return (ticket, TicketSender(ticket: ticket, logger: logger))
+        return (ticket, ticket)
     }
 
     /// A new ``CreatePinChallenge`` bound to this flow.

@@ -39,13 +39,21 @@ public struct PinPolicy: Sendable, Hashable, Codable {
     /// - Parameter pin: The PIN the user chose.
     /// - Returns: The first rule it breaks, as an error with a 9011-9014 code, or `nil` when it is fine.
     public func violation(of pin: String) -> IdentityFlowError? {
-        let digits = pin.unicodeScalars.compactMap { $0.properties.numericType == .decimal && $0.isASCII ? Int($0.value) - 48 : nil }
-        guard digits.count == pin.unicodeScalars.count, digits.count == length else {
+        // ASCII "0"..."9" are exactly the ASCII scalars whose numeric type is decimal; comparing
+        // code points avoids a Unicode property lookup per digit on every PIN answer.
+        var digits: [Int] = []
+        digits.reserveCapacity(length)
+        var allDigits = true
+        for scalar in pin.unicodeScalars {
+            guard (48...57).contains(scalar.value) else { allDigits = false; break }
+            digits.append(Int(scalar.value) - 48)
+        }
+        guard allDigits, digits.count == length else {
             var error = IdentityFlowError(.wrongPinLength, "The PIN must be exactly \(length) digits.")
             error.requiredPinLength = length
             return error
         }
-        if blockList.contains(pin) {
+        if !blockList.isEmpty, blockList.contains(pin) {
             return IdentityFlowError(.pinBlackListed, "This PIN is too easy to guess; choose another.")
         }
         if !allowsSequences, Self.isSequence(digits) {

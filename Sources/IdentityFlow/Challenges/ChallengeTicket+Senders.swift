@@ -1,27 +1,20 @@
 import Foundation
 
-/// The engine's sender: answers go to one ``ChallengeTicket``, and only for the challenge that
-/// ticket was issued with. Each public sender protocol is adopted for its answer type.
-final class TicketSender<Answer: Sendable>: Sendable {
-    let ticket: ChallengeTicket<Answer>
-    private let logger: IdentityFlowLogger
-
-    init(ticket: ChallengeTicket<Answer>, logger: IdentityFlowLogger) {
-        self.ticket = ticket
-        self.logger = logger
-    }
-
+/// The ticket is also the challenge's sender: answers go to this ticket, and only for the
+/// challenge it was issued with. Each public sender protocol is adopted for its answer type.
+/// (One object per challenge instead of a ticket and a separate sender.)
+extension ChallengeTicket {
     func settle(_ outcome: ChallengeOutcome<Answer>, for observer: (any ChallengeReleaseObserver)?) -> Bool {
-        guard observer === ticket else {
-            logger.log(.warning, "An answer to \(ticket.challengeName) came with a challenge this sender did not issue; ignored.", flow: ticket.flowID)
+        guard observer === self else {
+            logger.log(.warning, "An answer to \(challengeName) came with a challenge this sender did not issue; ignored.", flow: flowID)
             return false
         }
-        return ticket.settle(outcome)
+        return settle(outcome)
     }
 }
 
 /// A URL from the browser.
-extension TicketSender: BrowserRegistrationChallengeSender where Answer == URL {
+extension ChallengeTicket: BrowserRegistrationChallengeSender where Answer == URL {
     func respond(with redirectURL: URL, to challenge: BrowserRegistrationChallenge) -> Bool {
         settle(.answered(redirectURL), for: challenge.releaseObserver)
     }
@@ -32,7 +25,7 @@ extension TicketSender: BrowserRegistrationChallengeSender where Answer == URL {
 }
 
 /// Custom registration data.
-extension TicketSender: CustomRegistrationChallengeSender where Answer == Redacted<String?> {
+extension ChallengeTicket: CustomRegistrationChallengeSender where Answer == Redacted<String?> {
     func respond(with data: String?, to challenge: CustomRegistrationChallenge) -> Bool {
         settle(.answered(Redacted(data)), for: challenge.releaseObserver)
     }
@@ -43,7 +36,7 @@ extension TicketSender: CustomRegistrationChallengeSender where Answer == Redact
 }
 
 /// A new PIN.
-extension TicketSender: CreatePinChallengeSender where Answer == NewPin {
+extension ChallengeTicket: CreatePinChallengeSender where Answer == NewPin {
     func respond(with pin: String, to challenge: CreatePinChallenge) -> Bool {
         settle(.answered(NewPin(Redacted(pin))), for: challenge.releaseObserver)
     }
@@ -61,7 +54,7 @@ struct NewPin: Sendable, Hashable {
 }
 
 /// An entered PIN.
-extension TicketSender: PinChallengeSender where Answer == Redacted<String> {
+extension ChallengeTicket: PinChallengeSender where Answer == Redacted<String> {
     func respond(with pin: String, to challenge: PinChallenge) -> Bool {
         settle(.answered(Redacted(pin)), for: challenge.releaseObserver)
     }
@@ -72,7 +65,7 @@ extension TicketSender: PinChallengeSender where Answer == Redacted<String> {
 }
 
 /// The host's verdict as the biometric sensor.
-extension TicketSender: BiometricChallengeSender where Answer == BiometricAnswer {
+extension ChallengeTicket: BiometricChallengeSender where Answer == BiometricAnswer {
     func respond(to challenge: BiometricChallenge) -> Bool {
         settle(.answered(.confirmed), for: challenge.releaseObserver)
     }
