@@ -100,7 +100,8 @@ struct MachineRunnerTests {
         #expect(await runner.isFinished)
     }
 
-    @Test("work still running when another event moves the machine on is cancelled: its result would be stale")
+    // Before the fix the stalled work was never cancelled: the time limit turns that hang into a failure.
+    @Test("work still running when another event moves the machine on is cancelled: its result would be stale", .timeLimit(.minutes(1)))
     func cancelsStaleWork() async {
         let runner = MachineRunner(machine: DoorMachine())
         let performer = DoorPerformer(stall: true)
