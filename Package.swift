@@ -18,6 +18,7 @@ let package = Package(
         .testTarget(name: "StatechartTests", dependencies: ["Statechart"]),
         .testTarget(name: "IdentityFlowTests", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart"]),
         .testTarget(name: "IdentityFlowTestingTests", dependencies: ["IdentityFlowTesting", "IdentityFlow"]),
+        .testTarget(name: "ExplorationTests", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart"]),
         .testTarget(name: "InteropTests", dependencies: ["IdentityFlow", "IdentityFlowTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,8 +2,11 @@
 ///
 /// A transition is applied in full (state changed, record published, effects handed to the
 /// performer) before anything awaits, so actor reentrancy never sees a half-applied transition.
-/// Asynchronous effect work runs in tasks the runner owns (never detached); when the machine
-/// reaches a final state the runner cancels the work still running and drops its performer.
+/// Asynchronous effect work runs in tasks the runner owns (never detached). Work belongs to the
+/// state whose transition started it: when the machine takes any other transition (an answer, a
+/// cancel) the runner cancels the work still running, so a stale call cannot land after the flow
+/// moved on (say, a PIN enrolment after the half-made registration was discarded). When the
+/// machine reaches a final state the runner also drops its performer.
 ///
 /// ```swift
 /// let runner = MachineRunner(machine: DoorMachine(), log: log)
@@ -58,12 +61,10 @@ public actor MachineRunner<Machine: StateMachine> {
         let source = machine.state
         guard let reaction = machine.handle(event) else { return false }
         publish(from: source, event: event, reaction: reaction)
-        let finished = machine.isFinished
-        if finished {
-            for task in work.values { task.cancel() }
-            work.removeAll()
-            self.performer = nil
-        }
+        // Work whose result this transition did not come from is stale now (see the type's doc).
+        for task in work.values { task.cancel() }
+        work.removeAll()
+        if machine.isFinished { self.performer = nil }
         for effect in reaction.effects {
             if case .run(let operation) = performer.perform(effect) {
                 launch(operation)

@@ -1,7 +1,8 @@
 import Testing
 @testable import Statechart
 
-/// A door: open it, close it, or lock it from closed (an async "turn key" effect reports back).
+/// A door: open it, close it, or lock it from closed (an async "turn key" effect reports back);
+/// pushing it open while the key turns abandons the locking.
 struct DoorMachine: StateMachine {
     enum State: Sendable, Equatable { case closed, open, locking, locked }
     enum Event: Sendable { case opened, closed, lockRequested, keyTurned }
@@ -12,6 +13,7 @@ struct DoorMachine: StateMachine {
         .init(from: "open", on: "closed", to: "closed"),
         .init(from: "closed", on: "lockRequested", guard: "shut", to: "locking"),
         .init(from: "locking", on: "keyTurned", to: "locked"),
+        .init(from: "locking", on: "opened", to: "open"),
     ])
 
     var state: State = .closed
@@ -23,6 +25,7 @@ struct DoorMachine: StateMachine {
         case (.open, .closed): state = .closed; return Reaction()
         case (.closed, .lockRequested): state = .locking; return Reaction(guard: "shut", [.turnKey])
         case (.locking, .keyTurned): state = .locked; return Reaction([.report("locked"), .chime])
+        case (.locking, .opened): state = .open; return Reaction()
         default: return nil
         }
     }
@@ -34,17 +37,22 @@ final class DoorPerformer: EffectPerformer {
     let performed = Locked<[String]>([])
     let stall: Bool
     let workCancelled = Locked(false)
+    /// Yields once when stalled work is cancelled: a handoff for tests.
+    let cancellations = AsyncStream.makeStream(of: Void.self)
 
     init(stall: Bool = false) { self.stall = stall }
 
     func perform(_ effect: DoorMachine.Effect) -> EffectWork<DoorMachine.Event> {
         performed.withLock { $0.append(DoorMachine.name(of: effect)) }
         guard case .turnKey = effect else { return .done }
-        return .run { [stall, workCancelled] in
+        return .run { [stall, workCancelled, cancellations] in
             if stall {
                 await withTaskCancellationHandler {
                     await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
-                } onCancel: { workCancelled.withLock { $0 = true } }
+                } onCancel: {
+                    workCancelled.withLock { $0 = true }
+                    cancellations.continuation.yield()
+                }
             }
             return .keyTurned
         }
@@ -90,6 +98,20 @@ struct MachineRunnerTests {
         #expect(await runner.send(.keyTurned))
         while !performer.workCancelled.current { await Task.yield() }
         #expect(await runner.isFinished)
+    }
+
+    // Before the fix the stalled work was never cancelled: the time limit turns that hang into a failure.
+    @Test("work still running when another event moves the machine on is cancelled: its result would be stale", .timeLimit(.minutes(1)))
+    func cancelsStaleWork() async {
+        let runner = MachineRunner(machine: DoorMachine())
+        let performer = DoorPerformer(stall: true)
+        #expect(await runner.start(performer, with: .lockRequested))
+        #expect(await runner.send(.opened))
+        var cancellations = performer.cancellations.stream.makeAsyncIterator()
+        _ = await cancellations.next()
+        #expect(performer.workCancelled.current)
+        #expect(await runner.state == .open)
+        #expect(await runner.send(.keyTurned) == false)
     }
 
     @Test("an undeclared transition is marked in its record and collected by ChartCoverage")

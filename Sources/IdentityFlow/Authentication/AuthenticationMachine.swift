@@ -175,13 +175,13 @@ public struct AuthenticationMachine: StateMachine {
             return go(.authenticated, [.reportSuccess])
         case (.deletingProfile, .profileDeleted):
             return go(.failed, [.reportFailure(PinEntry.deregisteredError(context.profile))])
-        case (.loggingOutPreviousUser, .serviceFailed(let error)),
-             (.fetchingPinStatus, .serviceFailed(let error)),
+        case (.fetchingPinStatus, .serviceFailed(let error)),
              (.storingSession, .serviceFailed(let error)):
             return go(.failed, [.reportFailure(error)])
         case (.awaitingBiometric, .challengeAbandoned(let how)), (.awaitingPin, .challengeAbandoned(let how)):
             return go(.failed, [.reportFailure(how.error)])
-        case (.idle, .cancelRequested), (.deletingProfile, .cancelRequested), (.authenticated, _), (.failed, _):
+        // Too late to cancel once the session is being stored (see PinEntry.endings).
+        case (.idle, .cancelRequested), (.storingSession, .cancelRequested), (.deletingProfile, .cancelRequested), (.authenticated, _), (.failed, _):
             return nil
         case (_, .cancelRequested):
             return go(.failed, [.reportFailure(ChallengeAbandonment.flowCancelled)])
@@ -228,7 +228,6 @@ extension AuthenticationMachine {
             .init(from: "idle", on: "started", guard: "biometric", to: "awaitingBiometric"),
             .init(from: "loggingOutPreviousUser", on: "previousUserLoggedOut", guard: "pin", to: "fetchingPinStatus"),
             .init(from: "loggingOutPreviousUser", on: "previousUserLoggedOut", guard: "biometric", to: "awaitingBiometric"),
-            .init(from: "loggingOutPreviousUser", on: "serviceFailed", to: "failed"),
             .init(from: "awaitingBiometric", on: "biometricAnswered", guard: "confirmed", to: "verifyingBiometric"),
             .init(from: "awaitingBiometric", on: "biometricAnswered", guard: "pinFallback", to: "fetchingPinStatus"),
             .init(from: "awaitingBiometric", on: "biometricAnswered", guard: "sensorFailed", to: "fetchingPinStatus"),
@@ -242,5 +241,5 @@ extension AuthenticationMachine {
             + PinEntry.transitions(awaiting: "awaitingPin", verifying: "verifyingPin", accepted: "storingSession")
             + PinEntry.endings(
                 awaiting: ["awaitingBiometric", "awaitingPin"],
-                busy: ["loggingOutPreviousUser", "verifyingBiometric", "fetchingPinStatus", "verifyingPin", "storingSession"]))
+                busy: ["loggingOutPreviousUser", "verifyingBiometric", "fetchingPinStatus", "verifyingPin"]))
 }

@@ -69,7 +69,10 @@ enum PinEntry {
         ]
     }
 
-    /// Abandoned challenges and cancellation end the flow from these states.
+    /// Abandoned challenges and cancellation end the flow from these states. States that store
+    /// the outcome locally (one write, after the server agreed) and `deletingProfile` are not
+    /// among the busy ones: a cancel there comes too late, and honouring it could report a
+    /// failure while the device already holds the new session, key or profile.
     static func endings(awaiting: [String], busy: [String]) -> [ChartTransition] {
         awaiting.map { .init(from: $0, on: "challengeAbandoned", to: "failed") }
             + (awaiting + busy).map { .init(from: $0, on: "cancelRequested", to: "failed") }

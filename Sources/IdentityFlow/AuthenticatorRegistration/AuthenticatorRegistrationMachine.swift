@@ -106,7 +106,8 @@ public struct AuthenticatorRegistrationMachine: StateMachine {
             return go(.failed, [.reportFailure(error)])
         case (.awaitingPin, .challengeAbandoned(let how)):
             return go(.failed, [.reportFailure(how.error)])
-        case (.idle, .cancelRequested), (.deletingProfile, .cancelRequested), (.registered, _), (.failed, _):
+        // Too late to cancel once the key and session are being stored (see PinEntry.endings).
+        case (.idle, .cancelRequested), (.storingAuthenticator, .cancelRequested), (.deletingProfile, .cancelRequested), (.registered, _), (.failed, _):
             return nil
         case (_, .cancelRequested):
             return go(.failed, [.reportFailure(ChallengeAbandonment.flowCancelled)])
@@ -143,5 +144,5 @@ extension AuthenticatorRegistrationMachine {
             .init(from: "storingAuthenticator", on: "serviceFailed", to: "failed"),
         ]
             + PinEntry.transitions(awaiting: "awaitingPin", verifying: "verifyingPin", accepted: "storingAuthenticator")
-            + PinEntry.endings(awaiting: ["awaitingPin"], busy: ["fetchingPinStatus", "verifyingPin", "storingAuthenticator"]))
+            + PinEntry.endings(awaiting: ["awaitingPin"], busy: ["fetchingPinStatus", "verifyingPin"]))
 }

@@ -142,7 +142,8 @@ public struct ChangePinMachine: StateMachine {
             return go(.failed, [.reportFailure(error)])
         case (.awaitingCurrentPin, .challengeAbandoned(let how)), (.awaitingNewPin, .challengeAbandoned(let how)):
             return go(.failed, [.reportFailure(how.error)])
-        case (.idle, .cancelRequested), (.deletingProfile, .cancelRequested), (.changed, _), (.failed, _):
+        // Too late to cancel once the session is being stored (see PinEntry.endings).
+        case (.idle, .cancelRequested), (.storingSession, .cancelRequested), (.deletingProfile, .cancelRequested), (.changed, _), (.failed, _):
             return nil
         case (_, .cancelRequested):
             return go(.failed, [.reportFailure(ChallengeAbandonment.flowCancelled)])
@@ -185,5 +186,5 @@ extension ChangePinMachine {
             + PinEntry.transitions(awaiting: "awaitingCurrentPin", verifying: "verifyingCurrentPin", accepted: "awaitingNewPin")
             + PinEntry.endings(
                 awaiting: ["awaitingCurrentPin", "awaitingNewPin"],
-                busy: ["fetchingPinStatus", "verifyingCurrentPin", "enrollingNewPin", "storingSession"]))
+                busy: ["fetchingPinStatus", "verifyingCurrentPin", "enrollingNewPin"]))
 }

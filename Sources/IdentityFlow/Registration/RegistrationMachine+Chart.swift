@@ -45,7 +45,8 @@ extension RegistrationMachine {
     ]
 
     /// Failures, abandoned challenges and cancellation: states that hold server-side credentials
-    /// end through `discardingRegistration`, the others fail at once.
+    /// end through `discardingRegistration`, the others fail at once. `storingProfile` (one local
+    /// write) and `discardingRegistration` (already failing) ignore a cancel.
     private static let endingTransitions: [ChartTransition] = {
         let holdingCredentials = ["awaitingPin", "enrollingPin", "storingProfile"]
         func ending(_ state: String, on event: String) -> ChartTransition {
@@ -55,10 +56,7 @@ extension RegistrationMachine {
         let awaiting = ["awaitingBrowserRedirect", "awaitingCustomInitData", "awaitingCustomFinishData", "awaitingPin"]
         return calling.map { ending($0, on: "serviceFailed") }
             + awaiting.map { ending($0, on: "challengeAbandoned") }
-            + (calling + awaiting).map { ending($0, on: "cancelRequested") }
-            + [
-                .init(from: "discardingRegistration", on: "registrationDiscarded", to: "failed"),
-                .init(from: "discardingRegistration", on: "cancelRequested", to: "failed"),
-            ]
+            + (calling + awaiting).filter { $0 != "storingProfile" }.map { ending($0, on: "cancelRequested") }
+            + [.init(from: "discardingRegistration", on: "registrationDiscarded", to: "failed")]
     }()
 }

@@ -192,8 +192,7 @@ public struct RegistrationMachine: StateMachine {
             return go(.storingProfile(credentials), [.storeProfile(credentials)])
         case (.storingProfile(let credentials), .profileStored):
             return go(.registered, [.reportSuccess(info: credentials.info)])
-        case (.discardingRegistration(let pending), .registrationDiscarded),
-             (.discardingRegistration(let pending), .cancelRequested):
+        case (.discardingRegistration(let pending), .registrationDiscarded):
             return fail(pending.error)
         case (.preparingAuthorization, .serviceFailed(let error)),
              (.exchangingCode, .serviceFailed(let error)),
@@ -207,7 +206,10 @@ public struct RegistrationMachine: StateMachine {
              (.awaitingCustomFinishData, .challengeAbandoned(let how)),
              (.awaitingPin, .challengeAbandoned(let how)):
             return fail(how.error)
-        case (.idle, .cancelRequested), (.discardingRegistration, _), (.registered, _), (.failed, _):
+        // Too late to cancel: the profile is being written locally in one step (cancelling could
+        // leave it stored behind a failed registration), or the flow is already failing and must
+        // finish discarding what the server holds.
+        case (.idle, .cancelRequested), (.storingProfile, .cancelRequested), (.discardingRegistration, _), (.registered, _), (.failed, _):
             return nil
         case (_, .cancelRequested):
             return fail(ChallengeAbandonment.flowCancelled)

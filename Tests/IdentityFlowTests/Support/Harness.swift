@@ -17,6 +17,7 @@ struct Harness {
         server: ReferenceIdentityService = ReferenceIdentityService(),
         executor: CallbackExecutor? = nil
     ) async throws -> Harness {
+        SuiteCoverage.enabled
         let logs = LogCapture()
         var configuration = ClientConfiguration.testing(pinPolicy: pinPolicy, challengeTimeout: challengeTimeout, clock: clock, logger: logs.logger)
         if let executor { configuration.callbackExecutor = executor }

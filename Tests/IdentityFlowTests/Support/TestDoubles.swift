@@ -52,3 +52,19 @@ final class MainThreadRecorder: RegistrationDelegate {
         done.userClient(client, didFailToRegisterUserWith: identityProvider, error: error)
     }
 }
+
+/// A storage that runs a hook before every write (to cancel a flow while it stores, say).
+final class HookedStorage: SecureStorage {
+    private let inner = InMemoryStorage()
+    private let hook = Locked<(@Sendable () -> Void)?>(nil)
+
+    func beforeWrite(_ body: @escaping @Sendable () -> Void) { hook.withLock { $0 = body } }
+
+    func data(forKey key: String) throws(IdentityFlowError) -> Data? { try inner.data(forKey: key) }
+    func setData(_ data: Data, forKey key: String) throws(IdentityFlowError) {
+        hook.current?()
+        try inner.setData(data, forKey: key)
+    }
+    func removeData(forKey key: String) throws(IdentityFlowError) { try inner.removeData(forKey: key) }
+    func keys() throws(IdentityFlowError) -> [String] { try inner.keys() }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import IdentityFlow
+import IdentityFlowTesting
+
+/// A flow to explore and the situation it starts from.
+struct FlowCase: Sendable, CustomStringConvertible {
+    enum Kind: String, Sendable {
+        case browserRegistration = "registration (browser)"
+        case oneStepRegistration = "registration (custom one-step)"
+        case twoStepRegistration = "registration (custom two-step)"
+        case pinAuthentication = "authentication (PIN)"
+        case biometricAuthentication = "authentication (biometric)"
+        case changePin = "change PIN"
+        case biometricRegistration = "biometric registration"
+        case logout = "logout"
+        case deregistration = "deregistration"
+    }
+
+    /// What is true before the flow starts.
+    enum Setup: String, Sendable {
+        /// Profile A registered with the PIN, logged in (nothing registered for registrations).
+        case plain = ""
+        /// Profile B registered after A, so B is logged in when A authenticates.
+        case otherUserLoggedIn = ", other user logged in"
+        /// The server forgot profile A (locked out elsewhere, deregistered elsewhere).
+        case unknownToServer = ", profile unknown to the server"
+        /// The PIN was changed on another device: the biometric key no longer matches.
+        case pinChangedElsewhere = ", PIN changed elsewhere"
+    }
+
+    let kind: Kind
+    var setup: Setup = .plain
+
+    var description: String { kind.rawValue + setup.rawValue }
+
+    var isRegistration: Bool { [.browserRegistration, .oneStepRegistration, .twoStepRegistration].contains(kind) }
+    var asksForPin: Bool { [.pinAuthentication, .biometricAuthentication, .changePin, .biometricRegistration].contains(kind) }
+
+    /// Every flow and set-up the exploration runs.
+    static let all: [FlowCase] = [
+        FlowCase(kind: .browserRegistration),
+        FlowCase(kind: .oneStepRegistration),
+        FlowCase(kind: .twoStepRegistration),
+        FlowCase(kind: .pinAuthentication),
+        FlowCase(kind: .pinAuthentication, setup: .otherUserLoggedIn),
+        FlowCase(kind: .pinAuthentication, setup: .unknownToServer),
+        FlowCase(kind: .biometricAuthentication),
+        FlowCase(kind: .biometricAuthentication, setup: .otherUserLoggedIn),
+        FlowCase(kind: .biometricAuthentication, setup: .unknownToServer),
+        FlowCase(kind: .biometricAuthentication, setup: .pinChangedElsewhere),
+        FlowCase(kind: .changePin),
+        FlowCase(kind: .changePin, setup: .unknownToServer),
+        FlowCase(kind: .biometricRegistration),
+        FlowCase(kind: .biometricRegistration, setup: .unknownToServer),
+        FlowCase(kind: .logout),
+        FlowCase(kind: .deregistration),
+    ]
+}
+
+/// The fixture of one path: a fresh reference server, client and host, wired to the path's choices.
+struct PathWorld {
+    let control: PathControl
+    let reference: ReferenceIdentityService
+    let client: UserClient
+    let logs: LogCapture
+    let oneStep: IdentityProvider
+    let twoStep: IdentityProvider
+
+    init(control: PathControl) async throws {
+        self.control = control
+        let reference = ReferenceIdentityService(maxPinFailures: 2, clock: control.clock)
+        let script: CustomProviderScript = { _, _ in
+            control.notes.withLock { notes in
+                defer { notes.customAnswer = .status(2000, data: "ok") }
+                return notes.customAnswer
+            }
+        }
+        oneStep = reference.addCustomProvider(id: "one-step", steps: .oneStep, script: script)
+        twoStep = reference.addCustomProvider(id: "two-step", steps: .twoStep, script: script)
+        logs = LogCapture()
+        let configuration = ClientConfiguration.testing(clock: control.clock, logger: logs.logger)
+        client = UserClient(configuration: configuration, service: ExploringService(reference: reference, control: control), storage: ExploringStorage(control: control))
+        self.reference = reference
+        control.attach(client)
+        try await client.start()
+    }
+
+    /// Brings the client into the flow case's starting situation (choice points are not armed yet).
+    /// - Returns: The profile the flow is about, if any.
+    func prepare(_ flow: FlowCase) async throws -> UserProfile? {
+        guard !flow.isRegistration else { return nil }
+        let profile = try await registerProfile()
+        if flow.kind == .biometricAuthentication {
+            try await client.registerBiometricAuthenticator(for: profile, responder: ClosureResponder { challenge in
+                if case .pin(let prompt) = challenge { prompt.sender.respond(with: Secrets.pin, to: prompt) }
+            })
+        }
+        switch flow.setup {
+        case .plain: break
+        case .otherUserLoggedIn: _ = try await registerProfile()
+        case .unknownToServer: try await reference.deregister(profile, accessToken: nil)
+        case .pinChangedElsewhere:
+            let token = reference.issuedTokensForTesting.first { $0.hasPrefix("at-") } ?? ""
+            let enrolment = try PinProof.enrolment(for: profile, pin: Redacted(Secrets.newPin), iterations: 16)
+            _ = try await reference.enrolPin(enrolment, accessToken: Redacted(token))
+        }
+        return profile
+    }
+
+    private func registerProfile() async throws -> UserProfile {
+        try await client.registerUser(with: oneStep, answering: { challenge in
+            switch challenge {
+            case .customRegistration(let custom): custom.sender.respond(with: "set-up", to: custom)
+            case .createPin(let create): create.sender.respond(with: Secrets.pin, to: create)
+            default: challenge.cancel()
+            }
+        }).profile
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import IdentityFlow
+import IdentityFlowTesting
+import Statechart
+
+/// What one explored path did and what went wrong on it.
+struct PathReport: Sendable {
+    let trace: [ChoicePoint]
+    let records: [TransitionRecord]
+    let violations: [String]
+}
+
+/// Runs one path of a flow case on a fresh client and reference server, then checks the
+/// invariants every path must keep (see ``check(_:_:_:)``).
+struct PathRun {
+    let flow: FlowCase
+    let prefix: [Int]
+    /// Even paths use the delegate (or completion) API, odd ones the async API.
+    let usesDelegate: Bool
+
+    func run() async -> PathReport {
+        let chooser = Chooser(prefix: prefix)
+        let control = PathControl(chooser: chooser)
+        do {
+            let world = try await PathWorld(control: control)
+            let profile = try await world.prepare(flow)
+            return await explore(world, profile: profile)
+        } catch {
+            return PathReport(trace: chooser.trace, records: [], violations: ["set-up failed: \(error)"])
+        }
+    }
+
+    private func explore(_ world: PathWorld, profile: UserProfile?) async -> PathReport {
+        let control = world.control
+        let records = Locked<[TransitionRecord]>([])
+        let observation = world.client.transitionLog.observe { record in
+            records.withLock { $0.append(record) }
+            control.notes.withLock { $0.state = record.transition.target }
+        }
+        let before = Snapshot(world, profile: profile)
+        let host = ExploringHost(control: control, reference: world.reference, createdPin: flow.kind == .changePin ? Secrets.newPin : Secrets.pin)
+        control.notes.withLock { $0.armed = true }
+        let outcome = await start(world, profile: profile, host: host)
+        for answer in control.heldAnswers.current where answer() {
+            control.violation("a challenge held until the flow ended accepted a late answer")
+        }
+        await control.settle()
+        control.notes.withLock { $0.armed = false }
+        observation.cancel()
+        let taken = records.current
+        check(world, before: before, outcome: outcome, host: host, records: taken, profile: profile)
+        await checkClientAcceptsNewFlow(world)
+        return PathReport(trace: control.chooser.trace, records: taken, violations: control.notes.withLock { $0.violations })
+    }
+
+    /// Starts the flow through the delegate or the async API and waits for its outcome.
+    private func start(_ world: PathWorld, profile: UserProfile?, host: ExploringHost) async -> ExploringHost.Outcome {
+        let client = world.client
+        let subject = profile ?? UserProfile(profileId: "none")
+        if usesDelegate {
+            switch flow.kind {
+            case .browserRegistration: client.registerUser(with: ReferenceIdentityService.browserProvider, delegate: host)
+            case .oneStepRegistration: client.registerUser(with: world.oneStep, delegate: host)
+            case .twoStepRegistration: client.registerUser(with: world.twoStep, delegate: host)
+            case .pinAuthentication: client.authenticateUser(subject, authenticator: .pin, delegate: host)
+            case .biometricAuthentication: client.authenticateUser(subject, authenticator: .biometric, delegate: host)
+            case .changePin: client.changePin(delegate: host)
+            case .biometricRegistration: client.registerBiometricAuthenticator(for: subject, delegate: host)
+            case .logout: client.logout { error in host.finish(error.map { .failure($0) } ?? .success) }
+            case .deregistration: client.deregister(subject) { error in host.finish(error.map { .failure($0) } ?? .success) }
+            }
+            return await host.outcome()
+        }
+        let outcome: ExploringHost.Outcome
+        do {
+            switch flow.kind {
+            case .browserRegistration: _ = try await client.registerUser(with: ReferenceIdentityService.browserProvider, responder: host)
+            case .oneStepRegistration: _ = try await client.registerUser(with: world.oneStep, responder: host)
+            case .twoStepRegistration: _ = try await client.registerUser(with: world.twoStep, responder: host)
+            case .pinAuthentication: _ = try await client.authenticateUser(subject, authenticator: .pin, responder: host)
+            case .biometricAuthentication: _ = try await client.authenticateUser(subject, authenticator: .biometric, responder: host)
+            case .changePin: _ = try await client.changePin(responder: host)
+            case .biometricRegistration: try await client.registerBiometricAuthenticator(for: subject, responder: host)
+            case .logout: try await client.logout()
+            case .deregistration: try await client.deregister(subject)
+            }
+            outcome = .success
+        } catch {
+            outcome = .failure(error)
+        }
+        host.finish(outcome)
+        return outcome
+    }
+
+    // MARK: - Invariants
+
+    /// What the device and the server held before the flow.
+    struct Snapshot {
+        let profiles: Set<UserProfile>
+        let accessTokens: Int
+        let enrolled: Set<UserProfile>
+
+        init(_ world: PathWorld, profile: UserProfile?) {
+            profiles = world.client.userProfiles
+            accessTokens = world.reference.activeAccessTokenCount
+            enrolled = world.reference.enrolledProfiles
+        }
+    }
+
+    private func check(_ world: PathWorld, before: Snapshot, outcome: ExploringHost.Outcome, host: ExploringHost, records: [TransitionRecord], profile: UserProfile?) {
+        let control = world.control
+        let notes = control.notes.current
+        if host.all.count != 1 { control.violation("\(host.all.count) terminal outcomes instead of one") }
+        if world.client.isFlowRunning { control.violation("a flow is still running after the outcome") }
+        for record in records where !record.isDeclared { control.violation("undeclared transition: \(record)") }
+        for text in records.map(\.description) + world.logs.messages {
+            if let secret = Secrets.all.first(where: { Self.contains(text, secret: $0) }) {
+                control.violation("secret \(secret) in \(text)")
+            }
+        }
+        if flow.isRegistration, outcome.error != nil {
+            if world.client.userProfiles != before.profiles { control.violation("a failed registration left a profile on the device") }
+            if !notes.cleanupFaulted {
+                if world.reference.activeAccessTokenCount != before.accessTokens { control.violation("a failed registration left an access token on the server") }
+                if world.reference.enrolledProfiles != before.enrolled { control.violation("a failed registration left a PIN enrolment on the server") }
+            }
+        }
+        if flow.asksForPin, let profile {
+            let lockedOut = outcome.error?.code == .userDeregistered
+            // A profile the server already forgot is deleted as soon as the server says so.
+            let expected = flow.setup == .unknownToServer ? lockedOut : notes.wrongPinsChecked >= 2
+            if lockedOut != expected {
+                control.violation("lockout \(lockedOut ? "after" : "missing after") \(notes.wrongPinsChecked) wrong PIN(s) checked (limit 2)")
+            }
+            if lockedOut, world.client.userProfiles.contains(profile) { control.violation("the locked-out profile is still on the device") }
+        }
+    }
+
+    /// The client must accept a new flow at once: a logout (or its refusal) must not be `actionAlreadyInProgress`.
+    private func checkClientAcceptsNewFlow(_ world: PathWorld) async {
+        do { try await world.client.logout() } catch where error.code == .actionAlreadyInProgress {
+            world.control.violation("the client refused a new flow after the outcome")
+        } catch {}
+    }
+
+    /// Whether `text` holds `secret` as a whole word (not inside a longer random identifier).
+    static func contains(_ text: String, secret: String) -> Bool {
+        var searchRange = text.startIndex..<text.endIndex
+        while let found = text.range(of: secret, range: searchRange) {
+            let before = found.lowerBound > text.startIndex ? text[text.index(before: found.lowerBound)] : " "
+            let after = found.upperBound < text.endIndex ? text[found.upperBound] : " "
+            let boundary: (Character) -> Bool = { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+            if boundary(before) && boundary(after) { return true }
+            searchRange = found.upperBound..<text.endIndex
+        }
+        return false
+    }
+}
