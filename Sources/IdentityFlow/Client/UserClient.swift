@@ -120,6 +120,10 @@ public final class UserClient: Sendable {
     // MARK: - Flow control
 
     /// Cancels the running flow, if any; it ends with ``ErrorCode/actionCancelled``.
+    ///
+    /// A server call in flight is abandoned. Two steps finish first so that nothing is left
+    /// half-done: storing a result on the device (the flow may then still succeed) and
+    /// discarding a failed registration on the server.
     /// - Returns: Whether a flow was running.
     @discardableResult
     public func cancelCurrentFlow() -> Bool {
