@@ -17,6 +17,9 @@ enum DemoCommand {
           --issuer URL    instead, register, log in and log out against this OpenID Connect
                           provider: open the printed URL, sign in, paste the redirect URL
           --client-id ID, --redirect-uri URI, --scope S (repeatable; default openid)
+          --extension-base URL  where the registration and PIN endpoints live (default
+                          <issuer origin>/identityflow); without them only the OpenID Connect
+                          sign-in, ID token validation, userinfo and revocation are shown
         """
 
     static func run(_ arguments: [String]) async -> Int32 {
@@ -31,7 +34,7 @@ enum DemoCommand {
             case "--help", "-h":
                 print(usage)
                 return 0
-            case "--issuer", "--client-id", "--redirect-uri", "--scope":
+            case "--issuer", "--client-id", "--redirect-uri", "--scope", "--extension-base":
                 guard let value = remaining.popFirst() else { return refuse("\(argument) needs a value") }
                 if argument == "--scope" { scopes.append(value) } else { options[argument] = value }
             default:
@@ -43,7 +46,8 @@ enum DemoCommand {
                   let redirect = options["--redirect-uri"].flatMap(URL.init(string:)) else {
                 return refuse("--issuer, --client-id and --redirect-uri go together")
             }
-            let configuration = HTTPServiceConfiguration(issuer: issuer, clientID: clientID, redirectURI: redirect, scopes: scopes.isEmpty ? ["openid"] : scopes)
+            var configuration = HTTPServiceConfiguration(issuer: issuer, clientID: clientID, redirectURI: redirect, scopes: scopes.isEmpty ? ["openid"] : scopes)
+            configuration.extensionBaseURL = options["--extension-base"].flatMap(URL.init(string:))
             return await OpenIDDemo(configuration: configuration).run()
         }
         let answers: any DemoAnswerSource = interactive ? InteractiveAnswers() : ScriptedDemoAnswers()

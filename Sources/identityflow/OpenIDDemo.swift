@@ -12,8 +12,10 @@ struct OpenIDDemo {
         line("client", "\(configuration.clientID), redirect URI \(configuration.redirectURI)")
         line("", "Secrets (PINs, codes, tokens) print as <redacted>; transitions show what the engine does.")
         let client: UserClient
+        let service: HTTPIdentityService
         do {
-            let service = try HTTPIdentityService(configuration: configuration)
+            service = try HTTPIdentityService(configuration: configuration)
+            if await !hasExtensionEndpoints(service) { return await signInOnly(service) }
             let clientConfiguration = ClientConfiguration(
                 redirectURI: configuration.redirectURI, defaultScopes: configuration.scopes,
                 pinKeyIterations: 10_000, callbackExecutor: .immediate)
@@ -56,6 +58,47 @@ struct OpenIDDemo {
             return fail("logout", error)
         }
         return 0
+    }
+
+    // MARK: - Providers without IdentityFlow's extension endpoints
+
+    /// Whether the provider serves the registration and PIN endpoints (`docs/extension-api.openapi.yaml`).
+    private func hasExtensionEndpoints(_ service: HTTPIdentityService) async -> Bool {
+        do { return try await !service.identityProviders().isEmpty } catch { return false }
+    }
+
+    /// The OpenID Connect part alone: PKCE sign-in, code exchange with ID token validation,
+    /// userinfo and revocation, straight through the service.
+    private func signInOnly(_ service: HTTPIdentityService) async -> Int32 {
+        line("note", "no IdentityFlow extension endpoints at <issuer origin>/identityflow: registration needs")
+        line("", "them for the PIN, so this run shows the OpenID Connect part alone, through HTTPIdentityService.")
+        section("1. Sign in through the browser (PKCE S256, state, nonce)")
+        do {
+            let request = try AuthorizationRequest(redirectURI: configuration.redirectURI, scopes: configuration.scopes)
+            let url = try await service.authorizationURL(for: IdentityProvider(identifier: "oidc", name: "OpenID Connect", kind: .browser), request: request)
+            print("  open        \(url.absoluteString)")
+            guard let pasted = await TerminalPrompt.ask("the URL the browser was redirected to", hidden: false),
+                  let redirect = URL(string: pasted.trimmingCharacters(in: .whitespaces)) else {
+                return fail("sign-in", ChallengeAbandonment.flowCancelled)
+            }
+            guard case .authorized(let code) = BrowserRedirect.check(redirect, against: request) else {
+                return fail("sign-in", IdentityFlowError(.redirectMismatch, "The pasted URL is not an authorized redirect to \(configuration.redirectURI) with the state sent."))
+            }
+            section("2. Exchange the code and validate the ID token")
+            let tokens = try await service.exchangeCode(code, request: request)
+            if let idToken = tokens.idToken {
+                line("id token", "\(try await service.validateIdToken(idToken, nonce: request.nonce.value))")
+            }
+            line("tokens", "\(tokens)")
+            section("3. Userinfo, then revoke the tokens")
+            let info = try await service.userInfo(accessToken: tokens.accessToken)
+            line("userinfo", info.keys.sorted().joined(separator: ", "))
+            try await service.revoke(tokens)
+            line("result", "signed in, validated and revoked")
+            return 0
+        } catch {
+            return fail("OpenID Connect", error)
+        }
     }
 
     /// Answers a challenge from the terminal; end of input cancels it.
