@@ -62,8 +62,10 @@ public actor MachineRunner<Machine: StateMachine> {
         guard let reaction = machine.handle(event) else { return false }
         publish(from: source, event: event, reaction: reaction)
         // Work whose result this transition did not come from is stale now (see the type's doc).
-        for task in work.values { task.cancel() }
-        work.removeAll()
+        if !work.isEmpty {
+            for task in work.values { task.cancel() }
+            work.removeAll(keepingCapacity: true)
+        }
         if machine.isFinished { self.performer = nil }
         for effect in reaction.effects {
             if case .run(let operation) = performer.perform(effect) {
