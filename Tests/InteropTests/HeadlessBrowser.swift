@@ -19,7 +19,7 @@ final class HeadlessBrowser: Sendable {
         let url: URL
     }
 
-    private let cookies = LockedBox<[String: String]>([:])
+    private let cookies = Locked<[String: String]>([:])
 
     /// Logs in with the HTML form, answers the consent form (`allow` or deny) and returns the
     /// redirect to the app's redirect URI, unfollowed.
@@ -72,7 +72,7 @@ final class HeadlessBrowser: Sendable {
 
     private func send(_ request: URLRequest) async throws -> Page {
         var request = request
-        let jar = cookies.value
+        let jar = cookies.current
         if !jar.isEmpty { request.setValue(jar.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "), forHTTPHeaderField: "Cookie") }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
@@ -86,7 +86,7 @@ final class HeadlessBrowser: Sendable {
         var headers: [String: String] = [:]
         for (key, value) in response.allHeaderFields { headers["\(key)"] = "\(value)" }
         for cookie in HTTPCookie.cookies(withResponseHeaderFields: headers, for: url) {
-            cookies.update { $0[cookie.name] = cookie.value }
+            cookies.withLock { $0[cookie.name] = cookie.value }
         }
         return Page(status: response.statusCode, location: response.value(forHTTPHeaderField: "Location"),
                     html: String(decoding: data, as: UTF8.self), url: url)
@@ -127,11 +127,11 @@ private final class NoRedirects: NSObject, URLSessionDataDelegate, Sendable {
         var data = Data()
     }
 
-    private let state = LockedBox(State())
+    private let state = Locked(State())
 
     func run(_ task: URLSessionDataTask) async throws -> (Data, HTTPURLResponse) {
         try await withCheckedThrowingContinuation { continuation in
-            state.update { $0.continuation = continuation }
+            state.withLock { $0.continuation = continuation }
             task.resume()
         }
     }
@@ -141,16 +141,16 @@ private final class NoRedirects: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        state.update { $0.response = response as? HTTPURLResponse }
+        state.withLock { $0.response = response as? HTTPURLResponse }
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        state.update { $0.data.append(data) }
+        state.withLock { $0.data.append(data) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (continuation, response, data) = state.update { state in
+        let (continuation, response, data) = state.withLock { state in
             defer { state.continuation = nil }
             return (state.continuation, state.response ?? (task.response as? HTTPURLResponse), state.data)
         }
@@ -162,26 +162,7 @@ private final class NoRedirects: NSObject, URLSessionDataDelegate, Sendable {
     }
 }
 
-/// A lock-protected value for the test helpers.
-///
-/// `@unchecked Sendable` is safe: `stored` is private and only touched while `lock` is held, in
-/// ``value`` and ``update(_:)``; `Value: Sendable` lets copies leave the lock.
-final class LockedBox<Value: Sendable>: @unchecked Sendable {
-    private var stored: Value
-    private let lock = NSLock()
-
-    init(_ value: Value) { stored = value }
-
-    var value: Value { update { $0 } }
-
-    @discardableResult
-    func update<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&stored)
-    }
-}
-
+/// Unwraps or fails the replay with a reason.
 extension Optional {
     func orThrow(_ reason: String) throws -> Wrapped {
         guard let self else { throw HeadlessBrowser.Failure(description: reason) }

@@ -82,19 +82,19 @@ enum InteropEnvironment {
 struct InteropResponder: ChallengeResponder {
     var allowConsent = true
     var customData: [String?] = []
-    let seen = LockedBox<[String]>([])
-    private let remaining: LockedBox<[String?]>
+    let seen = Locked<[String]>([])
+    private let remaining: Locked<[String?]>
 
     init(allowConsent: Bool = true, customData: [String?] = []) {
         self.allowConsent = allowConsent
         self.customData = customData
-        self.remaining = LockedBox(customData)
+        self.remaining = Locked(customData)
     }
 
     func receive(_ challenge: Challenge) async {
         switch challenge {
         case .browserRegistration(let browser):
-            seen.update { $0.append("browser") }
+            seen.withLock { $0.append("browser") }
             do {
                 let redirect = try await HeadlessBrowser().authorize(browser.url, allow: allowConsent)
                 browser.sender.respond(with: redirect, to: browser)
@@ -103,17 +103,17 @@ struct InteropResponder: ChallengeResponder {
                 browser.sender.cancel(browser)
             }
         case .customRegistration(let custom):
-            seen.update { $0.append("\(custom.step)\(custom.info.map { ":\($0.status)" } ?? "")\(custom.error.map { " error \($0.code)" } ?? "")") }
-            let next = remaining.update { $0.isEmpty ? nil : Optional($0.removeFirst()) }
+            seen.withLock { $0.append("\(custom.step)\(custom.info.map { ":\($0.status)" } ?? "")\(custom.error.map { " error \($0.code)" } ?? "")") }
+            let next = remaining.withLock { $0.isEmpty ? nil : Optional($0.removeFirst()) }
             if let next { custom.sender.respond(with: next, to: custom) } else { custom.sender.cancel(custom) }
         case .createPin(let pin):
-            seen.update { $0.append("createPin") }
+            seen.withLock { $0.append("createPin") }
             pin.sender.respond(with: "73914", to: pin)
         case .pin(let pin):
-            seen.update { $0.append("pin") }
+            seen.withLock { $0.append("pin") }
             pin.sender.respond(with: "73914", to: pin)
         case .biometric(let biometric):
-            seen.update { $0.append("biometric") }
+            seen.withLock { $0.append("biometric") }
             biometric.sender.cancel(biometric)
         }
     }

@@ -15,7 +15,7 @@ struct RegistrationInteropTests {
         #expect(result.identityProvider.identifier == "oidc")
         #expect(client.userProfiles == [result.profile])
         #expect(client.authenticatedUserProfile == result.profile)
-        #expect(responder.seen.value == ["browser", "createPin"])
+        #expect(responder.seen.current == ["browser", "createPin"])
         #expect(try await service.profileExists(result.profile))
         #expect(try !storage.keys().isEmpty)
     }
@@ -79,7 +79,7 @@ struct RegistrationInteropTests {
             #expect(client.userProfiles.isEmpty)
             #expect(try storage.keys().isEmpty)
         }
-        #expect(responder.seen.value == scenario.seen)
+        #expect(responder.seen.current == scenario.seen)
     }
 }
 }

@@ -175,7 +175,7 @@ public final class UserClient: Sendable {
     }
 
     /// Best effort: deregisters a half-made profile on the server and revokes its tokens.
-    func discardOnServer(_ profile: UserProfile, tokens: TokenSet, service: any IdentityService, flow: FlowID) async {
+    func discardOnServer(_ profile: UserProfile, tokens: TokenSet, flow: FlowID) async {
         do { try await service.deregister(profile, accessToken: tokens.accessToken) } catch {
             configuration.logger.log(.warning, "Could not deregister the unfinished profile on the server: \(error)", flow: flow)
         }

@@ -63,8 +63,8 @@ final class RegistrationFlow: FlowPerformer {
                 return .profileStored
             }
         case .discardRegistration(let tokens):
-            return .run { [client, profile, service] in
-                await client.discardOnServer(profile, tokens: tokens, service: service, flow: self.engine.id)
+            return .run { [client, profile, engine] in
+                await client.discardOnServer(profile, tokens: tokens, flow: engine.id)
                 return .registrationDiscarded
             }
         case .reportSuccess(let info):
