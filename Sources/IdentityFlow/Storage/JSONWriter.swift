@@ -20,26 +20,19 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: ":"))
     }
 
-    /// Writes a string literal: `"` and `\` escaped, control characters as `\n`, `\t`, ... or `\u00XX`.
+    /// Writes a string literal: `"` and `\` escaped, control characters as `\n`, `\t`, ... or
+    /// `\u00XX`; runs of characters that need no escape are copied whole.
     mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(byte)
-            case 0x0A: escape(UInt8(ascii: "n"))
-            case 0x0D: escape(UInt8(ascii: "r"))
-            case 0x09: escape(UInt8(ascii: "t"))
-            case 0x08: escape(UInt8(ascii: "b"))
-            case 0x0C: escape(UInt8(ascii: "f"))
-            case 0x00..<0x20:
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-            default:
-                bytes.append(byte)
+        var value = value
+        value.withUTF8 { utf8 in
+            var runStart = 0
+            for index in utf8.indices where utf8[index] < 0x20 || utf8[index] == UInt8(ascii: "\"") || utf8[index] == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                escape(utf8[index])
+                runStart = index + 1
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         bytes.append(UInt8(ascii: "\""))
     }
@@ -75,9 +68,22 @@ struct JSONWriter {
         punctuation("]")
     }
 
-    private mutating func escape(_ letter: UInt8) {
+    /// Writes the escape sequence of one byte that cannot stand in a JSON string as it is.
+    private mutating func escape(_ byte: UInt8) {
         bytes.append(UInt8(ascii: "\\"))
-        bytes.append(letter)
+        switch byte {
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case 0x00..<0x20:
+            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+            bytes.append(Self.hexDigits[Int(byte >> 4)])
+            bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+        default:
+            bytes.append(byte)  // `"` and `\`
+        }
     }
 
     /// `0-9a-f`; the first ten double as decimal digits.
