@@ -26,6 +26,7 @@ package enum URLQuery {
         guard !query.isEmpty else { return [] }
         return query.withUTF8 { bytes in
             var items: [Item] = []
+            items.reserveCapacity(bytes.reduce(1) { $1 == UInt8(ascii: "&") ? $0 + 1 : $0 })
             var start = 0
             while start <= bytes.count {
                 var end = start
