@@ -64,6 +64,31 @@ struct ReferenceIdentityServiceTests {
     }
 }
 
+extension ReferenceIdentityServiceTests {
+    @Test("authorization URLs carry every parameter percent-encoded; the redirect keeps the redirect URI's own query and fragment")
+    func urlsRoundTrip() async throws {
+        let server = ReferenceIdentityService()
+        let redirectURI = URL(string: "app://callback/?keep=a%26b#frag")!
+        let request = AuthorizationRequest(redirectURI: redirectURI, scopes: ["openid", "a&b=c+d"], state: "s &=+/#%é", nonce: "n", codeVerifier: String(repeating: "v", count: 43))
+        let url = try await server.authorizationURL(for: ReferenceIdentityService.browserProvider, request: request)
+        let items = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)
+        #expect(items.first { $0.name == "redirect_uri" }?.value == redirectURI.absoluteString)
+        #expect(items.first { $0.name == "scope" }?.value == "openid a&b=c+d")
+        #expect(items.first { $0.name == "state" }?.value == "s &=+/#%é")
+        #expect(items.first { $0.name == "code_challenge" }?.value == request.codeChallenge)
+        let redirect = try server.logIn(at: url)
+        #expect(redirect.absoluteString.hasPrefix("app://callback/?keep=a%26b&code="))
+        #expect(redirect.fragment == "frag")
+        guard case .authorized(let code) = BrowserRedirect.check(redirect, against: request) else {
+            Issue.record("the redirect did not carry a code and the state")
+            return
+        }
+        #expect(try await server.exchangeCode(code, request: request).scopes == ["openid", "a&b=c+d"])
+        let denied = try server.logIn(at: url, consent: .deny)
+        #expect(BrowserRedirect.check(denied, against: request) == .denied(error: "access_denied", description: nil))
+    }
+}
+
 @Suite("ManualClock")
 struct ManualClockTests {
     @Test("a sleeper wakes only when the clock reaches its deadline")

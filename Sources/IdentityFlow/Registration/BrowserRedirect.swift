@@ -23,35 +23,43 @@ public enum BrowserRedirect: Sendable, Hashable {
     ///   - request: The request that started the registration.
     /// - Returns: What the redirect says.
     public static func check(_ url: URL, against request: AuthorizationRequest) -> BrowserRedirect {
-        guard let actual = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let expected = URLComponents(url: request.redirectURI, resolvingAgainstBaseURL: false),
-              Endpoint(actual) == Endpoint(expected)
-        else { return .redirectMismatch }
-        let items = (actual.queryItems ?? []).reduce(into: [String: String]()) { items, item in
-            if items[item.name] == nil { items[item.name] = item.value ?? "" }
+        guard let actual = Endpoint(url), let expected = Endpoint(request.redirectURI), actual == expected else {
+            return .redirectMismatch
         }
-        guard items["state"] == request.state.value else { return .stateMismatch }
-        if let error = items["error"] { return .denied(error: error, description: items["error_description"]) }
-        guard let code = items["code"], !code.isEmpty else { return .malformed }
+        let items = URLQuery.items(of: url) ?? []
+        func first(_ name: String) -> String? {
+            items.first { $0.name == name }.map { $0.value ?? "" }
+        }
+        guard first("state") == request.state.value else { return .stateMismatch }
+        if let error = first("error") { return .denied(error: error, description: first("error_description")) }
+        guard let code = first("code"), !code.isEmpty else { return .malformed }
         return .authorized(code: Redacted(code))
     }
 
-    /// Scheme, host, port and path after normalisation.
+    /// Scheme, host, port and path after normalisation, read from the URL's own parse (a
+    /// relative URL's base is not consulted).
     private struct Endpoint: Equatable {
         let scheme: String
         let host: String
         let port: Int?
         let path: String
 
-        init(_ components: URLComponents) {
-            scheme = (components.scheme ?? "").lowercased()
-            host = (components.host ?? "").lowercased()
-            port = components.port ?? Self.defaultPorts[scheme]
-            var path = components.path
+        init?(_ url: URL) {
+            guard let url = URLQuery.standalone(url) else { return nil }
+            scheme = (url.scheme ?? "").lowercased()
+            host = (url.host(percentEncoded: false) ?? "").lowercased()
+            port = url.port ?? Self.defaultPort(of: scheme)
+            var path = url.path(percentEncoded: false)
             while path.hasSuffix("/") { path.removeLast() }
             self.path = path
         }
 
-        private static let defaultPorts = ["http": 80, "https": 443]
+        private static func defaultPort(of scheme: String) -> Int? {
+            switch scheme {
+            case "http": 80
+            case "https": 443
+            default: nil
+            }
+        }
     }
 }

@@ -21,31 +21,37 @@ public enum Base64URL {
     /// - Parameter bytes: The bytes to encode.
     /// - Returns: The encoded string (no `=` padding, no line breaks).
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
-        let input = Array(bytes)
-        var output: [UInt8] = []
-        output.reserveCapacity((input.count * 4 + 2) / 3)
-        var index = 0
-        while index + 3 <= input.count {
-            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-            for shift in [18, 12, 6, 0] as [UInt32] {
-                output.append(alphabet[Int((chunk >> shift) & 0x3F)])
+        if let encoded = bytes.withContiguousStorageIfAvailable(encode(buffer:)) { return encoded }
+        return Array(bytes).withUnsafeBufferPointer(encode(buffer:))
+    }
+
+    /// Encodes contiguous bytes straight into the string's storage, one 3-byte group at a time.
+    private static func encode(buffer input: UnsafeBufferPointer<UInt8>) -> String {
+        let length = (input.count * 4 + 2) / 3
+        return String(unsafeUninitializedCapacity: length) { output in
+            alphabet.withUnsafeBufferPointer { alphabet in
+                var index = 0
+                var out = 0
+                while index + 3 <= input.count {
+                    let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                    output[out] = alphabet[Int((chunk >> 18) & 0x3F)]
+                    output[out + 1] = alphabet[Int((chunk >> 12) & 0x3F)]
+                    output[out + 2] = alphabet[Int((chunk >> 6) & 0x3F)]
+                    output[out + 3] = alphabet[Int(chunk & 0x3F)]
+                    index += 3
+                    out += 4
+                }
+                let remaining = input.count - index
+                if remaining > 0 {
+                    let second = remaining == 2 ? UInt32(input[index + 1]) << 8 : 0
+                    let chunk = UInt32(input[index]) << 16 | second
+                    output[out] = alphabet[Int((chunk >> 18) & 0x3F)]
+                    output[out + 1] = alphabet[Int((chunk >> 12) & 0x3F)]
+                    if remaining == 2 { output[out + 2] = alphabet[Int((chunk >> 6) & 0x3F)] }
+                }
             }
-            index += 3
+            return length
         }
-        switch input.count - index {
-        case 1:
-            let chunk = UInt32(input[index]) << 16
-            output.append(alphabet[Int((chunk >> 18) & 0x3F)])
-            output.append(alphabet[Int((chunk >> 12) & 0x3F)])
-        case 2:
-            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
-            output.append(alphabet[Int((chunk >> 18) & 0x3F)])
-            output.append(alphabet[Int((chunk >> 12) & 0x3F)])
-            output.append(alphabet[Int((chunk >> 6) & 0x3F)])
-        default:
-            break
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Decodes base64url, with or without `=` padding.

@@ -16,18 +16,22 @@ public struct AuthorizationRequest: Sendable, Hashable, CustomStringConvertible 
     /// The S256 code challenge derived from the verifier.
     public let codeChallenge: String
 
-    /// Creates a request with fresh random `state`, `nonce` and PKCE verifier.
+    /// Creates a request with fresh random `state`, `nonce` and PKCE verifier: 32 random bytes
+    /// (256 bits) each, drawn from the system's secure generator in one call.
     /// - Parameters:
     ///   - redirectURI: The app's redirect URI.
     ///   - scopes: The scopes to ask for.
     /// - Throws: ``IdentityFlowError`` ``ErrorCode/unknown`` if the system's random generator fails.
     public init(redirectURI: URL, scopes: [String]) throws(IdentityFlowError) {
-        do {
-            let pkce = try PKCE.generate()
-            self.init(redirectURI: redirectURI, scopes: scopes, state: try SecureRandom.token(), nonce: try SecureRandom.token(), codeVerifier: pkce.verifier)
-        } catch {
+        let entropy = PKCE.verifierEntropyByteCount
+        let random: [UInt8]
+        do { random = try SecureRandom.bytes(count: 3 * entropy) } catch {
             throw IdentityFlowError(.unknown, "The secure random generator failed.", underlying: error)
         }
+        self.init(redirectURI: redirectURI, scopes: scopes,
+                  state: Base64URL.encode(random[0..<entropy]),
+                  nonce: Base64URL.encode(random[entropy..<2 * entropy]),
+                  codeVerifier: Base64URL.encode(random[(2 * entropy)...]))
     }
 
     /// Creates a request from known values (tests and replays).

@@ -2,7 +2,7 @@ import Foundation
 
 /// What the device keeps of one profile: its tokens and, when biometrics are registered, the
 /// PIN-derived key that biometric confirmation unlocks. Never the PIN.
-struct StoredProfile: Sendable, Hashable, Codable {
+struct StoredProfile: Sendable, Hashable, Decodable {
     var profile: UserProfile
     var tokens: TokenSet
     var biometricKey: Redacted<[UInt8]>?
@@ -11,7 +11,8 @@ struct StoredProfile: Sendable, Hashable, Codable {
     var authenticators: [Authenticator] { biometricKey == nil ? [.pin] : [.pin, .biometric] }
 }
 
-/// Profiles on top of a ``SecureStorage``: one JSON value per profile.
+/// Profiles on top of a ``SecureStorage``: one JSON value per profile, written by
+/// ``StoredProfile/jsonData()`` and read by `JSONDecoder`.
 struct ProfileStore: Sendable {
     let storage: any SecureStorage
     let logger: IdentityFlowLogger
@@ -33,7 +34,7 @@ struct ProfileStore: Sendable {
 
     func save(_ stored: StoredProfile) throws(IdentityFlowError) {
         let data: Data
-        do { data = try JSONEncoder().encode(stored) } catch {
+        do { data = try stored.jsonData() } catch {
             throw IdentityFlowError(.dataStorageNotAvailable, "A profile could not be encoded.", underlying: error)
         }
         try storage.setData(data, forKey: Self.prefix + stored.profile.profileId)

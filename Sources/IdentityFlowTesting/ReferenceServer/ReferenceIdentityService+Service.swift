@@ -14,18 +14,17 @@ extension ReferenceIdentityService {
         guard provider.kind == .browser, state.withLock({ $0.providers.contains(provider) }) else {
             throw IdentityFlowError(.invalidIdentityProvider, "The reference server has no browser provider \(provider.identifier).")
         }
-        var components = URLComponents(url: Self.authorizationEndpoint, resolvingAgainstBaseURL: false)
-        components?.queryItems = [
-            URLQueryItem(name: "response_type", value: "code"),
-            URLQueryItem(name: "client_id", value: "identityflow-reference"),
-            URLQueryItem(name: "redirect_uri", value: request.redirectURI.absoluteString),
-            URLQueryItem(name: "scope", value: request.scopes.joined(separator: " ")),
-            URLQueryItem(name: "state", value: request.state.value),
-            URLQueryItem(name: "nonce", value: request.nonce.value),
-            URLQueryItem(name: "code_challenge", value: request.codeChallenge),
-            URLQueryItem(name: "code_challenge_method", value: request.codeChallengeMethod),
-        ]
-        guard let url = components?.url else { throw IdentityFlowError(.unknown, "Could not build the authorization URL.") }
+        let url = URLQuery.url(Self.authorizationEndpoint, appending: [
+            ("response_type", "code"),
+            ("client_id", "identityflow-reference"),
+            ("redirect_uri", request.redirectURI.absoluteString),
+            ("scope", request.scopes.joined(separator: " ")),
+            ("state", request.state.value),
+            ("nonce", request.nonce.value),
+            ("code_challenge", request.codeChallenge),
+            ("code_challenge_method", request.codeChallengeMethod),
+        ])
+        guard let url else { throw IdentityFlowError(.unknown, "Could not build the authorization URL.") }
         return url
     }
 

@@ -98,30 +98,31 @@ public final class ReferenceIdentityService: IdentityService {
     /// - Returns: The redirect URL, with `code` (or `error`) and `state`.
     /// - Throws: ``ErrorCode/requestInvalid`` for a URL this server did not produce or an unknown user.
     public func logIn(at url: URL, as username: String = "alice", consent: Consent = .allow) throws(IdentityFlowError) -> URL {
-        let query = Self.queryItems(of: url)
+        let items = URLQuery.items(of: url) ?? []
+        func query(_ name: String) -> String? { items.last { $0.name == name }.map { $0.value ?? "" } }
         guard url.absoluteString.hasPrefix(Self.authorizationEndpoint.absoluteString),
-              let redirect = query["redirect_uri"].flatMap(URL.init(string:)),
-              let challenge = query["code_challenge"], query["code_challenge_method"] == "S256"
+              let redirect = query("redirect_uri").flatMap(URL.init(string:)),
+              let challenge = query("code_challenge"), query("code_challenge_method") == "S256"
         else { throw IdentityFlowError(.requestInvalid, "Not an authorization URL of this reference server.") }
-        guard var components = URLComponents(url: redirect, resolvingAgainstBaseURL: false) else {
-            throw IdentityFlowError(.requestInvalid, "The redirect URI is not a URL.")
-        }
-        var items = components.queryItems ?? []
+        var answer: [(name: String, value: String)] = []
         switch consent {
         case .deny:
-            items.append(URLQueryItem(name: "error", value: "access_denied"))
+            answer.append(("error", "access_denied"))
         case .allow:
+            let scopes = query("scope")?.split(separator: " ").map(String.init) ?? []
             let code = try state.withLock { state throws(IdentityFlowError) in
                 guard state.users.contains(username) else { throw IdentityFlowError(.requestInvalid, "No user \(username) on the reference server.") }
                 let code = "code-" + state.nextSerial()
-                state.grants[code] = ServerState.Grant(user: username, codeChallenge: challenge, redirectURI: redirect, scopes: query["scope"]?.split(separator: " ").map(String.init) ?? [])
+                state.grants[code] = ServerState.Grant(user: username, codeChallenge: challenge, redirectURI: redirect, scopes: scopes)
                 return code
             }
-            items.append(URLQueryItem(name: "code", value: code))
+            answer.append(("code", code))
         }
-        if let sentState = query["state"] { items.append(URLQueryItem(name: "state", value: sentState)) }
-        components.queryItems = items
-        return components.url ?? redirect
+        if let sentState = query("state") { answer.append(("state", sentState)) }
+        guard let redirected = URLQuery.url(redirect, appending: answer) else {
+            throw IdentityFlowError(.requestInvalid, "The redirect URI is not a URL.")
+        }
+        return redirected
     }
 
     // MARK: - Inspection
@@ -171,10 +172,6 @@ public final class ReferenceIdentityService: IdentityService {
         return TokenSet(accessToken: access, refreshToken: refresh, expiresAt: expiresAt, scopes: scopes)
     }
 
-    static func queryItems(of url: URL) -> [String: String] {
-        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        return items.reduce(into: [:]) { $0[$1.name] = $1.value ?? "" }
-    }
 }
 
 extension ReferenceIdentityService {

@@ -12,6 +12,14 @@ struct Base64URLTests {
         #expect(Base64URL.decode(encoded) == Array(plain.utf8))
     }
 
+    @Test("Slices and non-contiguous collections encode like the same bytes in an array")
+    func collections() {
+        let bytes = SecurityTestRandom.bytes(100)
+        #expect(Base64URL.encode(bytes[3..<50]) == Base64URL.encode(Array(bytes[3..<50])))
+        #expect(Base64URL.encode(bytes.reversed()) == Base64URL.encode(Array(bytes.reversed())))
+        #expect(Base64URL.encode(bytes.lazy.map { $0 ^ 0x5A }) == Base64URL.encode(bytes.map { $0 ^ 0x5A }))
+    }
+
     @Test("Uses - and _ where base64 uses + and /")
     func urlAlphabet() {
         #expect(Base64URL.encode([0xfb, 0xff]) == "-_8")
@@ -60,6 +68,15 @@ struct SecureRandomTests {
         }
         // 256 bits colliding by chance is impossible in practice; a constant generator fails here.
         #expect(try SecureRandom.bytes(count: 32) != SecureRandom.bytes(count: 32))
+    }
+
+    @Test("Every byte of the buffer is filled, also past the 256 bytes one system call hands out", arguments: [1, 8, 31, 255, 256, 257, 1000])
+    func fillsWholeBuffer(count: Int) throws {
+        let draws = try (0..<24).map { _ in try SecureRandom.bytes(count: count) }
+        // A position left unwritten reads the same in every draw; random bytes repeat 24 times with probability 2^-184.
+        for position in 0..<count {
+            #expect(Set(draws.map { $0[position] }).count > 1, "byte \(position) of \(count) never changed")
+        }
     }
 
     @Test("Bytes cover the whole byte range over a large sample")

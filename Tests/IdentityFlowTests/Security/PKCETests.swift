@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import IdentityFlow
 
@@ -28,6 +29,21 @@ struct PKCETests {
             verifiers.insert(pkce.verifier)
         }
         #expect(verifiers.count == 50)
+    }
+
+    @Test("Authorization requests carry fresh 256-bit state, nonce and a valid verifier with its challenge")
+    func authorizationRequests() throws {
+        var values = Set<String>()
+        for _ in 0..<20 {
+            let request = try AuthorizationRequest(redirectURI: URL(string: "app://callback")!, scopes: ["openid"])
+            for value in [request.state.value, request.nonce.value, request.codeVerifier.value] {
+                #expect(value.count == 43)
+                #expect(Base64URL.decode(value)?.count == 32)
+                values.insert(value)
+            }
+            #expect(try PKCE(verifier: request.codeVerifier.value).challenge == request.codeChallenge)
+        }
+        #expect(values.count == 60)
     }
 
     @Test("Verifiers of the wrong length or with reserved characters are refused", arguments: [

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import IdentityFlow
+
+@Suite("Profile store encoding")
+struct ProfileStoreTests {
+    static let full = StoredProfile(
+        profile: UserProfile(profileId: "p/1 \"é\""),
+        tokens: TokenSet(accessToken: "at-1", refreshToken: "rt-1", idToken: "eyJ.x.y",
+                         expiresAt: Date(timeIntervalSinceReferenceDate: 767_000_000.25), scopes: ["openid", "profile"]),
+        biometricKey: Redacted([0, 7, 255]))
+    static let minimal = StoredProfile(profile: UserProfile(profileId: "q"), tokens: TokenSet(accessToken: "at-2"), biometricKey: nil)
+
+    /// What `JSONEncoder` wrote for ``full`` and ``minimal`` before profiles had their own encoder
+    /// (member order as that encoder left it, `/` escaped): files stored then must still load.
+    static let earlierForms: [(String, StoredProfile)] = [
+        (#"{"tokens":{"expiresAt":767000000.25,"scopes":["openid","profile"],"refreshToken":"rt-1","accessToken":"at-1","idToken":"eyJ.x.y"},"profile":{"profileId":"p\/1 \"é\""},"biometricKey":[0,7,255]}"#, full),
+        (#"{"tokens":{"accessToken":"at-2","scopes":[]},"profile":{"profileId":"q"}}"#, minimal),
+    ]
+
+    @Test("profiles stored by JSONEncoder in earlier versions still decode")
+    func earlierFormDecodes() throws {
+        for (json, expected) in Self.earlierForms {
+            #expect(try JSONDecoder().decode(StoredProfile.self, from: Data(json.utf8)) == expected)
+        }
+    }
+
+    @Test("profiles stored by JSONEncoder in earlier versions still load from storage")
+    func earlierFormLoads() throws {
+        let storage = InMemoryStorage()
+        for (json, expected) in Self.earlierForms {
+            try storage.setData(Data(json.utf8), forKey: "identityflow.profile." + expected.profile.profileId)
+        }
+        let store = ProfileStore(storage: storage, logger: IdentityFlowLogger.disabled)
+        #expect(Set(try store.loadAll()) == [Self.full, Self.minimal])
+    }
+
+    @Test("the written JSON is the members JSONEncoder writes, in its order of declaration")
+    func writtenForm() throws {
+        let json = String(decoding: try Self.full.jsonData(), as: UTF8.self)
+        #expect(json == #"{"profile":{"profileId":"p/1 \"é\""},"tokens":{"accessToken":"at-1","refreshToken":"rt-1","idToken":"eyJ.x.y","expiresAt":767000000.25,"scopes":["openid","profile"]},"biometricKey":[0,7,255]}"#)
+        #expect(String(decoding: try Self.minimal.jsonData(), as: UTF8.self) == #"{"profile":{"profileId":"q"},"tokens":{"accessToken":"at-2","scopes":[]}}"#)
+    }
+
+    @Test("every string, date and key round-trips through JSONDecoder", arguments: [
+        "", "plain", "quote \" backslash \\ slash /", "controls \u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}\u{7F}",
+        "unicode é ü 中文 🔑 \u{2028}\u{2029}", "\\u0041 is not an escape here",
+    ])
+    func roundTrips(text: String) throws {
+        let dates: [Date?] = [nil, Date(timeIntervalSinceReferenceDate: 0), Date(timeIntervalSinceReferenceDate: -1.5),
+                              Date(timeIntervalSinceReferenceDate: 1e-7), Date(timeIntervalSinceReferenceDate: 1e20),
+                              Date(timeIntervalSinceReferenceDate: 767_000_000.123456), Date()]
+        for date in dates {
+            let stored = StoredProfile(
+                profile: UserProfile(profileId: text),
+                tokens: TokenSet(accessToken: text, refreshToken: text, idToken: text.isEmpty ? nil : text, expiresAt: date, scopes: [text, "openid"]),
+                biometricKey: Redacted(Array(0...255)))
+            let data = try stored.jsonData()
+            #expect(try JSONDecoder().decode(StoredProfile.self, from: data) == stored)
+            #expect(try JSONSerialization.jsonObject(with: data) is [String: Any])
+        }
+    }
+
+    @Test("a save followed by a load gives the same profiles")
+    func saveAndLoad() throws {
+        let store = ProfileStore(storage: InMemoryStorage(), logger: IdentityFlowLogger.disabled)
+        try store.save(Self.full)
+        try store.save(Self.minimal)
+        #expect(Set(try store.loadAll()) == [Self.full, Self.minimal])
+    }
+
+    @Test("an expiry JSON cannot hold fails the save with dataStorageNotAvailable", arguments: [Double.infinity, -Double.infinity, Double.nan])
+    func nonFiniteDate(seconds: Double) {
+        var stored = Self.minimal
+        stored.tokens.expiresAt = Date(timeIntervalSinceReferenceDate: seconds)
+        let store = ProfileStore(storage: InMemoryStorage(), logger: IdentityFlowLogger.disabled)
+        #expect { try store.save(stored) } throws: { ($0 as? IdentityFlowError)?.code == .dataStorageNotAvailable }
+    }
+}
