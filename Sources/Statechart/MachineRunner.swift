@@ -58,21 +58,31 @@ public actor MachineRunner<Machine: StateMachine> {
     @discardableResult
     public func send(_ event: Machine.Event) -> Bool {
         guard let performer, !machine.isFinished else { return false }
-        let source = machine.state
-        guard let reaction = machine.handle(event) else { return false }
-        publish(from: source, event: event, reaction: reaction)
-        // Work whose result this transition did not come from is stale now (see the type's doc).
-        if !work.isEmpty {
-            for task in work.values { task.cancel() }
-            work.removeAll(keepingCapacity: true)
+        // Only a published record names the source state; unobserved, the state is not copied.
+        let observed = log?.hasSubscribers ?? false
+        let recording = ChartCoverage.isRecording
+        let source = observed || recording ? Machine.name(of: machine.state) : nil
+        var effects = [Machine.Effect]()
+        guard let handled = machine.handle(event, appendingEffectsTo: &effects) else { return false }
+        if let source {
+            publish(from: source, event: event, guardName: handled.guardName, effects: effects, observed: observed, recording: recording)
         }
+        cancelStaleWork()
         if machine.isFinished { self.performer = nil }
-        for effect in reaction.effects {
+        for effect in effects {
             if case .run(let operation) = performer.perform(effect) {
                 launch(operation)
             }
         }
         return true
+    }
+
+    /// Cancels the work still running: the transition just taken did not come from its result,
+    /// so the work is stale (see the type's doc).
+    private func cancelStaleWork() {
+        guard !work.isEmpty else { return }
+        for task in work.values { task.cancel() }
+        work.removeAll(keepingCapacity: true)
     }
 
     private func launch(_ operation: @escaping @Sendable () async -> Machine.Event?) {
@@ -89,17 +99,15 @@ public actor MachineRunner<Machine: StateMachine> {
         if let event { send(event) }
     }
 
-    private func publish(from source: Machine.State, event: Machine.Event, reaction: Reaction<Machine.Effect>) {
-        let observed = log?.hasSubscribers ?? false
-        guard observed || ChartCoverage.isRecording else { return }
+    private func publish(from source: String, event: Machine.Event, guardName: String?, effects: [Machine.Effect], observed: Bool, recording: Bool) {
         let transition = ChartTransition(
-            from: Machine.name(of: source), on: Machine.name(of: event),
-            guard: reaction.guardName, to: Machine.name(of: machine.state))
+            from: source, on: Machine.name(of: event),
+            guard: guardName, to: Machine.name(of: machine.state))
         let record = TransitionRecord(
             flowID: flowID, chart: Machine.chart.name, transition: transition,
-            effects: reaction.effects.map { Machine.name(of: $0) },
+            effects: effects.map { Machine.name(of: $0) },
             isDeclared: Machine.chart.declares(transition))
-        if ChartCoverage.isRecording { ChartCoverage.record(record) }
+        if recording { ChartCoverage.record(record) }
         if observed { log?.publish(record) }
     }
 }

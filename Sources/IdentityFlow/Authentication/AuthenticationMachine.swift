@@ -141,50 +141,50 @@ public struct AuthenticationMachine: StateMachine {
         switch (state, event) {
         case (.idle, .started):
             if let previous = context.previousProfile {
-                return go(.loggingOutPreviousUser, guard: "otherUserLoggedIn", [.reportStarted, .logOutPreviousUser(previous)])
+                return go(.loggingOutPreviousUser, guard: "otherUserLoggedIn", Effects(.reportStarted, .logOutPreviousUser(previous)))
             }
-            return firstStep(guard: usesBiometrics ? "biometric" : "pin", leading: [.reportStarted])
+            return firstStep(guard: usesBiometrics ? "biometric" : "pin", reportingStart: true)
         case (.loggingOutPreviousUser, .previousUserLoggedOut):
-            return firstStep(guard: usesBiometrics ? "biometric" : "pin", leading: [])
+            return firstStep(guard: usesBiometrics ? "biometric" : "pin", reportingStart: false)
         case (.awaitingBiometric, .biometricAnswered(let answer)):
             switch answer {
-            case .confirmed: return go(.verifyingBiometric, guard: "confirmed", [.verifyBiometricKey])
-            case .pinFallback: return go(.fetchingPinStatus(PendingError(error: nil)), guard: "pinFallback", [.fetchPinStatus])
-            case .failed: return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), guard: "sensorFailed", [.fetchPinStatus])
+            case .confirmed: return go(.verifyingBiometric, guard: "confirmed", Effects(.verifyBiometricKey))
+            case .pinFallback: return go(.fetchingPinStatus(PendingError(error: nil)), guard: "pinFallback", Effects(.fetchPinStatus))
+            case .failed: return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), guard: "sensorFailed", Effects(.fetchPinStatus))
             }
         case (.verifyingBiometric, .pinChecked(let check)):
             switch PinEntry.decide(check) {
-            case (let name, .accepted(let tokens, _)): return go(.storingSession(tokens), guard: name, [.storeSession(tokens)])
-            case (let name, .retry(let counters, _)): return go(.awaitingPin(PinPrompt(counters: counters)), guard: name, [.emitPinChallenge(counters, error: Self.biometricFailure)])
-            case (let name, .deregister): return go(.deletingProfile, guard: name, [.deleteProfile])
-            case (let name, .fail(let error)): return go(.failed, guard: name, [.reportFailure(error)])
+            case (let name, .accepted(let tokens, _)): return go(.storingSession(tokens), guard: name, Effects(.storeSession(tokens)))
+            case (let name, .retry(let counters, _)): return go(.awaitingPin(PinPrompt(counters: counters)), guard: name, Effects(.emitPinChallenge(counters, error: Self.biometricFailure)))
+            case (let name, .deregister): return go(.deletingProfile, guard: name, Effects(.deleteProfile))
+            case (let name, .fail(let error)): return go(.failed, guard: name, Effects(.reportFailure(error)))
             }
         case (.verifyingBiometric, .serviceFailed):
-            return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), [.fetchPinStatus])
+            return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), Effects(.fetchPinStatus))
         case (.fetchingPinStatus(let pending), .pinStatusFetched(let counters)):
-            return go(.awaitingPin(PinPrompt(counters: counters)), [.emitPinChallenge(counters, error: pending.error)])
+            return go(.awaitingPin(PinPrompt(counters: counters)), Effects(.emitPinChallenge(counters, error: pending.error)))
         case (.fetchingPinStatus, .pinChecked(.deregistered)):
-            return go(.deletingProfile, guard: "deregistered", [.deleteProfile])
+            return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
         case (.awaitingPin(let prompt), .pinProvided(let pin)):
-            return go(.verifyingPin(prompt), [.verifyPin(pin)])
+            return go(.verifyingPin(prompt), Effects(.verifyPin(pin)))
         case (.verifyingPin, .pinChecked(let check)):
             return apply(PinEntry.decide(check))
         case (.verifyingPin(let prompt), .serviceFailed(let error)):
             return apply(PinEntry.decide(failure: error, counters: prompt.counters))
         case (.storingSession, .sessionStored):
-            return go(.authenticated, [.reportSuccess])
+            return go(.authenticated, Effects(.reportSuccess))
         case (.deletingProfile, .profileDeleted):
-            return go(.failed, [.reportFailure(PinEntry.deregisteredError(context.profile))])
+            return go(.failed, Effects(.reportFailure(PinEntry.deregisteredError(context.profile))))
         case (.fetchingPinStatus, .serviceFailed(let error)),
              (.storingSession, .serviceFailed(let error)):
-            return go(.failed, [.reportFailure(error)])
+            return go(.failed, Effects(.reportFailure(error)))
         case (.awaitingBiometric, .challengeAbandoned(let how)), (.awaitingPin, .challengeAbandoned(let how)):
-            return go(.failed, [.reportFailure(how.error)])
+            return go(.failed, Effects(.reportFailure(how.error)))
         // Too late to cancel once the session is being stored (see PinEntry.endings).
         case (.idle, .cancelRequested), (.storingSession, .cancelRequested), (.deletingProfile, .cancelRequested), (.authenticated, _), (.failed, _):
             return nil
         case (_, .cancelRequested):
-            return go(.failed, [.reportFailure(ChallengeAbandonment.flowCancelled)])
+            return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
         default:
             return nil
         }
@@ -194,22 +194,24 @@ public struct AuthenticationMachine: StateMachine {
 
     private static var biometricFailure: IdentityFlowError { IdentityFlowError(.biometricAuthenticatorFailure) }
 
-    private mutating func firstStep(guard guardName: String, leading: [Effect]) -> Reaction<Effect> {
-        usesBiometrics
-            ? go(.awaitingBiometric, guard: guardName, leading + [.emitBiometricChallenge])
-            : go(.fetchingPinStatus(PendingError(error: nil)), guard: guardName, leading + [.fetchPinStatus])
+    /// Asks for biometrics or fetches the PIN counters, after reporting the start if `reportingStart`.
+    private mutating func firstStep(guard guardName: String, reportingStart: Bool) -> Reaction<Effect> {
+        let (target, effect): (State, Effect) = usesBiometrics
+            ? (.awaitingBiometric, .emitBiometricChallenge)
+            : (.fetchingPinStatus(PendingError(error: nil)), .fetchPinStatus)
+        return go(target, guard: guardName, reportingStart ? Effects(.reportStarted, effect) : Effects(effect))
     }
 
     private mutating func apply(_ step: (guardName: String, decision: PinEntry.Decision)) -> Reaction<Effect> {
         switch step.decision {
-        case .accepted(let tokens, _): go(.storingSession(tokens), guard: step.guardName, [.storeSession(tokens)])
-        case .retry(let counters, let error): go(.awaitingPin(PinPrompt(counters: counters)), guard: step.guardName, [.emitPinChallenge(counters, error: error)])
-        case .deregister: go(.deletingProfile, guard: step.guardName, [.deleteProfile])
-        case .fail(let error): go(.failed, guard: step.guardName, [.reportFailure(error)])
+        case .accepted(let tokens, _): go(.storingSession(tokens), guard: step.guardName, Effects(.storeSession(tokens)))
+        case .retry(let counters, let error): go(.awaitingPin(PinPrompt(counters: counters)), guard: step.guardName, Effects(.emitPinChallenge(counters, error: error)))
+        case .deregister: go(.deletingProfile, guard: step.guardName, Effects(.deleteProfile))
+        case .fail(let error): go(.failed, guard: step.guardName, Effects(.reportFailure(error)))
         }
     }
 
-    private mutating func go(_ target: State, guard guardName: String? = nil, _ effects: [Effect]) -> Reaction<Effect> {
+    private mutating func go(_ target: State, guard guardName: String? = nil, _ effects: Effects<Effect>) -> Reaction<Effect> {
         state = target
         return Reaction(guard: guardName, effects)
     }

@@ -87,30 +87,30 @@ public struct AuthenticatorRegistrationMachine: StateMachine {
     public mutating func handle(_ event: Event) -> Reaction<Effect>? {
         switch (state, event) {
         case (.idle, .started):
-            return go(.fetchingPinStatus, [.reportStarted, .fetchPinStatus])
+            return go(.fetchingPinStatus, Effects(.reportStarted, .fetchPinStatus))
         case (.fetchingPinStatus, .pinStatusFetched(let counters)):
-            return go(.awaitingPin(counters), [.emitPinChallenge(counters, error: nil)])
+            return go(.awaitingPin(counters), Effects(.emitPinChallenge(counters, error: nil)))
         case (.fetchingPinStatus, .pinChecked(.deregistered)):
-            return go(.deletingProfile, guard: "deregistered", [.deleteProfile])
+            return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
         case (.awaitingPin(let counters), .pinProvided(let pin)):
-            return go(.verifyingPin(counters), [.verifyPin(pin)])
+            return go(.verifyingPin(counters), Effects(.verifyPin(pin)))
         case (.verifyingPin, .pinChecked(let check)):
             return apply(PinEntry.decide(check))
         case (.verifyingPin(let counters), .serviceFailed(let error)):
             return apply(PinEntry.decide(failure: error, counters: counters))
         case (.storingAuthenticator, .authenticatorStored):
-            return go(.registered, [.reportSuccess])
+            return go(.registered, Effects(.reportSuccess))
         case (.deletingProfile, .profileDeleted):
-            return go(.failed, [.reportFailure(PinEntry.deregisteredError(profile))])
+            return go(.failed, Effects(.reportFailure(PinEntry.deregisteredError(profile))))
         case (.fetchingPinStatus, .serviceFailed(let error)), (.storingAuthenticator, .serviceFailed(let error)):
-            return go(.failed, [.reportFailure(error)])
+            return go(.failed, Effects(.reportFailure(error)))
         case (.awaitingPin, .challengeAbandoned(let how)):
-            return go(.failed, [.reportFailure(how.error)])
+            return go(.failed, Effects(.reportFailure(how.error)))
         // Too late to cancel once the key and session are being stored (see PinEntry.endings).
         case (.idle, .cancelRequested), (.storingAuthenticator, .cancelRequested), (.deletingProfile, .cancelRequested), (.registered, _), (.failed, _):
             return nil
         case (_, .cancelRequested):
-            return go(.failed, [.reportFailure(ChallengeAbandonment.flowCancelled)])
+            return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
         default:
             return nil
         }
@@ -118,14 +118,14 @@ public struct AuthenticatorRegistrationMachine: StateMachine {
 
     private mutating func apply(_ step: (guardName: String, decision: PinEntry.Decision)) -> Reaction<Effect> {
         switch step.decision {
-        case .accepted(let tokens, let key): go(.storingAuthenticator, guard: step.guardName, [.storeAuthenticator(key: key, tokens: tokens)])
-        case .retry(let counters, let error): go(.awaitingPin(counters), guard: step.guardName, [.emitPinChallenge(counters, error: error)])
-        case .deregister: go(.deletingProfile, guard: step.guardName, [.deleteProfile])
-        case .fail(let error): go(.failed, guard: step.guardName, [.reportFailure(error)])
+        case .accepted(let tokens, let key): go(.storingAuthenticator, guard: step.guardName, Effects(.storeAuthenticator(key: key, tokens: tokens)))
+        case .retry(let counters, let error): go(.awaitingPin(counters), guard: step.guardName, Effects(.emitPinChallenge(counters, error: error)))
+        case .deregister: go(.deletingProfile, guard: step.guardName, Effects(.deleteProfile))
+        case .fail(let error): go(.failed, guard: step.guardName, Effects(.reportFailure(error)))
         }
     }
 
-    private mutating func go(_ target: State, guard guardName: String? = nil, _ effects: [Effect]) -> Reaction<Effect> {
+    private mutating func go(_ target: State, guard guardName: String? = nil, _ effects: Effects<Effect>) -> Reaction<Effect> {
         state = target
         return Reaction(guard: guardName, effects)
     }

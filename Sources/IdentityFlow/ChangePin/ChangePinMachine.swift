@@ -114,39 +114,39 @@ public struct ChangePinMachine: StateMachine {
     public mutating func handle(_ event: Event) -> Reaction<Effect>? {
         switch (state, event) {
         case (.idle, .started):
-            return go(.fetchingPinStatus, [.reportStarted, .fetchPinStatus])
+            return go(.fetchingPinStatus, Effects(.reportStarted, .fetchPinStatus))
         case (.fetchingPinStatus, .pinStatusFetched(let counters)):
-            return go(.awaitingCurrentPin(counters), [.emitPinChallenge(counters, error: nil)])
+            return go(.awaitingCurrentPin(counters), Effects(.emitPinChallenge(counters, error: nil)))
         case (.fetchingPinStatus, .pinChecked(.deregistered)):
-            return go(.deletingProfile, guard: "deregistered", [.deleteProfile])
+            return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
         case (.awaitingCurrentPin(let counters), .pinProvided(let pin)):
-            return go(.verifyingCurrentPin(counters), [.verifyPin(pin)])
+            return go(.verifyingCurrentPin(counters), Effects(.verifyPin(pin)))
         case (.verifyingCurrentPin, .pinChecked(let check)):
             return apply(PinEntry.decide(check))
         case (.verifyingCurrentPin(let counters), .serviceFailed(let error)):
             return apply(PinEntry.decide(failure: error, counters: counters))
         case (.awaitingNewPin(let tokens), .pinProvided(let pin)):
             if let violation = context.pinPolicy.violation(of: pin.value) {
-                return go(.awaitingNewPin(tokens), guard: "policyViolated", [.emitCreatePinChallenge(error: violation)])
+                return go(.awaitingNewPin(tokens), guard: "policyViolated", Effects(.emitCreatePinChallenge(error: violation)))
             }
-            return go(.enrollingNewPin(tokens), guard: "policySatisfied", [.enrolPin(pin, tokens: tokens)])
+            return go(.enrollingNewPin(tokens), guard: "policySatisfied", Effects(.enrolPin(pin, tokens: tokens)))
         case (.enrollingNewPin(let tokens), .pinEnrolled):
-            return go(.storingSession(tokens), [.storeSession(tokens)])
+            return go(.storingSession(tokens), Effects(.storeSession(tokens)))
         case (.storingSession, .sessionStored):
-            return go(.changed, [.reportSuccess])
+            return go(.changed, Effects(.reportSuccess))
         case (.deletingProfile, .profileDeleted):
-            return go(.failed, [.reportFailure(PinEntry.deregisteredError(context.profile))])
+            return go(.failed, Effects(.reportFailure(PinEntry.deregisteredError(context.profile))))
         case (.fetchingPinStatus, .serviceFailed(let error)),
              (.enrollingNewPin, .serviceFailed(let error)),
              (.storingSession, .serviceFailed(let error)):
-            return go(.failed, [.reportFailure(error)])
+            return go(.failed, Effects(.reportFailure(error)))
         case (.awaitingCurrentPin, .challengeAbandoned(let how)), (.awaitingNewPin, .challengeAbandoned(let how)):
-            return go(.failed, [.reportFailure(how.error)])
+            return go(.failed, Effects(.reportFailure(how.error)))
         // Too late to cancel once the session is being stored (see PinEntry.endings).
         case (.idle, .cancelRequested), (.storingSession, .cancelRequested), (.deletingProfile, .cancelRequested), (.changed, _), (.failed, _):
             return nil
         case (_, .cancelRequested):
-            return go(.failed, [.reportFailure(ChallengeAbandonment.flowCancelled)])
+            return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
         default:
             return nil
         }
@@ -154,14 +154,14 @@ public struct ChangePinMachine: StateMachine {
 
     private mutating func apply(_ step: (guardName: String, decision: PinEntry.Decision)) -> Reaction<Effect> {
         switch step.decision {
-        case .accepted(let tokens, _): go(.awaitingNewPin(tokens), guard: step.guardName, [.emitCreatePinChallenge(error: nil)])
-        case .retry(let counters, let error): go(.awaitingCurrentPin(counters), guard: step.guardName, [.emitPinChallenge(counters, error: error)])
-        case .deregister: go(.deletingProfile, guard: step.guardName, [.deleteProfile])
-        case .fail(let error): go(.failed, guard: step.guardName, [.reportFailure(error)])
+        case .accepted(let tokens, _): go(.awaitingNewPin(tokens), guard: step.guardName, Effects(.emitCreatePinChallenge(error: nil)))
+        case .retry(let counters, let error): go(.awaitingCurrentPin(counters), guard: step.guardName, Effects(.emitPinChallenge(counters, error: error)))
+        case .deregister: go(.deletingProfile, guard: step.guardName, Effects(.deleteProfile))
+        case .fail(let error): go(.failed, guard: step.guardName, Effects(.reportFailure(error)))
         }
     }
 
-    private mutating func go(_ target: State, guard guardName: String? = nil, _ effects: [Effect]) -> Reaction<Effect> {
+    private mutating func go(_ target: State, guard guardName: String? = nil, _ effects: Effects<Effect>) -> Reaction<Effect> {
         state = target
         return Reaction(guard: guardName, effects)
     }

@@ -75,28 +75,28 @@ public struct DeregistrationMachine: StateMachine {
         switch (state, event) {
         case (.idle, .started):
             state = .deregisteringOnServer
-            return Reaction([.deregisterOnServer])
+            return Reaction(Effects(.deregisterOnServer))
         case (.deregisteringOnServer, .serverDeregistered):
             state = .deletingLocalData(ServerOutcome(failure: nil))
-            return Reaction([.deleteLocalData])
+            return Reaction(Effects(.deleteLocalData))
         case (.deregisteringOnServer, .serviceFailed(let error)):
             state = .deletingLocalData(ServerOutcome(failure: error))
-            return Reaction([.deleteLocalData])
+            return Reaction(Effects(.deleteLocalData))
         case (.deregisteringOnServer, .cancelRequested):
             state = .deletingLocalData(ServerOutcome(failure: ChallengeAbandonment.flowCancelled))
-            return Reaction([.deleteLocalData])
+            return Reaction(Effects(.deleteLocalData))
         case (.deletingLocalData(let outcome), .localDataDeleted):
             guard let failure = outcome.failure else {
                 state = .deregistered
-                return Reaction(guard: "serverConfirmed", [.reportSuccess])
+                return Reaction(guard: "serverConfirmed", Effects(.reportSuccess))
             }
             state = .deregisteredLocally
             var error = IdentityFlowError(.localDeregistration, "The profile was removed from this device; the server could not be told.", underlying: failure)
             error.userProfile = profile
-            return Reaction(guard: "localOnly", [.reportFailure(error)])
+            return Reaction(guard: "localOnly", Effects(.reportFailure(error)))
         case (.deletingLocalData, .serviceFailed(let error)):
             state = .failed
-            return Reaction([.reportFailure(error)])
+            return Reaction(Effects(.reportFailure(error)))
         default:
             return nil
         }

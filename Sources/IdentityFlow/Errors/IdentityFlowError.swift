@@ -14,22 +14,53 @@ import Foundation
 /// Descriptions never contain secrets: the message is written by IdentityFlow, and the underlying
 /// error is named by its type and code only.
 public struct IdentityFlowError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// The stored fields.
+    private struct Fields: Sendable {
+        let code: ErrorCode
+        let message: String
+        let underlying: (any Error & Sendable)?
+        var customInfo: CustomInfo?
+        var requiredPinLength: Int?
+        var maxSimilarDigits: Int?
+        var userProfile: UserProfile?
+        var oauthError: String?
+    }
+
+    /// One box: errors ride in the machines' events, states and effects, which are copied on
+    /// every transition, and a boxed error copies with one retain.
+    private var fields: Box<Fields>
+
     /// The stable numeric code.
-    public let code: ErrorCode
+    public var code: ErrorCode { fields.value.code }
     /// What happened, in a sentence a developer can act on.
-    public let message: String
+    public var message: String { fields.value.message }
     /// The error that caused this one, if any.
-    public let underlying: (any Error & Sendable)?
+    public var underlying: (any Error & Sendable)? { fields.value.underlying }
     /// For ``ErrorCode/customRegistrationFailure`` and recoverable custom statuses: the server's answer.
-    public var customInfo: CustomInfo?
+    public var customInfo: CustomInfo? {
+        get { fields.value.customInfo }
+        set { fields = fields.replacing(\.customInfo, with: newValue) }
+    }
     /// For ``ErrorCode/wrongPinLength``: the number of digits a PIN must have.
-    public var requiredPinLength: Int?
+    public var requiredPinLength: Int? {
+        get { fields.value.requiredPinLength }
+        set { fields = fields.replacing(\.requiredPinLength, with: newValue) }
+    }
     /// For ``ErrorCode/pinShouldNotUseSimilarDigits``: how often one digit may appear at most.
-    public var maxSimilarDigits: Int?
+    public var maxSimilarDigits: Int? {
+        get { fields.value.maxSimilarDigits }
+        set { fields = fields.replacing(\.maxSimilarDigits, with: newValue) }
+    }
     /// For ``ErrorCode/userDeregistered`` and local-only outcomes: the profile concerned.
-    public var userProfile: UserProfile?
+    public var userProfile: UserProfile? {
+        get { fields.value.userProfile }
+        set { fields = fields.replacing(\.userProfile, with: newValue) }
+    }
     /// For ``ErrorCode/externalIdentityProviderFailure`` and protocol errors: the OAuth `error` value.
-    public var oauthError: String?
+    public var oauthError: String? {
+        get { fields.value.oauthError }
+        set { fields = fields.replacing(\.oauthError, with: newValue) }
+    }
 
     /// Creates an error.
     /// - Parameters:
@@ -37,9 +68,7 @@ public struct IdentityFlowError: Error, Sendable, CustomStringConvertible, Local
     ///   - message: What happened; the catalogue's meaning when omitted.
     ///   - underlying: The cause, if any.
     public init(_ code: ErrorCode, _ message: String? = nil, underlying: (any Error & Sendable)? = nil) {
-        self.code = code
-        self.message = message ?? code.entry.meaning
-        self.underlying = underlying
+        fields = Box(Fields(code: code, message: message ?? code.entry.meaning, underlying: underlying))
     }
 
     /// The code's domain.

@@ -62,16 +62,16 @@ public struct LogoutMachine: StateMachine {
         switch (state, event) {
         case (.idle, .started):
             state = .revokingTokens
-            return Reaction([.endLocalSession, .revokeTokens(tokens)])
+            return Reaction(Effects(.endLocalSession, .revokeTokens(tokens)))
         case (.revokingTokens, .tokensRevoked):
             state = .loggedOut
-            return Reaction([.reportSuccess])
+            return Reaction(Effects(.reportSuccess))
         case (.revokingTokens, .serviceFailed(let cause)):
             state = .loggedOutLocally
-            return Reaction([.reportFailure(Self.localOnly(cause))])
+            return Reaction(Effects(.reportFailure(Self.localOnly(cause))))
         case (.revokingTokens, .cancelRequested):
             state = .loggedOutLocally
-            return Reaction([.reportFailure(Self.localOnly(ChallengeAbandonment.flowCancelled))])
+            return Reaction(Effects(.reportFailure(Self.localOnly(ChallengeAbandonment.flowCancelled))))
         default:
             return nil
         }

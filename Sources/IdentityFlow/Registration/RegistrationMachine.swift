@@ -170,28 +170,28 @@ public struct RegistrationMachine: StateMachine {
         case (.idle, .started):
             return start()
         case (.preparingAuthorization, .authorizationURLBuilt(let url)):
-            return go(.awaitingBrowserRedirect, [.emitBrowserChallenge(url)])
+            return go(.awaitingBrowserRedirect, Effects(.emitBrowserChallenge(url)))
         case (.awaitingBrowserRedirect, .redirectReceived(let url)):
             return receiveRedirect(url)
         case (.exchangingCode, .codeExchanged(let tokens)):
-            return go(.awaitingPin(Credentials(tokens: tokens, info: nil)), [.emitCreatePinChallenge(error: nil)])
+            return go(.awaitingPin(Credentials(tokens: tokens, info: nil)), Effects(.emitCreatePinChallenge(error: nil)))
         case (.awaitingCustomInitData, .customDataProvided(let data)):
-            return go(.sendingCustomInitData, [.sendCustomData(.initialization, session: nil, data: data)])
+            return go(.sendingCustomInitData, Effects(.sendCustomData(.initialization, session: nil, data: data)))
         case (.awaitingCustomFinishData(let session), .customDataProvided(let data)):
-            return go(.sendingCustomFinishData(session), [.sendCustomData(.finish, session: session.id, data: data)])
+            return go(.sendingCustomFinishData(session), Effects(.sendCustomData(.finish, session: session.id, data: data)))
         case (.sendingCustomInitData, .customAnswerReceived(let answer)):
             return receiveInitAnswer(answer)
         case (.sendingCustomFinishData(let session), .customAnswerReceived(let answer)):
             return receiveFinishAnswer(answer, session: session)
         case (.awaitingPin(let credentials), .pinProvided(let pin)):
             if let violation = context.pinPolicy.violation(of: pin.value) {
-                return go(.awaitingPin(credentials), guard: "policyViolated", [.emitCreatePinChallenge(error: violation)])
+                return go(.awaitingPin(credentials), guard: "policyViolated", Effects(.emitCreatePinChallenge(error: violation)))
             }
-            return go(.enrollingPin(credentials), guard: "policySatisfied", [.enrolPin(pin, tokens: credentials.tokens)])
+            return go(.enrollingPin(credentials), guard: "policySatisfied", Effects(.enrolPin(pin, tokens: credentials.tokens)))
         case (.enrollingPin(let credentials), .pinEnrolled):
-            return go(.storingProfile(credentials), [.storeProfile(credentials)])
+            return go(.storingProfile(credentials), Effects(.storeProfile(credentials)))
         case (.storingProfile(let credentials), .profileStored):
-            return go(.registered, [.reportSuccess(info: credentials.info)])
+            return go(.registered, Effects(.reportSuccess(info: credentials.info)))
         case (.discardingRegistration(let pending), .registrationDiscarded):
             return fail(pending.error)
         case (.preparingAuthorization, .serviceFailed(let error)),
@@ -224,13 +224,13 @@ public struct RegistrationMachine: StateMachine {
         switch context.provider.kind {
         case .browser:
             guard context.authorization != nil else { return nil }
-            return go(.preparingAuthorization, guard: "browserProvider", [.reportStarted, .buildAuthorizationURL])
+            return go(.preparingAuthorization, guard: "browserProvider", Effects(.reportStarted, .buildAuthorizationURL))
         case .custom(.oneStep):
             return go(.awaitingCustomFinishData(CustomSession(id: nil)), guard: "oneStepProvider",
-                      [.reportStarted, .emitCustomRegistrationChallenge(.finish, info: nil, error: nil)])
+                      Effects(.reportStarted, .emitCustomRegistrationChallenge(.finish, info: nil, error: nil)))
         case .custom(.twoStep):
             return go(.awaitingCustomInitData, guard: "twoStepProvider",
-                      [.reportStarted, .emitCustomRegistrationChallenge(.initialization, info: nil, error: nil)])
+                      Effects(.reportStarted, .emitCustomRegistrationChallenge(.initialization, info: nil, error: nil)))
         }
     }
 
@@ -238,7 +238,7 @@ public struct RegistrationMachine: StateMachine {
         guard let request = context.authorization else { return nil }
         switch BrowserRedirect.check(url, against: request) {
         case .authorized(let code):
-            return go(.exchangingCode, guard: "authorized", [.exchangeCode(code)])
+            return go(.exchangingCode, guard: "authorized", Effects(.exchangeCode(code)))
         case .denied(let oauthError, let description):
             var error = IdentityFlowError(.externalIdentityProviderFailure,
                                           "The identity provider refused: \(oauthError)\(description.map { " (\($0))" } ?? "").")
@@ -257,10 +257,10 @@ public struct RegistrationMachine: StateMachine {
         switch answer.info.outcome {
         case .success:
             return go(.awaitingCustomFinishData(CustomSession(id: answer.session)), guard: "success",
-                      [.emitCustomRegistrationChallenge(.finish, info: answer.info, error: nil)])
+                      Effects(.emitCustomRegistrationChallenge(.finish, info: answer.info, error: nil)))
         case .recoverable:
             return go(.awaitingCustomInitData, guard: "recoverable",
-                      [.emitCustomRegistrationChallenge(.initialization, info: answer.info, error: Self.retryError(answer.info))])
+                      Effects(.emitCustomRegistrationChallenge(.initialization, info: answer.info, error: Self.retryError(answer.info))))
         case .unrecoverable:
             return fail(Self.refusal(answer.info), guard: "unrecoverable")
         case .invalid:
@@ -274,10 +274,10 @@ public struct RegistrationMachine: StateMachine {
             guard let tokens = answer.tokens else {
                 return fail(IdentityFlowError(.invalidServerResponse, "The server accepted the registration but issued no tokens."), guard: "invalidAnswer")
             }
-            return go(.awaitingPin(Credentials(tokens: tokens, info: answer.info)), guard: "success", [.emitCreatePinChallenge(error: nil)])
+            return go(.awaitingPin(Credentials(tokens: tokens, info: answer.info)), guard: "success", Effects(.emitCreatePinChallenge(error: nil)))
         case .recoverable:
             return go(.awaitingCustomFinishData(session), guard: "recoverable",
-                      [.emitCustomRegistrationChallenge(.finish, info: answer.info, error: Self.retryError(answer.info))])
+                      Effects(.emitCustomRegistrationChallenge(.finish, info: answer.info, error: Self.retryError(answer.info))))
         case .unrecoverable:
             return fail(Self.refusal(answer.info), guard: "unrecoverable")
         case .invalid:
@@ -287,7 +287,7 @@ public struct RegistrationMachine: StateMachine {
 
     // MARK: - Helpers
 
-    private mutating func go(_ target: State, guard guardName: String? = nil, _ effects: [Effect]) -> Reaction<Effect> {
+    private mutating func go(_ target: State, guard guardName: String? = nil, _ effects: Effects<Effect>) -> Reaction<Effect> {
         state = target
         return Reaction(guard: guardName, effects)
     }
@@ -296,9 +296,9 @@ public struct RegistrationMachine: StateMachine {
     private mutating func fail(_ error: IdentityFlowError, guard guardName: String? = nil) -> Reaction<Effect> {
         switch state {
         case .awaitingPin(let credentials), .enrollingPin(let credentials), .storingProfile(let credentials):
-            return go(.discardingRegistration(PendingFailure(error: error)), guard: guardName, [.discardRegistration(credentials.tokens)])
+            return go(.discardingRegistration(PendingFailure(error: error)), guard: guardName, Effects(.discardRegistration(credentials.tokens)))
         default:
-            return go(.failed, guard: guardName, [.reportFailure(error)])
+            return go(.failed, guard: guardName, Effects(.reportFailure(error)))
         }
     }
 

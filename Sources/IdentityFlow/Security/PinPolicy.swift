@@ -39,16 +39,8 @@ public struct PinPolicy: Sendable, Hashable, Codable {
     /// - Parameter pin: The PIN the user chose.
     /// - Returns: The first rule it breaks, as an error with a 9011-9014 code, or `nil` when it is fine.
     public func violation(of pin: String) -> IdentityFlowError? {
-        // ASCII "0"..."9" are exactly the ASCII scalars whose numeric type is decimal; comparing
-        // code points avoids a Unicode property lookup per digit on every PIN answer.
-        var digits: [Int] = []
-        digits.reserveCapacity(length)
-        var allDigits = true
-        for scalar in pin.unicodeScalars {
-            guard (48...57).contains(scalar.value) else { allDigits = false; break }
-            digits.append(Int(scalar.value) - 48)
-        }
-        guard allDigits, digits.count == length else {
+        let digits = DigitScan(pin)
+        guard digits.allDigits, digits.count == length else {
             var error = IdentityFlowError(.wrongPinLength, "The PIN must be exactly \(length) digits.")
             error.requiredPinLength = length
             return error
@@ -56,27 +48,14 @@ public struct PinPolicy: Sendable, Hashable, Codable {
         if !blockList.isEmpty, blockList.contains(pin) {
             return IdentityFlowError(.pinBlackListed, "This PIN is too easy to guess; choose another.")
         }
-        if !allowsSequences, Self.isSequence(digits) {
+        if !allowsSequences, digits.isSequence {
             return IdentityFlowError(.pinShouldNotBeASequence, "The PIN must not be a sequence such as 12345 or 13579.")
         }
-        if let maxSimilarDigits, Self.mostFrequentDigitCount(digits) > maxSimilarDigits {
+        if let maxSimilarDigits, digits.mostFrequentDigitCount > maxSimilarDigits {
             var error = IdentityFlowError(.pinShouldNotUseSimilarDigits, "No digit may appear more than \(maxSimilarDigits) times in the PIN.")
             error.maxSimilarDigits = maxSimilarDigits
             return error
         }
         return nil
-    }
-
-    private static func isSequence(_ digits: [Int]) -> Bool {
-        guard digits.count > 1 else { return false }
-        let step = digits[1] - digits[0]
-        guard step != 0 else { return false }
-        return zip(digits, digits.dropFirst()).allSatisfy { $1 - $0 == step }
-    }
-
-    private static func mostFrequentDigitCount(_ digits: [Int]) -> Int {
-        var counts = [Int](repeating: 0, count: 10)
-        for digit in digits { counts[digit] += 1 }
-        return counts.max() ?? 0
     }
 }

@@ -1,11 +1,20 @@
 /// A server's answer to a custom registration step.
 public struct CustomRegistrationAnswer: Sendable, Hashable {
+    private struct Fields: Sendable, Hashable {
+        let info: CustomInfo
+        let session: String?
+        let tokens: TokenSet?
+    }
+
+    /// One box, so the registration machine copies an answer with one retain.
+    private let fields: Box<Fields>
+
     /// The identity provider's status and data.
-    public let info: CustomInfo
+    public var info: CustomInfo { fields.value.info }
     /// The registration session the next step must name (two-step init answers carry one).
-    public let session: String?
+    public var session: String? { fields.value.session }
     /// The tokens issued for the new user, on a 2000-2999 finish answer.
-    public let tokens: TokenSet?
+    public var tokens: TokenSet? { fields.value.tokens }
 
     /// Creates an answer.
     /// - Parameters:
@@ -13,8 +22,6 @@ public struct CustomRegistrationAnswer: Sendable, Hashable {
     ///   - session: The session for the next step.
     ///   - tokens: Tokens, when the registration succeeded.
     public init(info: CustomInfo, session: String? = nil, tokens: TokenSet? = nil) {
-        self.info = info
-        self.session = session
-        self.tokens = tokens
+        fields = Box(Fields(info: info, session: session, tokens: tokens))
     }
 }

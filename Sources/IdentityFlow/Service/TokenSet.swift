@@ -2,16 +2,43 @@ import Foundation
 
 /// The tokens a server issued for a profile. Every token is ``Redacted``.
 public struct TokenSet: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The stored fields, encoded under the same keys as the properties.
+    private struct Fields: Sendable, Hashable, Codable {
+        var accessToken: Redacted<String>
+        var refreshToken: Redacted<String>?
+        var idToken: Redacted<String>?
+        var expiresAt: Date?
+        var scopes: [String]
+    }
+
+    /// One box, so the machines copy a token set with one retain.
+    private var fields: Box<Fields>
+
     /// The access token sent with API requests.
-    public var accessToken: Redacted<String>
+    public var accessToken: Redacted<String> {
+        get { fields.value.accessToken }
+        set { fields = fields.replacing(\.accessToken, with: newValue) }
+    }
     /// The refresh token, if the server issued one.
-    public var refreshToken: Redacted<String>?
+    public var refreshToken: Redacted<String>? {
+        get { fields.value.refreshToken }
+        set { fields = fields.replacing(\.refreshToken, with: newValue) }
+    }
     /// The OpenID Connect ID token, if any.
-    public var idToken: Redacted<String>?
+    public var idToken: Redacted<String>? {
+        get { fields.value.idToken }
+        set { fields = fields.replacing(\.idToken, with: newValue) }
+    }
     /// When the access token expires, if the server said.
-    public var expiresAt: Date?
+    public var expiresAt: Date? {
+        get { fields.value.expiresAt }
+        set { fields = fields.replacing(\.expiresAt, with: newValue) }
+    }
     /// The scopes granted.
-    public var scopes: [String]
+    public var scopes: [String] {
+        get { fields.value.scopes }
+        set { fields = fields.replacing(\.scopes, with: newValue) }
+    }
 
     /// Creates a token set.
     /// - Parameters:
@@ -21,12 +48,16 @@ public struct TokenSet: Sendable, Hashable, Codable, CustomStringConvertible {
     ///   - expiresAt: When the access token expires.
     ///   - scopes: The scopes granted.
     public init(accessToken: String, refreshToken: String? = nil, idToken: String? = nil, expiresAt: Date? = nil, scopes: [String] = []) {
-        self.accessToken = Redacted(accessToken)
-        self.refreshToken = refreshToken.map(Redacted.init)
-        self.idToken = idToken.map(Redacted.init)
-        self.expiresAt = expiresAt
-        self.scopes = scopes
+        fields = Box(Fields(
+            accessToken: Redacted(accessToken), refreshToken: refreshToken.map(Redacted.init),
+            idToken: idToken.map(Redacted.init), expiresAt: expiresAt, scopes: scopes))
     }
+
+    /// Decodes a token set from the keys its properties are named after.
+    public init(from decoder: any Decoder) throws { fields = Box(try Fields(from: decoder)) }
+
+    /// Encodes the token set under the keys its properties are named after.
+    public func encode(to encoder: any Encoder) throws { try fields.value.encode(to: encoder) }
 
     /// Whether the access token is still valid at `date`, allowing `leeway` before expiry.
     /// - Parameters:
