@@ -8,6 +8,11 @@
 /// moved on (say, a PIN enrolment after the half-made registration was discarded). When the
 /// machine reaches a final state the runner also drops its performer.
 ///
+/// Events from outside the actor (a host's answer, a cancel) arrive through ``post(_:)``. One
+/// posted while the runner performs a transition's effects (a host that answers a challenge
+/// inside the callback that handed it over) is taken by that same call right after the effects,
+/// on the actor, in posting order; any other starts a task that sends it.
+///
 /// ```swift
 /// let runner = MachineRunner(machine: DoorMachine(), log: log)
 /// await runner.start(performer, with: .started)
@@ -21,6 +26,14 @@ public actor MachineRunner<Machine: StateMachine> {
     private let log: TransitionLog?
     private var work: [UInt64: Task<Void, Never>] = [:]
     private var nextWorkID: UInt64 = 0
+    private let inbox = Locked(Inbox())
+
+    /// Events posted while the runner performs effects, for that same call to take.
+    private struct Inbox: Sendable {
+        /// Whether a call on the actor will take posted events before it returns.
+        var isTaking = false
+        var events: [Machine.Event] = []
+    }
 
     /// Creates a runner for a machine in its initial state.
     /// - Parameters:
@@ -57,9 +70,50 @@ public actor MachineRunner<Machine: StateMachine> {
     ///   the event in its current state; nothing changes then.
     @discardableResult
     public func send(_ event: Machine.Event) -> Bool {
-        guard let performer, !machine.isFinished else { return false }
+        guard let performer, let reaction = apply(event) else { return false }
+        if reaction.effects.isEmpty { return true }
+        inbox.withLock { $0.isTaking = true }
+        perform(reaction.effects, with: performer)
+        // Events posted by the effects (or meanwhile by other threads), until none is left.
+        while let next = takePosted() {
+            if let performer = self.performer, let reaction = apply(next) {
+                perform(reaction.effects, with: performer)
+            }
+        }
+        return true
+    }
+
+    /// Sends an event from outside the actor without waiting for it to be handled.
+    ///
+    /// When the runner is performing effects on its actor right now, that call handles the event
+    /// next; otherwise a new task sends it.
+    /// - Parameter event: What happened.
+    public nonisolated func post(_ event: Machine.Event) {
+        let taken = inbox.withLock { inbox in
+            guard inbox.isTaking else { return false }
+            inbox.events.append(event)
+            return true
+        }
+        if !taken { Task { await self.send(event) } }
+    }
+
+    /// The next posted event; `nil`, and posting no longer taken here, when there is none.
+    private func takePosted() -> Machine.Event? {
+        inbox.withLock { inbox in
+            if inbox.events.isEmpty {
+                inbox.isTaking = false
+                return nil
+            }
+            return inbox.events.removeFirst()
+        }
+    }
+
+    /// Applies one transition: the state changes, the record is published and stale work is
+    /// cancelled. Returns `nil`, changing nothing, when the machine finished or ignores the event.
+    private func apply(_ event: Machine.Event) -> Reaction<Machine.Effect>? {
+        guard !machine.isFinished else { return nil }
         let source = machine.state
-        guard let reaction = machine.handle(event) else { return false }
+        guard let reaction = machine.handle(event) else { return nil }
         publish(from: source, event: event, reaction: reaction)
         // Work whose result this transition did not come from is stale now (see the type's doc).
         if !work.isEmpty {
@@ -67,12 +121,15 @@ public actor MachineRunner<Machine: StateMachine> {
             work.removeAll(keepingCapacity: true)
         }
         if machine.isFinished { self.performer = nil }
-        for effect in reaction.effects {
+        return reaction
+    }
+
+    private func perform(_ effects: [Machine.Effect], with performer: any EffectPerformer<Machine>) {
+        for effect in effects {
             if case .run(let operation) = performer.perform(effect) {
                 launch(operation)
             }
         }
-        return true
     }
 
     private func launch(_ operation: @escaping @Sendable () async -> Machine.Event?) {
