@@ -89,12 +89,16 @@ public actor MachineRunner<Machine: StateMachine> {
     /// next; otherwise a new task sends it.
     /// - Parameter event: What happened.
     public nonisolated func post(_ event: Machine.Event) {
-        let taken = inbox.withLock { inbox in
+        if !queueIfTaking(event) { Task { await self.send(event) } }
+    }
+
+    /// Queues the event for the call on the actor that is performing effects, if one is.
+    private nonisolated func queueIfTaking(_ event: Machine.Event) -> Bool {
+        inbox.withLock { inbox in
             guard inbox.isTaking else { return false }
             inbox.events.append(event)
             return true
         }
-        if !taken { Task { await self.send(event) } }
     }
 
     /// The next posted event; `nil`, and posting no longer taken here, when there is none.
@@ -132,10 +136,12 @@ public actor MachineRunner<Machine: StateMachine> {
         }
     }
 
-    private func launch(_ operation: @escaping @Sendable () async -> Machine.Event?) {
+    private func launch(_ operation: @escaping EffectWork<Machine.Event>.Work) {
         nextWorkID &+= 1
         let id = nextWorkID
-        work[id] = Task {
+        // Work that finishes without suspending reports inside this call, before it is recorded
+        // below; the finished task then waits in `work` for the next transition to drop it.
+        work[id] = startImmediateTask {
             let event = await operation()
             self.workFinished(id, event: event)
         }
@@ -143,7 +149,8 @@ public actor MachineRunner<Machine: StateMachine> {
 
     private func workFinished(_ id: UInt64, event: Machine.Event?) {
         work.removeValue(forKey: id)
-        if let event { send(event) }
+        // Inside a step (the work did not suspend) the event waits for the step's other effects.
+        if let event, !queueIfTaking(event) { send(event) }
     }
 
     private func publish(from source: Machine.State, event: Machine.Event, reaction: Reaction<Machine.Effect>) {

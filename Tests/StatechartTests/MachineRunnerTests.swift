@@ -45,7 +45,10 @@ final class DoorPerformer: EffectPerformer {
     func perform(_ effect: DoorMachine.Effect) -> EffectWork<DoorMachine.Event> {
         performed.withLock { $0.append(DoorMachine.name(of: effect)) }
         guard case .turnKey = effect else { return .done }
-        return .run { [stall, workCancelled, cancellations] in
+        // Captured as locals: a closure with a capture list is inferred `@concurrent` by this
+        // compiler and would hop off the runner instead of starting inside the step.
+        let stall = self.stall, workCancelled = self.workCancelled, cancellations = self.cancellations
+        return .run {
             if stall {
                 await withTaskCancellationHandler {
                     await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
@@ -66,12 +69,12 @@ struct MachineRunnerTests {
         let log = TransitionLog()
         let collected = Locked<[TransitionRecord]>([])
         let observation = log.observe { record in collected.withLock { $0.append(record) } }
+        let records = log.records()
         let runner = MachineRunner(machine: DoorMachine(), log: log)
         let performer = DoorPerformer()
         #expect(await runner.start(performer, with: .opened))
         #expect(await runner.send(.closed))
         #expect(await runner.send(.lockRequested))
-        let records = log.records()
         for await record in records where record.transition.target == "locked" { break }
         #expect(await runner.state == .locked)
         #expect(performer.performed.current == ["chime", "turnKey", "report", "chime"])
@@ -110,6 +113,15 @@ struct MachineRunnerTests {
         #expect(await runner.startReadingState(performer, with: .opened) == .closed)
         #expect(await runner.send(.lockRequested))
         #expect(performer.performed.current == ["chime", "turnKey"])
+    }
+
+    @Test("work that finishes without suspending reports within the step that started it")
+    func takesWorkThatDoesNotSuspend() async {
+        let runner = MachineRunner(machine: DoorMachine())
+        let performer = DoorPerformer()
+        // `turnKey` returns `keyTurned` at once: read in the same actor turn, the door is locked.
+        #expect(await runner.startReadingState(performer, with: .lockRequested) == .locked)
+        #expect(performer.performed.current == ["turnKey", "report", "chime"])
     }
 
     @Test("an event posted while the runner is idle is sent by a task of its own")

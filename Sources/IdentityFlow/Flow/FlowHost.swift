@@ -1,3 +1,5 @@
+import Statechart
+
 /// How a running flow reaches its host, whichever API started it: a delegate (callbacks on the
 /// configured executor) or the async API (a responder and a continuation). Built once per flow.
 struct FlowHost<Start: Sendable, Success: Sendable>: Sendable {
@@ -13,7 +15,7 @@ struct FlowHost<Start: Sendable, Success: Sendable>: Sendable {
         let once = Locked<CheckedContinuation<Result<Success, IdentityFlowError>, Never>?>(continuation)
         return FlowHost(
             started: { _ in },
-            challenge: { challenge in startTask { await responder.receive(challenge) } },
+            challenge: { challenge in startImmediateTask { await responder.receive(challenge) } },
             finished: { outcome in
                 once.withLock { continuation in
                     defer { continuation = nil }
@@ -41,18 +43,4 @@ extension UserClient {
         }
         return try outcome.get()
     }
-}
-
-/// Starts a task that runs synchronously, in the caller's step, until it first suspends
-/// (`Task.immediate`, where the platform has it; a plain task otherwise).
-func startTask(_ body: sending @escaping @isolated(any) () async -> Void) {
-    #if canImport(Darwin)
-    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-        Task.immediate(operation: body)
-    } else {
-        Task(operation: body)
-    }
-    #else
-    Task.immediate(operation: body)
-    #endif
 }
