@@ -20,6 +20,14 @@ public enum EffectWork<Event: Sendable>: Sendable {
     /// Nothing: the effect is done.
     case done
     /// Asynchronous work; the event it returns, if any, is sent back to the machine. The runner
-    /// cancels it when the machine finishes.
-    case run(@Sendable () async -> Event?)
+    /// cancels it when the machine takes another transition or finishes.
+    ///
+    /// The work starts at once, on the runner's actor, inside the transition's step, and runs there
+    /// until it first suspends (it is `nonisolated(nonsending)`): work that finishes without
+    /// suspending (an in-process server, a local store) costs no task switch, and its event is
+    /// handled right after the step's other effects.
+    case run(Work)
+
+    /// Work an effect leaves to do: it returns the event to send back, if any.
+    public typealias Work = nonisolated(nonsending) @Sendable () async -> Event?
 }

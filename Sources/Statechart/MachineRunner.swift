@@ -8,6 +8,11 @@
 /// moved on (say, a PIN enrolment after the half-made registration was discarded). When the
 /// machine reaches a final state the runner also drops its performer.
 ///
+/// Events from outside the actor (a host's answer, a cancel) arrive through ``post(_:)``. One
+/// posted while the runner performs a transition's effects (a host that answers a challenge
+/// inside the callback that handed it over) is taken by that same call right after the effects,
+/// on the actor, in posting order; any other starts a task that sends it.
+///
 /// ```swift
 /// let runner = MachineRunner(machine: DoorMachine(), log: log)
 /// await runner.start(performer, with: .started)
@@ -21,6 +26,15 @@ public actor MachineRunner<Machine: StateMachine> {
     private let log: TransitionLog?
     private var work: [UInt64: Task<Void, Never>] = [:]
     private var nextWorkID: UInt64 = 0
+    private var lastFinishedWorkID: UInt64 = 0
+    private let inbox = Locked(Inbox())
+
+    /// Events posted while the runner performs effects, for that same call to take.
+    private struct Inbox: Sendable {
+        /// Whether a call on the actor will take posted events before it returns.
+        var isTaking = false
+        var events: [Machine.Event] = []
+    }
 
     /// Creates a runner for a machine in its initial state.
     /// - Parameters:
@@ -57,24 +71,75 @@ public actor MachineRunner<Machine: StateMachine> {
     ///   the event in its current state; nothing changes then.
     @discardableResult
     public func send(_ event: Machine.Event) -> Bool {
-        guard let performer, !machine.isFinished else { return false }
+        guard let performer else { return false }
+        var effects = [Machine.Effect]()
+        guard apply(event, effects: &effects) else { return false }
+        if effects.isEmpty { return true }
+        inbox.withLock { $0.isTaking = true }
+        perform(effects, with: performer)
+        // Events posted by the effects (or meanwhile by other threads), until none is left.
+        while let next = takePosted() {
+            effects.removeAll(keepingCapacity: true)
+            if let performer = self.performer, apply(next, effects: &effects) {
+                perform(effects, with: performer)
+            }
+        }
+        return true
+    }
+
+    /// Sends an event from outside the actor without waiting for it to be handled.
+    ///
+    /// When the runner is performing effects on its actor right now, that call handles the event
+    /// next; otherwise a new task sends it.
+    /// - Parameter event: What happened.
+    public nonisolated func post(_ event: Machine.Event) {
+        if !queueIfTaking(event) { Task { await self.send(event) } }
+    }
+
+    /// Queues the event for the call on the actor that is performing effects, if one is.
+    private nonisolated func queueIfTaking(_ event: Machine.Event) -> Bool {
+        inbox.withLock { inbox in
+            guard inbox.isTaking else { return false }
+            inbox.events.append(event)
+            return true
+        }
+    }
+
+    /// The next posted event; `nil`, and posting no longer taken here, when there is none.
+    private func takePosted() -> Machine.Event? {
+        inbox.withLock { inbox in
+            if inbox.events.isEmpty {
+                inbox.isTaking = false
+                return nil
+            }
+            return inbox.events.removeFirst()
+        }
+    }
+
+    /// Applies one transition: the state changes, the record is published, stale work is
+    /// cancelled and the effects are appended to `effects`. Returns `false`, changing nothing,
+    /// when the machine finished or ignores the event.
+    private func apply(_ event: Machine.Event, effects: inout [Machine.Effect]) -> Bool {
+        guard !machine.isFinished else { return false }
         // Only a published record names the source state; unobserved, the state is not copied.
         let observed = log?.hasSubscribers ?? false
         let recording = ChartCoverage.isRecording
         let source = observed || recording ? Machine.name(of: machine.state) : nil
-        var effects = [Machine.Effect]()
         guard let handled = machine.handle(event, appendingEffectsTo: &effects) else { return false }
         if let source {
             publish(from: source, event: event, guardName: handled.guardName, effects: effects, observed: observed, recording: recording)
         }
         cancelStaleWork()
         if machine.isFinished { self.performer = nil }
+        return true
+    }
+
+    private func perform(_ effects: [Machine.Effect], with performer: any EffectPerformer<Machine>) {
         for effect in effects {
             if case .run(let operation) = performer.perform(effect) {
                 launch(operation)
             }
         }
-        return true
     }
 
     /// Cancels the work still running: the transition just taken did not come from its result,
@@ -85,18 +150,22 @@ public actor MachineRunner<Machine: StateMachine> {
         work.removeAll(keepingCapacity: true)
     }
 
-    private func launch(_ operation: @escaping @Sendable () async -> Machine.Event?) {
+    private func launch(_ operation: @escaping EffectWork<Machine.Event>.Work) {
         nextWorkID &+= 1
         let id = nextWorkID
-        work[id] = Task {
+        let task = startImmediateTask {
             let event = await operation()
             self.workFinished(id, event: event)
         }
+        // Work that finished without suspending has reported already: nothing left to cancel.
+        if lastFinishedWorkID != id { work[id] = task }
     }
 
     private func workFinished(_ id: UInt64, event: Machine.Event?) {
+        lastFinishedWorkID = id
         work.removeValue(forKey: id)
-        if let event { send(event) }
+        // Inside a step (the work did not suspend) the event waits for the step's other effects.
+        if let event, !queueIfTaking(event) { send(event) }
     }
 
     private func publish(from source: String, event: Machine.Event, guardName: String?, effects: [Machine.Effect], observed: Bool, recording: Bool) {

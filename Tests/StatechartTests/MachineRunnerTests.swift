@@ -45,7 +45,10 @@ final class DoorPerformer: EffectPerformer {
     func perform(_ effect: DoorMachine.Effect) -> EffectWork<DoorMachine.Event> {
         performed.withLock { $0.append(DoorMachine.name(of: effect)) }
         guard case .turnKey = effect else { return .done }
-        return .run { [stall, workCancelled, cancellations] in
+        // Captured as locals: a closure with a capture list is inferred `@concurrent` by this
+        // compiler and would hop off the runner instead of starting inside the step.
+        let stall = self.stall, workCancelled = self.workCancelled, cancellations = self.cancellations
+        return .run {
             if stall {
                 await withTaskCancellationHandler {
                     await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
@@ -66,12 +69,12 @@ struct MachineRunnerTests {
         let log = TransitionLog()
         let collected = Locked<[TransitionRecord]>([])
         let observation = log.observe { record in collected.withLock { $0.append(record) } }
+        let records = log.records()
         let runner = MachineRunner(machine: DoorMachine(), log: log)
         let performer = DoorPerformer()
         #expect(await runner.start(performer, with: .opened))
         #expect(await runner.send(.closed))
         #expect(await runner.send(.lockRequested))
-        let records = log.records()
         for await record in records where record.transition.target == "locked" { break }
         #expect(await runner.state == .locked)
         #expect(performer.performed.current == ["chime", "turnKey", "report", "chime"])
@@ -88,6 +91,53 @@ struct MachineRunnerTests {
         #expect(await runner.start(DoorPerformer(), with: .closed) == false)
         #expect(await runner.state == .closed)
         #expect(await runner.send(.keyTurned) == false)
+    }
+
+    @Test("an event posted while effects are performed is handled by that same send, after them and in order")
+    func takesEventsPostedByEffects() async {
+        /// Answers the chime at once, as a host answers a challenge inside its callback.
+        final class Answering: EffectPerformer {
+            typealias Machine = DoorMachine
+            let runner = Locked<MachineRunner<DoorMachine>?>(nil)
+            let performed = Locked<[String]>([])
+            func perform(_ effect: DoorMachine.Effect) -> EffectWork<DoorMachine.Event> {
+                performed.withLock { $0.append(DoorMachine.name(of: effect)) }
+                if case .chime = effect { runner.current?.post(.closed) }
+                return .done
+            }
+        }
+        let runner = MachineRunner(machine: DoorMachine())
+        let performer = Answering()
+        performer.runner.withLock { $0 = runner }
+        // Read in the same actor turn as the start: the answer was handled before `start` returned.
+        #expect(await runner.startReadingState(performer, with: .opened) == .closed)
+        #expect(await runner.send(.lockRequested))
+        #expect(performer.performed.current == ["chime", "turnKey"])
+    }
+
+    @Test("work that finishes without suspending reports within the step that started it")
+    func takesWorkThatDoesNotSuspend() async {
+        let runner = MachineRunner(machine: DoorMachine())
+        let performer = DoorPerformer()
+        // `turnKey` returns `keyTurned` at once: read in the same actor turn, the door is locked.
+        #expect(await runner.startReadingState(performer, with: .lockRequested) == .locked)
+        #expect(performer.performed.current == ["turnKey", "report", "chime"])
+    }
+
+    @Test("an event posted while the runner is idle is sent by a task of its own")
+    func sendsEventsPostedWhileIdle() async {
+        let log = TransitionLog()
+        let records = log.records()
+        let runner = MachineRunner(machine: DoorMachine(), log: log)
+        #expect(await runner.start(DoorPerformer(), with: .opened))
+        runner.post(.closed)
+        var seen: [String] = []
+        for await record in records {
+            seen.append(record.transition.event)
+            if record.transition.event == "closed" { break }
+        }
+        #expect(seen == ["opened", "closed"])
+        #expect(await runner.state == .closed)
     }
 
     @Test("work still running when the machine finishes is cancelled")
@@ -147,5 +197,13 @@ struct MachineRunnerTests {
         enum Sample { case plain, carrying(secret: String) }
         #expect(caseName(of: Sample.plain) == "plain")
         #expect(caseName(of: Sample.carrying(secret: "hunter2")) == "carrying")
+    }
+}
+
+extension MachineRunner {
+    /// Starts and reads the state in one turn of the actor, so no other task can run in between.
+    func startReadingState(_ performer: any EffectPerformer<Machine>, with event: Machine.Event) -> Machine.State {
+        start(performer, with: event)
+        return state
     }
 }

@@ -21,7 +21,8 @@ final class AuthenticationFlow: FlowPerformer {
             host.started(context)
             return .done
         case .logOutPreviousUser:
-            return engine.call { [client, engine] () throws(IdentityFlowError) in
+            let client = self.client, engine = self.engine
+            return engine.call { () throws(IdentityFlowError) in
                 await client.logOutLocallyRevoking(flow: engine.id)
                 return .previousUserLoggedOut
             }
@@ -30,7 +31,8 @@ final class AuthenticationFlow: FlowPerformer {
             host.challenge(.biometric(BiometricChallenge(userProfile: profile, authenticator: context.authenticator, sender: sender, releaseObserver: ticket)))
             return .done
         case .verifyBiometricKey:
-            return engine.call { [client] () throws(IdentityFlowError) in .pinChecked(try await client.checkBiometricKey(for: profile)) }
+            let client = self.client
+            return engine.call { () throws(IdentityFlowError) in .pinChecked(try await client.checkBiometricKey(for: profile)) }
         case .fetchPinStatus:
             return engine.fetchPinStatus(of: profile, client: client)
         case .emitPinChallenge(let counters, let error):
@@ -38,7 +40,8 @@ final class AuthenticationFlow: FlowPerformer {
         case .verifyPin(let pin):
             return engine.verifyPin(pin, of: profile, client: client)
         case .storeSession(let tokens):
-            return engine.call { [client] () throws(IdentityFlowError) in
+            let client = self.client
+            return engine.call { () throws(IdentityFlowError) in
                 try client.storeSession(profile, tokens: tokens)
                 return .sessionStored
             }

@@ -27,7 +27,8 @@ final class AuthenticatorRegistrationFlow: FlowPerformer {
         case .verifyPin(let pin):
             return engine.verifyPin(pin, of: profile, client: client)
         case .storeAuthenticator(let key, let tokens):
-            return engine.call { [client] () throws(IdentityFlowError) in
+            let client = self.client
+            return engine.call { () throws(IdentityFlowError) in
                 try client.updateStoredProfile(profile) { $0.biometricKey = key }
                 try client.storeSession(profile, tokens: tokens)
                 return .authenticatorStored

@@ -53,20 +53,25 @@ public enum Challenge: Sendable, CustomStringConvertible {
 /// Answer through the challenge's sender, at once or later (after the user typed a PIN, say).
 /// Returning without answering is fine as long as a reference is kept until the answer is given:
 /// a challenge released unanswered ends the flow with ``ErrorCode/actionCancelled``.
+///
+/// ``receive(_:)`` is `nonisolated(nonsending)`: it starts inside the flow step that emitted the
+/// challenge, in a task of its own, and runs there until it first suspends. An answer given before
+/// that is taken by the same step, with no task switch; a responder isolated to an actor (say
+/// `@MainActor`) hops there first, as any call would. Keep slow synchronous work out of it.
 public protocol ChallengeResponder: Sendable {
     /// Receives a challenge.
     /// - Parameter challenge: The challenge.
-    func receive(_ challenge: Challenge) async
+    nonisolated(nonsending) func receive(_ challenge: Challenge) async
 }
 
 /// A ``ChallengeResponder`` made from a closure.
 public struct ClosureResponder: ChallengeResponder {
-    private let body: @Sendable (Challenge) async -> Void
+    private let body: nonisolated(nonsending) @Sendable (Challenge) async -> Void
 
     /// Wraps a closure.
     /// - Parameter body: Called with each challenge.
-    public init(_ body: @escaping @Sendable (Challenge) async -> Void) { self.body = body }
+    public init(_ body: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) { self.body = body }
 
     /// Passes the challenge to the closure.
-    public func receive(_ challenge: Challenge) async { await body(challenge) }
+    public nonisolated(nonsending) func receive(_ challenge: Challenge) async { await body(challenge) }
 }

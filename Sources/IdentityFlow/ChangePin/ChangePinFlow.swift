@@ -30,12 +30,14 @@ final class ChangePinFlow: FlowPerformer {
             host.challenge(engine.createPinChallenge(for: profile, error: error, answered: ChangePinMachine.Event.pinProvided))
             return .done
         case .enrolPin(let pin, let tokens):
-            return engine.call { [client] () throws(IdentityFlowError) in
+            let client = self.client
+            return engine.call { () throws(IdentityFlowError) in
                 try await client.enrolNewPin(pin, for: profile, accessToken: tokens.accessToken)
                 return .pinEnrolled
             }
         case .storeSession(let tokens):
-            return engine.call { [client] () throws(IdentityFlowError) in
+            let client = self.client
+            return engine.call { () throws(IdentityFlowError) in
                 try client.storeSession(profile, tokens: tokens)
                 return .sessionStored
             }

@@ -75,7 +75,7 @@ extension UserClient {
     ///   - answer: Called with each challenge.
     /// - Returns: The profile and the authenticator that succeeded.
     /// - Throws: ``IdentityFlowError``.
-    public func authenticateUser(_ profile: UserProfile, authenticator: Authenticator? = nil, answering answer: @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> AuthenticationResult {
+    public func authenticateUser(_ profile: UserProfile, authenticator: Authenticator? = nil, answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> AuthenticationResult {
         try await authenticateUser(profile, authenticator: authenticator, responder: ClosureResponder(answer))
     }
 

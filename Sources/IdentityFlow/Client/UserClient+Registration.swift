@@ -80,7 +80,7 @@ extension UserClient {
     ///   - answer: Called with each challenge; answers through the challenge's sender.
     /// - Returns: The new profile, the provider and its answer.
     /// - Throws: ``IdentityFlowError``.
-    public func registerUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, answering answer: @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> RegistrationResult {
+    public func registerUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> RegistrationResult {
         try await registerUser(with: identityProvider, scopes: scopes, responder: ClosureResponder(answer))
     }
 

@@ -18,12 +18,14 @@ final class DeregistrationFlow: FlowPerformer {
         let stored = stored
         switch effect {
         case .deregisterOnServer:
-            return engine.call { [client] () throws(IdentityFlowError) in
+            let client = self.client
+            return engine.call { () throws(IdentityFlowError) in
                 try await client.service.deregister(stored.profile, accessToken: stored.tokens.accessToken)
                 return .serverDeregistered
             }
         case .deleteLocalData:
-            return engine.call { [client] () throws(IdentityFlowError) in
+            let client = self.client
+            return engine.call { () throws(IdentityFlowError) in
                 try client.deleteProfileLocally(stored.profile)
                 return .localDataDeleted
             }

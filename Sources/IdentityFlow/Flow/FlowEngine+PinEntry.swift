@@ -47,7 +47,8 @@ extension FlowEngine where Machine.Event: PinEntryEvents {
 
     /// Deletes a deregistered profile from the device (a storage failure is logged, not fatal).
     func deleteProfile(_ profile: UserProfile, client: UserClient) -> EffectWork<Machine.Event> {
-        .run { [id] in
+        let id = self.id
+        return .run {
             client.forgetProfile(profile, flow: id)
             return .profileDeleted
         }

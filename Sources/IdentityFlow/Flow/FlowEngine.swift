@@ -20,19 +20,13 @@ final class FlowEngine<Machine: StateMachine>: Sendable {
 
     var logger: IdentityFlowLogger { configuration.logger }
 
-    /// Sends an event from outside the runner (an answer, a cancel).
-    func send(_ event: Machine.Event) {
-        Task { await runner.send(event) }
-    }
-
     /// Opens a ticket for a new challenge; its outcome is turned into an event by `event`.
     func issueTicket<Answer: Sendable>(
         for challengeName: String,
         event: @escaping @Sendable (ChallengeOutcome<Answer>) -> Machine.Event
     ) -> ChallengeTicket<Answer> {
         let ticket = ChallengeTicket<Answer>(flowID: id, challengeName: challengeName, logger: logger) { [runner] outcome in
-            let next = event(outcome)
-            Task { await runner.send(next) }
+            runner.post(event(outcome))
         }
         let previous = openTicket.withLock { open in
             defer { open = ticket }

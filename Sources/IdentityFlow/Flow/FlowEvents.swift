@@ -21,7 +21,7 @@ protocol FlowPerformer: EffectPerformer where Machine.Event: FlowEvents {
 
 extension FlowEngine where Machine.Event: FlowEvents {
     /// Runs a call as owned work; a thrown error becomes `serviceFailed`.
-    func call(_ body: @escaping @Sendable () async throws(IdentityFlowError) -> Machine.Event) -> EffectWork<Machine.Event> {
+    func call(_ body: nonisolated(nonsending) @escaping @Sendable () async throws(IdentityFlowError) -> Machine.Event) -> EffectWork<Machine.Event> {
         .run {
             do throws(IdentityFlowError) { return try await body() } catch { return .serviceFailed(error) }
         }

@@ -1,3 +1,5 @@
+import Statechart
+
 /// How a running flow reaches its host, whichever API started it: a delegate (callbacks on the
 /// configured executor) or the async API (a responder and a continuation). Built once per flow.
 struct FlowHost<Start: Sendable, Success: Sendable>: Sendable {
@@ -13,7 +15,7 @@ struct FlowHost<Start: Sendable, Success: Sendable>: Sendable {
         let once = Locked<CheckedContinuation<Result<Success, IdentityFlowError>, Never>?>(continuation)
         return FlowHost(
             started: { _ in },
-            challenge: { challenge in Task { await responder.receive(challenge) } },
+            challenge: { challenge in startImmediateTask { await responder.receive(challenge) } },
             finished: { outcome in
                 once.withLock { continuation in
                     defer { continuation = nil }

@@ -23,7 +23,7 @@ extension UserClient {
                 return
             }
             let runner = flow.engine.runner
-            let cancelledEarly = !slot.run { Task { await runner.send(.cancelRequested) } }
+            let cancelledEarly = !slot.run { runner.post(.cancelRequested) }
             await runner.start(flow, with: .started)
             if cancelledEarly { await runner.send(.cancelRequested) }
         }

@@ -20,7 +20,8 @@ final class LogoutFlow: FlowPerformer {
             client.endSessionLocally()
             return .done
         case .revokeTokens(let tokens):
-            return engine.call { [client] () throws(IdentityFlowError) in
+            let client = self.client
+            return engine.call { () throws(IdentityFlowError) in
                 try await client.service.revoke(tokens)
                 return .tokensRevoked
             }

@@ -26,7 +26,8 @@ final class RegistrationFlow: FlowPerformer {
             host.started(context)
             return .done
         case .buildAuthorizationURL:
-            return engine.call { [context, service] () throws(IdentityFlowError) in
+            let context = self.context, service = self.service
+            return engine.call { () throws(IdentityFlowError) in
                 guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
                 return .authorizationURLBuilt(try await service.authorizationURL(for: context.provider, request: request))
             }
@@ -34,7 +35,8 @@ final class RegistrationFlow: FlowPerformer {
             emitBrowserChallenge(url)
             return .done
         case .exchangeCode(let code):
-            return engine.call { [context, service] () throws(IdentityFlowError) in
+            let context = self.context, service = self.service
+            return engine.call { () throws(IdentityFlowError) in
                 guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
                 return .codeExchanged(try await service.exchangeCode(code, request: request))
             }
@@ -42,7 +44,8 @@ final class RegistrationFlow: FlowPerformer {
             emitCustomChallenge(step, info: info, error: error)
             return .done
         case .sendCustomData(let step, let session, let data):
-            return engine.call { [provider, service] () throws(IdentityFlowError) in
+            let provider = self.provider, service = self.service
+            return engine.call { () throws(IdentityFlowError) in
                 switch step {
                 case .initialization: .customAnswerReceived(try await service.initCustomRegistration(provider: provider, data: data))
                 case .finish: .customAnswerReceived(try await service.completeCustomRegistration(provider: provider, session: session, data: data))
@@ -52,18 +55,21 @@ final class RegistrationFlow: FlowPerformer {
             host.challenge(engine.createPinChallenge(for: profile, error: error, answered: RegistrationMachine.Event.pinProvided))
             return .done
         case .enrolPin(let pin, let tokens):
-            return engine.call { [client, profile, service] () throws(IdentityFlowError) in
+            let client = self.client, profile = self.profile, service = self.service
+            return engine.call { () throws(IdentityFlowError) in
                 let enrolment = try PinProof.enrolment(for: profile, pin: pin, iterations: client.configuration.pinKeyIterations)
                 _ = try await service.enrolPin(enrolment, accessToken: tokens.accessToken)
                 return .pinEnrolled
             }
         case .storeProfile(let credentials):
-            return engine.call { [client, profile] () throws(IdentityFlowError) in
+            let client = self.client, profile = self.profile
+            return engine.call { () throws(IdentityFlowError) in
                 try client.storeRegisteredProfile(StoredProfile(profile: profile, tokens: credentials.tokens))
                 return .profileStored
             }
         case .discardRegistration(let tokens):
-            return .run { [client, profile, engine] in
+            let client = self.client, profile = self.profile, engine = self.engine
+            return .run {
                 await client.discardOnServer(profile, tokens: tokens, flow: engine.id)
                 return .registrationDiscarded
             }

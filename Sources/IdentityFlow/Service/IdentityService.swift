@@ -8,21 +8,25 @@ import Foundation
 /// Every method throws ``IdentityFlowError`` only: network trouble as
 /// ``ErrorCode/networkConnectivityFailure`` or ``ErrorCode/serverNotReachable``, broken answers
 /// as ``ErrorCode/invalidServerResponse``, and task cancellation as ``ErrorCode/actionCancelled``.
+///
+/// The methods are `nonisolated(nonsending)`: a flow calls them inside its step, on its runner,
+/// and an implementation runs there until it first suspends (on the network, say). One that
+/// answers without suspending (an in-process server) costs the flow no task switch.
 public protocol IdentityService: Sendable {
     /// The identity providers users can register with.
-    func identityProviders() async throws(IdentityFlowError) -> [IdentityProvider]
+    nonisolated(nonsending) func identityProviders() async throws(IdentityFlowError) -> [IdentityProvider]
 
     /// The URL of the browser page where the user signs in.
     /// - Parameters:
     ///   - provider: A browser identity provider.
     ///   - request: PKCE, state, nonce, scopes and redirect URI.
-    func authorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL
+    nonisolated(nonsending) func authorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL
 
     /// Exchanges an authorization code for tokens (validating the ID token against the request's nonce).
     /// - Parameters:
     ///   - code: The code from the redirect.
     ///   - request: The request that obtained it (its PKCE verifier proves the device).
-    func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet
+    nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet
 
     /// Sends the init step of a two-step custom registration.
     /// - Parameters:
@@ -30,7 +34,7 @@ public protocol IdentityService: Sendable {
     ///   - data: The host's optional initial data.
     /// - Returns: The provider's answer and the session the finish step names.
     /// - Throws: ``ErrorCode/customRegistrationExpired`` when the server ended the session.
-    func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer
+    nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer
 
     /// Sends the finish step of a custom registration.
     /// - Parameters:
@@ -39,42 +43,42 @@ public protocol IdentityService: Sendable {
     ///   - data: The host's registration data.
     /// - Returns: The provider's answer; on 2000-2999 with the new user's tokens.
     /// - Throws: ``ErrorCode/customRegistrationExpired`` when the session expired.
-    func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer
+    nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer
 
     /// Binds a profile and its PIN verifier to the user the access token belongs to; re-enrolling
     /// replaces the verifier and resets the failure count (PIN change).
     /// - Parameters:
     ///   - enrolment: Profile, salt, iterations and verifier.
     ///   - accessToken: The user's access token.
-    func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt
+    nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt
 
     /// Starts a PIN login: a fresh nonce and the derivation parameters.
     /// - Parameter profile: The profile logging in.
     /// - Throws: ``ErrorCode/userDeregistered`` when the server no longer knows the profile.
-    func pinLoginChallenge(for profile: UserProfile) async throws(IdentityFlowError) -> PinLoginChallenge
+    nonisolated(nonsending) func pinLoginChallenge(for profile: UserProfile) async throws(IdentityFlowError) -> PinLoginChallenge
 
     /// Checks a PIN proof; the server counts wrong ones.
     /// - Parameters:
     ///   - proof: `HMAC-SHA256(key, context ‖ nonce)`, see `docs/pin-proof.md`.
     ///   - profile: The profile logging in.
     ///   - nonce: The nonce from ``pinLoginChallenge(for:)``.
-    func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification
+    nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification
 
     /// Exchanges a refresh token for fresh tokens; a rotated refresh token replaces the old one.
     /// - Parameter refreshToken: The refresh token.
-    func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet
+    nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet
 
     /// Revokes tokens (RFC 7009).
     /// - Parameter tokens: The tokens to revoke.
-    func revoke(_ tokens: TokenSet) async throws(IdentityFlowError)
+    nonisolated(nonsending) func revoke(_ tokens: TokenSet) async throws(IdentityFlowError)
 
     /// Removes a profile on the server: its PIN enrolment and its tokens.
     /// - Parameters:
     ///   - profile: The profile.
     ///   - accessToken: An access token of the profile's user, if the device has one.
-    func deregister(_ profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError)
+    nonisolated(nonsending) func deregister(_ profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError)
 
     /// Whether the server still knows a profile (checked at launch).
     /// - Parameter profile: The profile.
-    func profileExists(_ profile: UserProfile) async throws(IdentityFlowError) -> Bool
+    nonisolated(nonsending) func profileExists(_ profile: UserProfile) async throws(IdentityFlowError) -> Bool
 }

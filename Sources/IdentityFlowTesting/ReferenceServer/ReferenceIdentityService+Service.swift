@@ -3,13 +3,13 @@ import IdentityFlow
 
 extension ReferenceIdentityService {
     /// The providers: the browser one and every custom one added.
-    public func identityProviders() async throws(IdentityFlowError) -> [IdentityProvider] {
+    public nonisolated(nonsending) func identityProviders() async throws(IdentityFlowError) -> [IdentityProvider] {
         try await enter(.identityProviders)
         return state.withLock { $0.providers }
     }
 
     /// An authorization URL under ``authorizationEndpoint`` carrying the request's parameters.
-    public func authorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL {
+    public nonisolated(nonsending) func authorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL {
         try await enter(.authorizationURL)
         guard provider.kind == .browser, state.withLock({ $0.providers.contains(provider) }) else {
             throw IdentityFlowError(.invalidIdentityProvider, "The reference server has no browser provider \(provider.identifier).")
@@ -29,7 +29,7 @@ extension ReferenceIdentityService {
     }
 
     /// Exchanges a code once, checking the PKCE verifier (S256) and the redirect URI.
-    public func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
+    public nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
         try await enter(.exchangeCode)
         return try state.withLock { state throws(IdentityFlowError) in
             guard let grant = state.grants.removeValue(forKey: code.value) else { throw Self.invalidGrant("The code is unknown or was used before.") }
@@ -40,7 +40,7 @@ extension ReferenceIdentityService {
     }
 
     /// Runs the provider's script for the init step and opens a session on success.
-    public func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
+    public nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
         try await enter(.initCustomRegistration)
         let script = try script(for: provider)
         let info = try Self.info(from: script(.initialization, data.value))
@@ -53,7 +53,7 @@ extension ReferenceIdentityService {
     }
 
     /// Runs the provider's script for the finish step; on 2xxx creates a user and issues tokens.
-    public func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
+    public nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
         try await enter(.completeCustomRegistration)
         let script = try script(for: provider)
         if provider.kind == .custom(.twoStep) {
@@ -79,7 +79,7 @@ extension ReferenceIdentityService {
     }
 
     /// Binds the profile and its verifier to the token's user; re-enrolling resets the failure count.
-    public func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt {
+    public nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt {
         try await enter(.enrolPin)
         let date = now()
         return try state.withLock { state throws(IdentityFlowError) in
@@ -96,7 +96,7 @@ extension ReferenceIdentityService {
     }
 
     /// A fresh single-use nonce and the profile's derivation parameters.
-    public func pinLoginChallenge(for profile: UserProfile) async throws(IdentityFlowError) -> PinLoginChallenge {
+    public nonisolated(nonsending) func pinLoginChallenge(for profile: UserProfile) async throws(IdentityFlowError) -> PinLoginChallenge {
         try await enter(.pinLoginChallenge)
         let nonce: [UInt8]
         do { nonce = try SecureRandom.bytes(count: 32) } catch { throw IdentityFlowError(.unknown, underlying: error) }
@@ -109,7 +109,7 @@ extension ReferenceIdentityService {
     }
 
     /// Checks a proof against the stored verifier; counts wrong ones and deregisters at the limit.
-    public func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
+    public nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
         try await enter(.verifyPinProof)
         return try state.withLock { state throws(IdentityFlowError) in
             guard state.nonces.removeValue(forKey: nonce) == profile.profileId else {
@@ -134,7 +134,7 @@ extension ReferenceIdentityService {
     }
 
     /// Rotates: the refresh token is spent and a new pair issued.
-    public func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
+    public nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
         try await enter(.refresh)
         return try state.withLock { state throws(IdentityFlowError) in
             guard let user = state.refreshTokens.removeValue(forKey: refreshToken.value) else {
@@ -145,7 +145,7 @@ extension ReferenceIdentityService {
     }
 
     /// Forgets the tokens.
-    public func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
+    public nonisolated(nonsending) func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
         try await enter(.revoke)
         state.withLock { state in
             state.accessTokens[tokens.accessToken.value] = nil
@@ -154,7 +154,7 @@ extension ReferenceIdentityService {
     }
 
     /// Removes the profile's enrolment and revokes its user's tokens. Unknown profiles are fine.
-    public func deregister(_ profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
+    public nonisolated(nonsending) func deregister(_ profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
         try await enter(.deregister)
         state.withLock { state in
             guard let enrolment = state.enrolments.removeValue(forKey: profile.profileId) else { return }
@@ -163,7 +163,7 @@ extension ReferenceIdentityService {
     }
 
     /// Whether a PIN is enrolled for the profile.
-    public func profileExists(_ profile: UserProfile) async throws(IdentityFlowError) -> Bool {
+    public nonisolated(nonsending) func profileExists(_ profile: UserProfile) async throws(IdentityFlowError) -> Bool {
         try await enter(.profileExists)
         return state.withLock { $0.enrolments[profile.profileId] != nil }
     }

@@ -149,7 +149,7 @@ public final class ReferenceIdentityService: IdentityService {
     // MARK: - Helpers
 
     /// Records the call, applies an injected fault (sleeping first for latency), or lets it through.
-    func enter(_ call: ServiceCall) async throws(IdentityFlowError) {
+    nonisolated(nonsending) func enter(_ call: ServiceCall) async throws(IdentityFlowError) {
         let fault = state.withLock { state in
             state.calls.append(call)
             return state.faults[call]?.isEmpty == false ? state.faults[call]?.removeFirst() : nil
