@@ -78,11 +78,15 @@ public actor MachineRunner<Machine: StateMachine> {
         inbox.withLock { $0.isTaking = true }
         perform(effects, with: performer)
         // Events posted by the effects (or meanwhile by other threads), until none is left.
-        while let next = takePosted() {
-            effects.removeAll(keepingCapacity: true)
-            if let performer = self.performer, apply(next, effects: &effects) {
-                perform(effects, with: performer)
+        var posted: [Machine.Event] = []
+        while takePosted(into: &posted) {
+            for next in posted {
+                effects.removeAll(keepingCapacity: true)
+                if let performer = self.performer, apply(next, effects: &effects) {
+                    perform(effects, with: performer)
+                }
             }
+            posted.removeAll(keepingCapacity: true)
         }
         return true
     }
@@ -105,14 +109,16 @@ public actor MachineRunner<Machine: StateMachine> {
         }
     }
 
-    /// The next posted event; `nil`, and posting no longer taken here, when there is none.
-    private func takePosted() -> Machine.Event? {
+    /// Moves the posted events, in posting order, into the empty `batch`. Returns `false`, and
+    /// posting is no longer taken here, when there are none.
+    private func takePosted(into batch: inout [Machine.Event]) -> Bool {
         inbox.withLock { inbox in
             if inbox.events.isEmpty {
                 inbox.isTaking = false
-                return nil
+                return false
             }
-            return inbox.events.removeFirst()
+            swap(&batch, &inbox.events)
+            return true
         }
     }
 
