@@ -74,7 +74,7 @@ public actor MachineRunner<Machine: StateMachine> {
         guard let performer else { return false }
         var effects = [Machine.Effect]()
         guard apply(event, effects: &effects) else { return false }
-        if effects.isEmpty { return true }
+        if effects.count == 0 { return true }  // `count`: Array's own, where `isEmpty` is a generic call here
         inbox.withLock { $0.isTaking = true }
         perform(effects, with: performer)
         // Events posted by the effects (or meanwhile by other threads), until none is left.
@@ -125,6 +125,7 @@ public actor MachineRunner<Machine: StateMachine> {
     /// Applies one transition: the state changes, the record is published, stale work is
     /// cancelled and the effects are appended to `effects`. Returns `false`, changing nothing,
     /// when the machine finished or ignores the event.
+    @inline(__always)
     private func apply(_ event: Machine.Event, effects: inout [Machine.Effect]) -> Bool {
         guard !machine.isFinished else { return false }
         // Only a published record names the source state; unobserved, the state is not copied.
