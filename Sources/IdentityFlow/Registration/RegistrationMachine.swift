@@ -7,15 +7,27 @@ import Foundation
 /// ``RegistrationMachine/chart``; `StateCharts/Registration.scxml` draws it.
 public struct RegistrationMachine: StateMachine {
     /// What the machine knows from the start.
+    ///
+    /// Its fields sit in one box: a machine is built per registration and its context copied
+    /// with it, so a copy is one retain rather than one per string. It compares by value.
     public struct Context: Sendable, Equatable {
+        private struct Fields: Sendable, Equatable {
+            let profile: UserProfile
+            let provider: IdentityProvider
+            let authorization: AuthorizationRequest?
+            let pinPolicy: PinPolicy
+        }
+
+        private let fields: Box<Fields>
+
         /// The profile being registered (its identifier is chosen by the device).
-        public let profile: UserProfile
+        public var profile: UserProfile { fields.value.profile }
         /// The identity provider.
-        public let provider: IdentityProvider
+        public var provider: IdentityProvider { fields.value.provider }
         /// PKCE, state and nonce for a browser provider; `nil` for a custom one.
-        public let authorization: AuthorizationRequest?
+        public var authorization: AuthorizationRequest? { fields.value.authorization }
         /// The rules the new PIN must follow.
-        public let pinPolicy: PinPolicy
+        public var pinPolicy: PinPolicy { fields.value.pinPolicy }
 
         /// Creates a context.
         /// - Parameters:
@@ -24,10 +36,7 @@ public struct RegistrationMachine: StateMachine {
         ///   - authorization: The browser request, for a browser provider.
         ///   - pinPolicy: The PIN rules.
         public init(profile: UserProfile, provider: IdentityProvider, authorization: AuthorizationRequest?, pinPolicy: PinPolicy) {
-            self.profile = profile
-            self.provider = provider
-            self.authorization = authorization
-            self.pinPolicy = pinPolicy
+            fields = Box(Fields(profile: profile, provider: provider, authorization: authorization, pinPolicy: pinPolicy))
         }
     }
 
@@ -38,11 +47,23 @@ public struct RegistrationMachine: StateMachine {
     }
 
     /// What a successful server registration left: tokens and the provider's last answer.
+    ///
+    /// Its fields sit in one box, so the states and effects that carry it copy with one retain.
+    /// It compares and hashes by value.
     public struct Credentials: Sendable, Hashable {
+        private struct Fields: Sendable, Hashable {
+            let tokens: TokenSet
+            let info: CustomInfo?
+        }
+
+        private let fields: Box<Fields>
+
         /// The new user's tokens.
-        public let tokens: TokenSet
+        public var tokens: TokenSet { fields.value.tokens }
         /// The custom provider's success answer, `nil` for a browser provider.
-        public let info: CustomInfo?
+        public var info: CustomInfo? { fields.value.info }
+
+        init(tokens: TokenSet, info: CustomInfo?) { fields = Box(Fields(tokens: tokens, info: info)) }
     }
 
     /// A failure waiting to be reported once the server-side leftovers are discarded.
@@ -166,54 +187,95 @@ public struct RegistrationMachine: StateMachine {
     /// - Parameter event: What happened.
     /// - Returns: The guard and effects, or `nil` if the current state has no transition for it.
     public mutating func handle(_ event: Event) -> Reaction<Effect>? {
-        switch (state, event) {
-        case (.idle, .started):
+        // One switch on the state, then one on the event: a tuple switch copies both into a
+        // temporary and tests the pairs one by one.
+        switch state {
+        case .idle:
+            guard case .started = event else { return nil }
             return start()
-        case (.preparingAuthorization, .authorizationURLBuilt(let url)):
-            return go(.awaitingBrowserRedirect, Effects(.emitBrowserChallenge(url)))
-        case (.awaitingBrowserRedirect, .redirectReceived(let url)):
-            return receiveRedirect(url)
-        case (.exchangingCode, .codeExchanged(let tokens)):
-            return go(.awaitingPin(Credentials(tokens: tokens, info: nil)), Effects(.emitCreatePinChallenge(error: nil)))
-        case (.awaitingCustomInitData, .customDataProvided(let data)):
-            return go(.sendingCustomInitData, Effects(.sendCustomData(.initialization, session: nil, data: data)))
-        case (.awaitingCustomFinishData(let session), .customDataProvided(let data)):
-            return go(.sendingCustomFinishData(session), Effects(.sendCustomData(.finish, session: session.id, data: data)))
-        case (.sendingCustomInitData, .customAnswerReceived(let answer)):
-            return receiveInitAnswer(answer)
-        case (.sendingCustomFinishData(let session), .customAnswerReceived(let answer)):
-            return receiveFinishAnswer(answer, session: session)
-        case (.awaitingPin(let credentials), .pinProvided(let pin)):
-            if let violation = context.pinPolicy.violation(of: pin.value) {
-                return go(.awaitingPin(credentials), guard: "policyViolated", Effects(.emitCreatePinChallenge(error: violation)))
+        case .preparingAuthorization:
+            switch event {
+            case .authorizationURLBuilt(let url): return go(.awaitingBrowserRedirect, Effects(.emitBrowserChallenge(url)))
+            case .serviceFailed(let error): return fail(error)
+            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
+            default: return nil
             }
-            return go(.enrollingPin(credentials), guard: "policySatisfied", Effects(.enrolPin(pin, tokens: credentials.tokens)))
-        case (.enrollingPin(let credentials), .pinEnrolled):
-            return go(.storingProfile(credentials), Effects(.storeProfile(credentials)))
-        case (.storingProfile(let credentials), .profileStored):
-            return go(.registered, Effects(.reportSuccess(info: credentials.info)))
-        case (.discardingRegistration(let pending), .registrationDiscarded):
+        case .awaitingBrowserRedirect:
+            switch event {
+            case .redirectReceived(let url): return receiveRedirect(url)
+            case .challengeAbandoned(let how): return fail(how.error)
+            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
+            default: return nil
+            }
+        case .exchangingCode:
+            switch event {
+            case .codeExchanged(let tokens):
+                return go(.awaitingPin(Credentials(tokens: tokens, info: nil)), Effects(.emitCreatePinChallenge(error: nil)))
+            case .serviceFailed(let error): return fail(error)
+            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
+            default: return nil
+            }
+        case .awaitingCustomInitData:
+            switch event {
+            case .customDataProvided(let data):
+                return go(.sendingCustomInitData, Effects(.sendCustomData(.initialization, session: nil, data: data)))
+            case .challengeAbandoned(let how): return fail(how.error)
+            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
+            default: return nil
+            }
+        case .sendingCustomInitData:
+            switch event {
+            case .customAnswerReceived(let answer): return receiveInitAnswer(answer)
+            case .serviceFailed(let error): return fail(error)
+            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
+            default: return nil
+            }
+        case .awaitingCustomFinishData(let session):
+            switch event {
+            case .customDataProvided(let data):
+                return go(.sendingCustomFinishData(session), Effects(.sendCustomData(.finish, session: session.id, data: data)))
+            case .challengeAbandoned(let how): return fail(how.error)
+            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
+            default: return nil
+            }
+        case .sendingCustomFinishData(let session):
+            switch event {
+            case .customAnswerReceived(let answer): return receiveFinishAnswer(answer, session: session)
+            case .serviceFailed(let error): return fail(error)
+            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
+            default: return nil
+            }
+        case .awaitingPin(let credentials):
+            switch event {
+            case .pinProvided(let pin):
+                if let violation = context.pinPolicy.violation(of: pin.value) {
+                    return go(.awaitingPin(credentials), guard: "policyViolated", Effects(.emitCreatePinChallenge(error: violation)))
+                }
+                return go(.enrollingPin(credentials), guard: "policySatisfied", Effects(.enrolPin(pin, tokens: credentials.tokens)))
+            case .challengeAbandoned(let how): return fail(how.error)
+            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
+            default: return nil
+            }
+        case .enrollingPin(let credentials):
+            switch event {
+            case .pinEnrolled: return go(.storingProfile(credentials), Effects(.storeProfile(credentials)))
+            case .serviceFailed(let error): return fail(error)
+            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
+            default: return nil
+            }
+        case .storingProfile(let credentials):
+            // Too late to cancel: the profile is being written locally in one step, and cancelling
+            // could leave it stored behind a failed registration.
+            switch event {
+            case .profileStored: return go(.registered, Effects(.reportSuccess(info: credentials.info)))
+            case .serviceFailed(let error): return fail(error)
+            default: return nil
+            }
+        case .discardingRegistration(let pending):
+            // The flow is already failing and must finish discarding what the server holds.
+            guard case .registrationDiscarded = event else { return nil }
             return fail(pending.error)
-        case (.preparingAuthorization, .serviceFailed(let error)),
-             (.exchangingCode, .serviceFailed(let error)),
-             (.sendingCustomInitData, .serviceFailed(let error)),
-             (.sendingCustomFinishData, .serviceFailed(let error)),
-             (.enrollingPin, .serviceFailed(let error)),
-             (.storingProfile, .serviceFailed(let error)):
-            return fail(error)
-        case (.awaitingBrowserRedirect, .challengeAbandoned(let how)),
-             (.awaitingCustomInitData, .challengeAbandoned(let how)),
-             (.awaitingCustomFinishData, .challengeAbandoned(let how)),
-             (.awaitingPin, .challengeAbandoned(let how)):
-            return fail(how.error)
-        // Too late to cancel: the profile is being written locally in one step (cancelling could
-        // leave it stored behind a failed registration), or the flow is already failing and must
-        // finish discarding what the server holds.
-        case (.idle, .cancelRequested), (.storingProfile, .cancelRequested), (.discardingRegistration, _), (.registered, _), (.failed, _):
-            return nil
-        case (_, .cancelRequested):
-            return fail(ChallengeAbandonment.flowCancelled)
-        default:
+        case .registered, .failed:
             return nil
         }
     }
