@@ -11,12 +11,6 @@ protocol PinEntryEvents: ChallengeEvents {
 }
 
 extension FlowEngine {
-    /// An engine for a flow of `client`, freeing the client's flow slot when it ends.
-    convenience init(id: FlowID, machine: Machine, client: UserClient) {
-        self.init(id: id, machine: machine, configuration: client.configuration, log: client.transitionLog,
-                  release: { [weak client] id in client?.flowEnded(id) })
-    }
-
     /// Ends the flow and hands the host its one terminal outcome.
     func finish<Start, Success>(_ outcome: Result<Success, IdentityFlowError>, to host: FlowHost<Start, Success>) -> EffectWork<Machine.Event> {
         end()

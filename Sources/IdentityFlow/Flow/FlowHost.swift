@@ -1,46 +1,81 @@
 import Statechart
 
 /// How a running flow reaches its host, whichever API started it: a delegate (callbacks on the
-/// configured executor) or the async API (a responder and a continuation). Built once per flow.
+/// configured executor) or the async API (a responder and a waiting task). Built once per flow.
 struct FlowHost<Start: Sendable, Success: Sendable>: Sendable {
-    /// The flow started (the delegate's `didStart…`), with what it is about.
-    let started: @Sendable (Start) -> Void
-    /// A challenge for the host.
-    let challenge: @Sendable (Challenge) -> Void
-    /// The terminal outcome. The flow calls it exactly once.
-    let finished: @Sendable (Result<Success, IdentityFlowError>) -> Void
+    private let route: Route
 
-    /// A host for the async API: challenges go to the responder, the outcome resumes `continuation`.
-    static func responder(_ responder: some ChallengeResponder, continuation: CheckedContinuation<Result<Success, IdentityFlowError>, Never>) -> FlowHost {
-        let once = Locked<CheckedContinuation<Result<Success, IdentityFlowError>, Never>?>(continuation)
-        return FlowHost(
-            started: { _ in },
-            challenge: { challenge in startImmediateTask { await responder.receive(challenge) } },
-            finished: { outcome in
-                once.withLock { continuation in
-                    defer { continuation = nil }
-                    return continuation
-                }?.resume(returning: outcome)
-            })
+    /// Callbacks (the delegate APIs), or the async API's waiter, which needs no closures (each one
+    /// a heap block per flow, as closures made in this generic context carry the type metadata).
+    private enum Route: Sendable {
+        case callbacks(started: @Sendable (Start) -> Void, challenge: @Sendable (Challenge) -> Void, finished: @Sendable (Result<Success, IdentityFlowError>) -> Void)
+        case waiter(FlowWaiter)
+    }
+
+    /// A host that calls back.
+    /// - Parameters:
+    ///   - started: The flow started (the delegate's `didStart…`), with what it is about.
+    ///   - challenge: A challenge for the host.
+    ///   - finished: The terminal outcome.
+    init(started: @escaping @Sendable (Start) -> Void, challenge: @escaping @Sendable (Challenge) -> Void, finished: @escaping @Sendable (Result<Success, IdentityFlowError>) -> Void) {
+        route = .callbacks(started: started, challenge: challenge, finished: finished)
+    }
+
+    /// A host for the async API: challenges go to the waiter's responder, the outcome to the waiter.
+    static func responder(_ waiter: FlowWaiter) -> FlowHost { FlowHost(route: .waiter(waiter)) }
+
+    private init(route: Route) { self.route = route }
+
+    /// The flow started, with what it is about.
+    func started(_ start: Start) {
+        if case .callbacks(let started, _, _) = route { started(start) }
+    }
+
+    /// Hands the host a challenge.
+    func challenge(_ challenge: Challenge) {
+        switch route {
+        case .callbacks(_, let deliver, _): deliver(challenge)
+        case .waiter(let waiter): waiter.receive(challenge)
+        }
+    }
+
+    /// Hands the host the terminal outcome. The flow calls it exactly once.
+    func finished(_ outcome: Result<Success, IdentityFlowError>) {
+        switch route {
+        case .callbacks(_, _, let finished): finished(outcome)
+        case .waiter(let waiter): waiter.finish(outcome)
+        }
     }
 }
 
 extension UserClient {
     /// Runs a flow for the async API: builds a responder host, lets `launch` start the flow with
     /// it, and cancels the flow if the awaiting task is cancelled.
+    ///
+    /// Inlined, and starting the flow in a synchronous call, so that while the task waits its
+    /// frames hold little more than the waiter: they then fit the task's first stack slab.
+    @inline(__always)
     func runAsync<Start: Sendable, Success: Sendable>(
-        responder: some ChallengeResponder,
+        responder: any ChallengeResponder,
         launch: (FlowHost<Start, Success>) -> FlowSlot?
     ) async throws(IdentityFlowError) -> Success {
-        let slot = Locked<FlowSlot?>(nil)
-        let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Success, IdentityFlowError>, Never>) in
-                let started = launch(.responder(responder, continuation: continuation))
-                slot.withLock { $0 = started }
-            }
-        } onCancel: {
-            slot.withLock { $0 }?.cancel()
-        }
-        return try outcome.get()
+        let waiter = startAsync(responder: responder, launch: launch)
+        await waiter.wait()
+        return try waiter.outcome(as: Success.self).get()
+    }
+
+    /// Starts a flow for the async API and returns the waiter to await its outcome.
+    @inline(never)
+    private func startAsync<Start: Sendable, Success: Sendable>(
+        responder: any ChallengeResponder,
+        launch: (FlowHost<Start, Success>) -> FlowSlot?
+    ) -> FlowWaiter {
+        let waiter = FlowWaiter(responder: responder)
+        // A task cancelled before the flow starts leaves it running: its cancellation handler ran
+        // before there was a flow to cancel.
+        let cancelledBeforeLaunch = Task.isCancelled
+        let slot = launch(.responder(waiter))
+        waiter.cancelOnTaskCancel(cancelledBeforeLaunch ? nil : slot)
+        return waiter
     }
 }

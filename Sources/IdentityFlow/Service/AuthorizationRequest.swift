@@ -13,8 +13,9 @@ public struct AuthorizationRequest: Sendable, Hashable, CustomStringConvertible 
     public let nonce: Redacted<String>
     /// The PKCE code verifier (kept on the device) and challenge (sent).
     public let codeVerifier: Redacted<String>
-    /// The S256 code challenge derived from the verifier.
-    public let codeChallenge: String
+    /// The S256 code challenge derived from the verifier. Derived on each read, not stored: a flow
+    /// reads it once (to build the authorization URL) and keeps the request while it waits.
+    public var codeChallenge: String { PKCE.challenge(for: codeVerifier.value) }
 
     /// Creates a request with fresh random `state`, `nonce` and PKCE verifier: 32 random bytes
     /// (256 bits) each, drawn from the system's secure generator in one call.
@@ -47,7 +48,6 @@ public struct AuthorizationRequest: Sendable, Hashable, CustomStringConvertible 
         self.state = Redacted(state)
         self.nonce = Redacted(nonce)
         self.codeVerifier = Redacted(codeVerifier)
-        self.codeChallenge = PKCE.challenge(for: codeVerifier)
     }
 
     /// The PKCE method, always `S256`.

@@ -17,13 +17,13 @@ struct FlowHostTests {
         let receivedBeforeReturn = Locked(false)
         let responder = ClosureResponder { _ in received.withLock { $0 = true } }
         let challenge = Challenge.createPin(CreatePinChallenge(userProfile: UserProfile(profileId: "p"), pinLength: 5, sender: IgnoringSender()))
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Int, IdentityFlowError>, Never>) in
-            let host = FlowHost<Void, Int>.responder(responder, continuation: continuation)
-            host.challenge(challenge)
-            receivedBeforeReturn.withLock { $0 = received.current }
-            host.finished(.success(1))
-        }
+        let waiter = FlowWaiter(responder: responder)
+        let host = FlowHost<Void, Int>.responder(waiter)
+        host.challenge(challenge)
+        receivedBeforeReturn.withLock { $0 = received.current }
+        host.finished(.success(1))
+        await waiter.wait()
         #expect(receivedBeforeReturn.current)
-        #expect((try? outcome.get()) == 1)
+        #expect((try? waiter.outcome(as: Int.self).get()) == 1)
     }
 }
