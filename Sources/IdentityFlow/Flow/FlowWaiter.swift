@@ -61,10 +61,12 @@ final class FlowWaiter: Sendable {
         }?.resume()
     }
 
-    /// The recorded outcome. Call after ``wait()`` returned, with the host's `Success` type.
+    /// The recorded outcome. Call after ``wait()`` returned, with the host's `Success` type; the
+    /// flow's host has that type, so the fallback error (an engine fault) never reaches a caller
+    /// in practice, but a library must not crash its host over it.
     func outcome<Success: Sendable>(as type: Success.Type) -> Result<Success, IdentityFlowError> {
         guard let outcome = state.withLock({ $0.outcome }) as? Result<Success, IdentityFlowError> else {
-            preconditionFailure("the flow ended without an outcome of its host's type")
+            return .failure(IdentityFlowError(.unknown, "The flow ended without an outcome of the expected type."))
         }
         return outcome
     }

@@ -26,4 +26,18 @@ struct FlowHostTests {
         #expect(receivedBeforeReturn.current)
         #expect((try? waiter.outcome(as: Int.self).get()) == 1)
     }
+
+    @Test("only the first outcome counts, and an outcome of another type is an error, not a crash")
+    func waiterKeepsTheFirstOutcome() async {
+        let waiter = FlowWaiter(responder: ClosureResponder { _ in })
+        waiter.finish(Result<Int, IdentityFlowError>.success(1))
+        waiter.finish(Result<Int, IdentityFlowError>.success(2))
+        await waiter.wait()
+        #expect((try? waiter.outcome(as: Int.self).get()) == 1)
+        guard case .failure(let error) = waiter.outcome(as: String.self) else {
+            Issue.record("an outcome of another type was taken")
+            return
+        }
+        #expect(error.code == .unknown)
+    }
 }
