@@ -29,6 +29,9 @@ public struct ClientConfiguration: Sendable {
     public var callbackExecutor: CallbackExecutor
     /// Where warnings go (stale answers, failed cleanup); standard error by default.
     public var logger: IdentityFlowLogger
+    /// How long a browser registration can be resumed after it started waiting for its redirect,
+    /// in this process or, from its checkpoint, in a later one (10 minutes by default).
+    public var checkpointLifetime: Duration = .seconds(600)
 
     /// Creates a configuration.
     /// - Parameters:
@@ -73,6 +76,9 @@ public struct ClientConfiguration: Sendable {
         }
         if let challengeTimeout, challengeTimeout <= .zero {
             return IdentityFlowError(.configurationInvalid, "challengeTimeout must be positive.")
+        }
+        if checkpointLifetime <= .zero {
+            return IdentityFlowError(.configurationInvalid, "checkpointLifetime must be positive.")
         }
         if redirectURI.scheme == nil {
             return IdentityFlowError(.configurationInvalid, "The redirect URI \(redirectURI) has no scheme.")

@@ -13,6 +13,11 @@ extension UserClient {
     /// - Important: Exactly one of `didRegisterUser` / `didFailToRegisterUser` is called, also when
     ///   the registration cannot start (``ErrorCode/actionAlreadyInProgress``, ``ErrorCode/requestInvalid``).
     public func registerUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, delegate: some RegistrationDelegate) {
+        launchRegistration(provider: identityProvider, scopes: scopes, host: registrationHost(delegate, provider: identityProvider))
+    }
+
+    /// A host that reports a registration's callbacks to `delegate`.
+    func registrationHost(_ delegate: some RegistrationDelegate, provider identityProvider: IdentityProvider?) -> FlowHost<RegistrationMachine.Context, RegistrationResult> {
         let executor = configuration.callbackExecutor
         let provider = Locked(identityProvider)
         let host = FlowHost<RegistrationMachine.Context, RegistrationResult>(
@@ -47,7 +52,7 @@ extension UserClient {
                     }
                 }
             })
-        launchRegistration(provider: identityProvider, scopes: scopes, host: host)
+        return host
     }
 
     /// Registers a user, answering challenges through a responder.
@@ -87,6 +92,8 @@ extension UserClient {
     @discardableResult
     private func launchRegistration(provider: IdentityProvider?, scopes: [String]?, host: FlowHost<RegistrationMachine.Context, RegistrationResult>) -> FlowSlot? {
         launch(host: host) { id throws(IdentityFlowError) in
+            // A new registration supersedes one that waited for its redirect in an earlier process.
+            self.discardCheckpoint()
             let context = try await self.registrationContext(provider: provider, scopes: scopes ?? self.configuration.defaultScopes)
             return RegistrationFlow(client: self, id: id, context: context, host: host)
         }

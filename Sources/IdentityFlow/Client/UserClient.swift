@@ -30,6 +30,10 @@ public final class UserClient: Sendable {
         var profiles: [UserProfile: StoredProfile] = [:]
         var authenticatedProfile: UserProfile?
         var identityProviders: [IdentityProvider]?
+        /// The browser challenge of the running registration, for ``handleRedirect(_:)``.
+        var redirectWaiter: RedirectWaiter?
+        /// A redirect ``handleRedirect(_:)`` took for the checkpointed registration, until it resumes.
+        var handedOverRedirect: URL?
     }
 
     /// Creates a client. Call ``start()`` before anything else.
@@ -83,7 +87,8 @@ public final class UserClient: Sendable {
             state.started = true
         }
         for profile in removed { sessionBroadcast.publish(.profileRemovedAtLaunch(profile)) }
-        return LaunchReport(profiles: Set(kept.map(\.profile)), removedProfiles: removed, reconciled: reconciled)
+        return LaunchReport(profiles: Set(kept.map(\.profile)), removedProfiles: removed, reconciled: reconciled,
+                            resumableRegistrations: loadCheckpoint().map { [$0.summary] } ?? [])
     }
 
     /// Asks the server about a profile; a network failure keeps it and stops asking.
@@ -154,6 +159,7 @@ public final class UserClient: Sendable {
     func flowEnded(_ id: FlowID) {
         state.withLock { state in
             if state.currentFlow?.id == id { state.currentFlow = nil }
+            if state.redirectWaiter?.flowID == id { state.redirectWaiter = nil }
         }
     }
 

@@ -90,4 +90,10 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     public static let invalidServerResponse = ErrorCode(rawValue: 11001)
     /// 11002: the browser redirect does not match the configured redirect URI.
     public static let redirectMismatch = ErrorCode(rawValue: 11002)
+    /// 11010: the checkpointed registration to resume is older than
+    /// ``ClientConfiguration/checkpointLifetime``; it was deleted. Start a new registration.
+    public static let registrationCheckpointExpired = ErrorCode(rawValue: 11010)
+    /// 11011: there is no checkpointed registration to resume (none was waiting, it already
+    /// resumed or ended, or a newer registration replaced it).
+    public static let registrationCheckpointNotFound = ErrorCode(rawValue: 11011)
 }

@@ -17,6 +17,12 @@ protocol ChallengeEvents: FlowEvents {
 /// A flow: performs its machine's effects through a ``FlowEngine``.
 protocol FlowPerformer: EffectPerformer where Machine.Event: FlowEvents {
     var engine: FlowEngine<Machine> { get }
+    /// The event the machine starts with: `started`, unless the flow continues an earlier one.
+    var startEvent: Machine.Event { get }
+}
+
+extension FlowPerformer {
+    var startEvent: Machine.Event { .started }
 }
 
 extension FlowEngine where Machine.Event: FlowEvents {

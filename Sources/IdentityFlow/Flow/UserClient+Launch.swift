@@ -24,7 +24,7 @@ extension UserClient {
             }
             let runner = flow.engine.runner
             let cancelledEarly = !slot.run { runner.post(.cancelRequested) }
-            await runner.start(flow, with: .started)
+            await runner.start(flow, with: flow.startEvent)
             if cancelledEarly { await runner.send(.cancelRequested) }
         }
         return slot

@@ -9,10 +9,15 @@ final class RegistrationFlow: FlowPerformer {
     private let context: RegistrationMachine.Context
     private let host: FlowHost<RegistrationMachine.Context, RegistrationResult>
 
-    init(client: UserClient, id: FlowID, context: RegistrationMachine.Context, host: FlowHost<RegistrationMachine.Context, RegistrationResult>) {
+    /// `started` for a new registration, `resumed` for one continued from its checkpoint.
+    let startEvent: RegistrationMachine.Event
+
+    init(client: UserClient, id: FlowID, context: RegistrationMachine.Context, host: FlowHost<RegistrationMachine.Context, RegistrationResult>,
+         startEvent: RegistrationMachine.Event = .started) {
         self.client = client
         self.context = context
         self.host = host
+        self.startEvent = startEvent
         self.engine = FlowEngine(id: id, machine: RegistrationMachine(context: context), client: client)
     }
 
@@ -31,10 +36,22 @@ final class RegistrationFlow: FlowPerformer {
                 guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
                 return .authorizationURLBuilt(try await service.authorizationURL(for: context.provider, request: request))
             }
+        case .saveCheckpoint(let url):
+            let client = self.client, context = self.context
+            return engine.call { () throws(IdentityFlowError) in
+                try client.saveCheckpoint(RegistrationCheckpoint(
+                    context: context, authorizationURL: url, now: client.configuration.now(),
+                    lifetime: client.configuration.checkpointLifetime))
+                return .checkpointSaved(url)
+            }
         case .emitBrowserChallenge(let url):
             emitBrowserChallenge(url)
             return .done
+        case .deliverRedirect(let url):
+            return .run { .redirectReceived(url) }
         case .exchangeCode(let code):
+            // The code is single-use: from here on the checkpoint could not serve again.
+            client.deleteCheckpoint(of: profile, flow: engine.id)
             let context = self.context, service = self.service
             return engine.call { () throws(IdentityFlowError) in
                 guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
@@ -74,8 +91,10 @@ final class RegistrationFlow: FlowPerformer {
                 return .registrationDiscarded
             }
         case .reportSuccess(let info):
+            client.deleteCheckpoint(of: profile, flow: engine.id)
             return engine.finish(.success(RegistrationResult(profile: profile, identityProvider: provider, info: info)), to: host)
         case .reportFailure(let error):
+            client.deleteCheckpoint(of: profile, flow: engine.id)
             return engine.finish(.failure(error), to: host)
         }
     }
@@ -84,6 +103,9 @@ final class RegistrationFlow: FlowPerformer {
 
     private func emitBrowserChallenge(_ url: URL) {
         let (ticket, sender) = engine.ticket("BrowserRegistrationChallenge", answered: RegistrationMachine.Event.redirectReceived)
+        if let request = context.authorization {
+            client.awaitRedirect(RedirectWaiter(flowID: engine.id, state: request.state, ticket: ticket))
+        }
         host.challenge(.browserRegistration(BrowserRegistrationChallenge(
             identityProvider: provider, url: url, error: nil, sender: sender, releaseObserver: ticket)))
     }

@@ -12,10 +12,13 @@ extension RegistrationMachine {
         .init(from: "idle", on: "started", guard: "browserProvider", to: "preparingAuthorization"),
         .init(from: "idle", on: "started", guard: "oneStepProvider", to: "awaitingCustomFinishData"),
         .init(from: "idle", on: "started", guard: "twoStepProvider", to: "awaitingCustomInitData"),
+        .init(from: "idle", on: "resumed", guard: "redirectHandedOver", to: "awaitingBrowserRedirect"),
+        .init(from: "idle", on: "resumed", guard: "awaitingRedirect", to: "awaitingBrowserRedirect"),
     ]
 
     private static let browserTransitions: [ChartTransition] = [
-        .init(from: "preparingAuthorization", on: "authorizationURLBuilt", to: "awaitingBrowserRedirect"),
+        .init(from: "preparingAuthorization", on: "authorizationURLBuilt", to: "savingCheckpoint"),
+        .init(from: "savingCheckpoint", on: "checkpointSaved", to: "awaitingBrowserRedirect"),
         .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "authorized", to: "exchangingCode"),
         .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "denied", to: "failed"),
         .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "stateMismatch", to: "failed"),
@@ -52,7 +55,7 @@ extension RegistrationMachine {
         func ending(_ state: String, on event: String) -> ChartTransition {
             .init(from: state, on: event, to: holdingCredentials.contains(state) ? "discardingRegistration" : "failed")
         }
-        let calling = ["preparingAuthorization", "exchangingCode", "sendingCustomInitData", "sendingCustomFinishData", "enrollingPin", "storingProfile"]
+        let calling = ["preparingAuthorization", "savingCheckpoint", "exchangingCode", "sendingCustomInitData", "sendingCustomFinishData", "enrollingPin", "storingProfile"]
         let awaiting = ["awaitingBrowserRedirect", "awaitingCustomInitData", "awaitingCustomFinishData", "awaitingPin"]
         return calling.map { ending($0, on: "serviceFailed") }
             + awaiting.map { ending($0, on: "challengeAbandoned") }

@@ -78,6 +78,9 @@ public struct RegistrationMachine: StateMachine {
         case idle
         /// The server builds the authorization URL.
         case preparingAuthorization
+        /// The device writes the checkpoint that lets the registration survive the app being
+        /// killed while the user is in the browser.
+        case savingCheckpoint
         /// The host opens the browser and hands back the redirect.
         case awaitingBrowserRedirect
         /// The server exchanges the code for tokens.
@@ -110,6 +113,11 @@ public struct RegistrationMachine: StateMachine {
         case started
         /// The server built the authorization URL.
         case authorizationURLBuilt(URL)
+        /// The checkpoint for the browser wait is stored.
+        case checkpointSaved(URL)
+        /// A checkpointed registration continues in this process: it waits for the redirect
+        /// again, or takes the one the host already handed over.
+        case resumed(authorizationURL: URL, redirect: URL?)
         /// The host handed back the browser's redirect.
         case redirectReceived(URL)
         /// The server exchanged the code.
@@ -140,8 +148,12 @@ public struct RegistrationMachine: StateMachine {
         case reportStarted
         /// Ask the server for the authorization URL.
         case buildAuthorizationURL
+        /// Store the checkpoint of the browser wait, before the host sees the challenge.
+        case saveCheckpoint(URL)
         /// Hand the host a ``BrowserRegistrationChallenge``.
         case emitBrowserChallenge(URL)
+        /// Take the redirect a resumed registration was handed (it becomes `redirectReceived`).
+        case deliverRedirect(URL)
         /// Exchange the code for tokens.
         case exchangeCode(Redacted<String>)
         /// Hand the host a ``CustomRegistrationChallenge``.
@@ -191,11 +203,21 @@ public struct RegistrationMachine: StateMachine {
         // temporary and tests the pairs one by one.
         switch state {
         case .idle:
-            guard case .started = event else { return nil }
-            return start()
+            switch event {
+            case .started: return start()
+            case .resumed(let url, let redirect): return resume(authorizationURL: url, redirect: redirect)
+            default: return nil
+            }
         case .preparingAuthorization:
             switch event {
-            case .authorizationURLBuilt(let url): return go(.awaitingBrowserRedirect, Effects(.emitBrowserChallenge(url)))
+            case .authorizationURLBuilt(let url): return go(.savingCheckpoint, Effects(.saveCheckpoint(url)))
+            case .serviceFailed(let error): return fail(error)
+            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
+            default: return nil
+            }
+        case .savingCheckpoint:
+            switch event {
+            case .checkpointSaved(let url): return go(.awaitingBrowserRedirect, Effects(.emitBrowserChallenge(url)))
             case .serviceFailed(let error): return fail(error)
             case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
             default: return nil
@@ -294,6 +316,14 @@ public struct RegistrationMachine: StateMachine {
             return go(.awaitingCustomInitData, guard: "twoStepProvider",
                       Effects(.reportStarted, .emitCustomRegistrationChallenge(.initialization, info: nil, error: nil)))
         }
+    }
+
+    private mutating func resume(authorizationURL: URL, redirect: URL?) -> Reaction<Effect>? {
+        guard context.provider.kind == .browser, context.authorization != nil else { return nil }
+        if let redirect {
+            return go(.awaitingBrowserRedirect, guard: "redirectHandedOver", Effects(.reportStarted, .deliverRedirect(redirect)))
+        }
+        return go(.awaitingBrowserRedirect, guard: "awaitingRedirect", Effects(.reportStarted, .emitBrowserChallenge(authorizationURL)))
     }
 
     private mutating func receiveRedirect(_ url: URL) -> Reaction<Effect>? {

@@ -25,15 +25,22 @@ public struct LaunchReport: Sendable, Hashable {
     public let removedProfiles: Set<UserProfile>
     /// Whether the server could be asked; when not, every stored profile was kept.
     public let reconciled: Bool
+    /// Browser registrations that were waiting for their redirect when the app stopped: continue
+    /// one with ``UserClient/handleRedirect(_:)`` and ``UserClient/resumeRegistration(delegate:)``.
+    /// Expired ones are listed too (resuming one fails with ``ErrorCode/registrationCheckpointExpired``
+    /// and cleans it up).
+    public let resumableRegistrations: [ResumableRegistration]
 
     /// Creates a report (test doubles of a host's own use it).
     /// - Parameters:
     ///   - profiles: The profiles kept.
     ///   - removedProfiles: The profiles removed.
     ///   - reconciled: Whether the server was asked.
-    public init(profiles: Set<UserProfile>, removedProfiles: Set<UserProfile>, reconciled: Bool) {
+    ///   - resumableRegistrations: Registrations waiting for their redirect.
+    public init(profiles: Set<UserProfile>, removedProfiles: Set<UserProfile>, reconciled: Bool, resumableRegistrations: [ResumableRegistration] = []) {
         self.profiles = profiles
         self.removedProfiles = removedProfiles
         self.reconciled = reconciled
+        self.resumableRegistrations = resumableRegistrations
     }
 }

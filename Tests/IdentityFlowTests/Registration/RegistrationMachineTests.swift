@@ -27,7 +27,7 @@ struct RegistrationMachineTests {
     static let states: [RegistrationMachine.State] = {
         let session = RegistrationMachine.CustomSession(id: "S")
         return [
-            .idle, .preparingAuthorization, .awaitingBrowserRedirect, .exchangingCode, .awaitingCustomInitData, .sendingCustomInitData,
+            .idle, .preparingAuthorization, .savingCheckpoint, .awaitingBrowserRedirect, .exchangingCode, .awaitingCustomInitData, .sendingCustomInitData,
             .awaitingCustomFinishData(session), .sendingCustomFinishData(session), .awaitingPin(credentials), .enrollingPin(credentials),
             .storingProfile(credentials), .discardingRegistration(.init(error: IdentityFlowError(.serverNotReachable))), .registered, .failed,
         ]
@@ -36,6 +36,9 @@ struct RegistrationMachineTests {
     static let events: [RegistrationMachine.Event] = [
         .started,
         .authorizationURLBuilt(URL(string: "https://idp/authorize")!),
+        .checkpointSaved(URL(string: "https://idp/authorize")!),
+        .resumed(authorizationURL: URL(string: "https://idp/authorize")!, redirect: nil),
+        .resumed(authorizationURL: URL(string: "https://idp/authorize")!, redirect: URL(string: "app://callback?code=C&state=s-1")!),
         .redirectReceived(URL(string: "app://callback?code=C&state=s-1")!),
         .redirectReceived(URL(string: "app://callback?error=access_denied&state=s-1")!),
         .redirectReceived(URL(string: "app://callback?code=C&state=other")!),
@@ -63,7 +66,8 @@ struct RegistrationMachineTests {
     func browserHappyPath() {
         var machine = Self.machine()
         #expect(machine.handle(.started)?.effects.map(RegistrationMachine.name(of:)) == ["reportStarted", "buildAuthorizationURL"])
-        #expect(machine.handle(.authorizationURLBuilt(URL(string: "https://idp")!))?.effects.map(RegistrationMachine.name(of:)) == ["emitBrowserChallenge"])
+        #expect(machine.handle(.authorizationURLBuilt(URL(string: "https://idp")!))?.effects.map(RegistrationMachine.name(of:)) == ["saveCheckpoint"])
+        #expect(machine.handle(.checkpointSaved(URL(string: "https://idp")!))?.effects.map(RegistrationMachine.name(of:)) == ["emitBrowserChallenge"])
         #expect(machine.handle(.redirectReceived(URL(string: "app://callback/?code=C&state=s-1")!))?.guardName == "authorized")
         #expect(machine.handle(.codeExchanged(Self.tokens))?.effects.map(RegistrationMachine.name(of:)) == ["emitCreatePinChallenge"])
         #expect(machine.handle(.pinProvided(Redacted("13579")))?.guardName == "policyViolated")
@@ -71,6 +75,22 @@ struct RegistrationMachineTests {
         #expect(machine.handle(.pinEnrolled) != nil)
         #expect(machine.handle(.profileStored)?.effects.map(RegistrationMachine.name(of:)) == ["reportSuccess"])
         #expect(machine.state == .registered)
+    }
+
+    @Test("a resumed registration waits for the redirect again, or takes the one handed over")
+    func resumeEntry() {
+        let authorize = URL(string: "https://idp/authorize")!
+        let redirect = URL(string: "app://callback?code=C&state=s-1")!
+        var waiting = Self.machine()
+        #expect(waiting.handle(.resumed(authorizationURL: authorize, redirect: nil))?.effects.map(RegistrationMachine.name(of:)) == ["reportStarted", "emitBrowserChallenge"])
+        #expect(waiting.state == .awaitingBrowserRedirect)
+        var handedOver = Self.machine()
+        let reaction = handedOver.handle(.resumed(authorizationURL: authorize, redirect: redirect))
+        #expect(reaction?.guardName == "redirectHandedOver")
+        #expect(reaction?.effects.map(RegistrationMachine.name(of:)) == ["reportStarted", "deliverRedirect"])
+        #expect(handedOver.handle(.redirectReceived(redirect))?.guardName == "authorized")
+        var custom = Self.machine(Self.oneStep)
+        #expect(custom.handle(.resumed(authorizationURL: authorize, redirect: nil)) == nil, "only a browser registration resumes")
     }
 
     @Test("a failure after tokens were issued discards them before reporting")

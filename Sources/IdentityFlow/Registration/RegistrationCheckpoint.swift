@@ -1,0 +1,123 @@
+import Foundation
+
+/// What a browser registration writes to ``SecureStorage`` before it hands the host the browser
+/// challenge, so that the registration can continue in a new process when the redirect comes back.
+///
+/// Stored as JSON under ``storageKey`` (format in docs/checkpoint.md, version ``version``). It holds
+/// the PKCE verifier, `state` and `nonce`: secrets protected like tokens (the same storage), printed
+/// as `<redacted>` everywhere. One checkpoint at a time: a client runs one flow at a time, and a
+/// new registration supersedes the old checkpoint. Any terminal outcome deletes it, and so does
+/// the code exchange (the code is single-use, so the checkpoint cannot serve twice).
+struct RegistrationCheckpoint: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+    /// The format version written; a file of another version is refused as unreadable.
+    static let version = 1
+    /// The storage key.
+    static let storageKey = "identityflow.checkpoint.registration"
+
+    /// The flow this checkpoint continues (`registration.browser` today).
+    let kind: String
+    let profile: UserProfile
+    let provider: IdentityProvider
+    let authorization: AuthorizationRequest
+    /// The URL the browser challenge opens, handed again to a resumed flow that still waits.
+    let authorizationURL: URL
+    let createdAt: Date
+    let expiresAt: Date
+
+    /// A checkpoint for a browser registration that starts waiting now.
+    init(context: RegistrationMachine.Context, authorizationURL: URL, now: Date, lifetime: Duration) throws(IdentityFlowError) {
+        guard let authorization = context.authorization else {
+            throw IdentityFlowError(.invalidIdentityProvider, "Only a browser registration waits outside the app.")
+        }
+        self.init(kind: "registration.browser", profile: context.profile, provider: context.provider,
+                  authorization: authorization, authorizationURL: authorizationURL,
+                  createdAt: now, expiresAt: now.addingTimeInterval(lifetime.timeInterval))
+    }
+
+    init(kind: String, profile: UserProfile, provider: IdentityProvider, authorization: AuthorizationRequest,
+         authorizationURL: URL, createdAt: Date, expiresAt: Date) {
+        self.kind = kind
+        self.profile = profile
+        self.provider = provider
+        self.authorization = authorization
+        self.authorizationURL = authorizationURL
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+
+    /// What the host is told about it (no secrets).
+    var summary: ResumableRegistration {
+        ResumableRegistration(profile: profile, identityProvider: provider, createdAt: createdAt, expiresAt: expiresAt)
+    }
+
+    /// Whether `url` is this registration's redirect: its `state` parameter equals ours, compared
+    /// as bytes (Unicode-equivalent strings are not the same state).
+    func claims(_ url: URL) -> Bool {
+        guard let state = URLQuery.items(of: url)?.first(where: { $0.name == "state" })?.value else { return false }
+        return Array(state.utf8) == Array(authorization.state.value.utf8)
+    }
+
+    func isExpired(at now: Date) -> Bool { now >= expiresAt }
+
+    var description: String {
+        "RegistrationCheckpoint(\(kind), \(profile.profileId), \(provider.identifier), state: <redacted>, nonce: <redacted>, pkce: <redacted>, expires: \(expiresAt))"
+    }
+
+    var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+// MARK: - Storage format
+
+extension RegistrationCheckpoint {
+    private struct Stored: Codable {
+        var version: Int
+        var kind: String
+        var profileId: String
+        var providerIdentifier: String
+        var providerName: String
+        var redirectURI: URL
+        var scopes: [String]
+        var state: String
+        var nonce: String
+        var codeVerifier: String
+        var authorizationURL: URL
+        var createdAt: Double
+        var expiresAt: Double
+    }
+
+    /// The JSON written to storage.
+    func jsonData() throws(IdentityFlowError) -> Data {
+        let stored = Stored(
+            version: Self.version, kind: kind, profileId: profile.profileId,
+            providerIdentifier: provider.identifier, providerName: provider.name,
+            redirectURI: authorization.redirectURI, scopes: authorization.scopes,
+            state: authorization.state.value, nonce: authorization.nonce.value,
+            codeVerifier: authorization.codeVerifier.value, authorizationURL: authorizationURL,
+            createdAt: createdAt.timeIntervalSince1970, expiresAt: expiresAt.timeIntervalSince1970)
+        do { return try JSONEncoder().encode(stored) } catch {
+            throw IdentityFlowError(.dataStorageNotAvailable, "The registration checkpoint could not be encoded.", underlying: error)
+        }
+    }
+
+    /// Reads a stored checkpoint; `nil` for data of another version or kind, or that is not one.
+    init?(jsonData data: Data) {
+        guard let stored = try? JSONDecoder().decode(Stored.self, from: data),
+              stored.version == Self.version, stored.kind == "registration.browser",
+              stored.createdAt.isFinite, stored.expiresAt.isFinite else { return nil }
+        self.init(
+            kind: stored.kind, profile: UserProfile(profileId: stored.profileId),
+            provider: IdentityProvider(identifier: stored.providerIdentifier, name: stored.providerName, kind: .browser),
+            authorization: AuthorizationRequest(redirectURI: stored.redirectURI, scopes: stored.scopes, state: stored.state,
+                                                nonce: stored.nonce, codeVerifier: stored.codeVerifier),
+            authorizationURL: stored.authorizationURL,
+            createdAt: Date(timeIntervalSince1970: stored.createdAt), expiresAt: Date(timeIntervalSince1970: stored.expiresAt))
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as Foundation counts time.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}
