@@ -121,12 +121,14 @@ final class ExploringStorage: SecureStorage {
 
     init(control: PathControl) { self.control = control }
 
-    static let storingStates: Set<String> = ["storingProfile", "storingSession", "storingAuthenticator"]
+    static let storingStates: Set<String> = ["savingCheckpoint", "storingProfile", "storingSession", "storingAuthenticator"]
 
     private func decide(_ site: String) throws(IdentityFlowError) {
         let storing = Self.storingStates.contains(control.notes.withLock { $0.state })
         switch control.choose(site, among: ["works", "fails"] + (storing ? ["cancelFlowDuringWrite"] : [])) {
-        case "fails": throw IdentityFlowError(.dataStorageNotAvailable, "The storage failed (explored).")
+        case "fails":
+            if site == "storageRemove" { control.notes.withLock { $0.storageRemoveFailed = true } }
+            throw IdentityFlowError(.dataStorageNotAvailable, "The storage failed (explored).")
         case "cancelFlowDuringWrite": control.client?.cancelCurrentFlow()
         default: break
         }
@@ -142,4 +144,7 @@ final class ExploringStorage: SecureStorage {
         try inner.removeData(forKey: key)
     }
     func keys() throws(IdentityFlowError) -> [String] { try inner.keys() }
+
+    /// Writes outside the path's choices (the test's own arrangements).
+    func setDataWithoutChoice(_ data: Data, forKey key: String) { try? inner.setData(data, forKey: key) }
 }

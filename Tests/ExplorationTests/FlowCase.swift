@@ -1,11 +1,14 @@
 import Foundation
 import IdentityFlow
 import IdentityFlowTesting
+import Statechart
+import Testing
 
 /// A flow to explore and the situation it starts from.
 struct FlowCase: Sendable, CustomStringConvertible {
     enum Kind: String, Sendable {
         case browserRegistration = "registration (browser)"
+        case resumedRegistration = "registration (browser, resumed in a new process)"
         case oneStepRegistration = "registration (custom one-step)"
         case twoStepRegistration = "registration (custom two-step)"
         case pinAuthentication = "authentication (PIN)"
@@ -33,12 +36,13 @@ struct FlowCase: Sendable, CustomStringConvertible {
 
     var description: String { kind.rawValue + setup.rawValue }
 
-    var isRegistration: Bool { [.browserRegistration, .oneStepRegistration, .twoStepRegistration].contains(kind) }
+    var isRegistration: Bool { [.browserRegistration, .resumedRegistration, .oneStepRegistration, .twoStepRegistration].contains(kind) }
     var asksForPin: Bool { [.pinAuthentication, .biometricAuthentication, .changePin, .biometricRegistration].contains(kind) }
 
     /// Every flow and set-up the exploration runs.
     static let all: [FlowCase] = [
         FlowCase(kind: .browserRegistration),
+        FlowCase(kind: .resumedRegistration),
         FlowCase(kind: .oneStepRegistration),
         FlowCase(kind: .twoStepRegistration),
         FlowCase(kind: .pinAuthentication),
@@ -63,6 +67,7 @@ struct PathWorld {
     let reference: ReferenceIdentityService
     let client: UserClient
     let logs: LogCapture
+    let storage: ExploringStorage
     let oneStep: IdentityProvider
     let twoStep: IdentityProvider
 
@@ -79,7 +84,8 @@ struct PathWorld {
         twoStep = reference.addCustomProvider(id: "two-step", steps: .twoStep, script: script)
         logs = LogCapture()
         let configuration = ClientConfiguration.testing(clock: control.clock, logger: logs.logger)
-        client = UserClient(configuration: configuration, service: ExploringService(reference: reference, control: control), storage: ExploringStorage(control: control))
+        storage = ExploringStorage(control: control)
+        client = UserClient(configuration: configuration, service: ExploringService(reference: reference, control: control), storage: storage)
         self.reference = reference
         control.attach(client)
         try await client.start()
@@ -88,6 +94,7 @@ struct PathWorld {
     /// Brings the client into the flow case's starting situation (choice points are not armed yet).
     /// - Returns: The profile the flow is about, if any.
     func prepare(_ flow: FlowCase) async throws -> UserProfile? {
+        if flow.kind == .resumedRegistration { try await checkpointInAnotherProcess() }
         guard !flow.isRegistration else { return nil }
         let profile = try await registerProfile()
         if flow.kind == .biometricAuthentication {
@@ -105,6 +112,38 @@ struct PathWorld {
             _ = try await reference.enrolPin(enrolment, accessToken: Redacted(token))
         }
         return profile
+    }
+
+    /// Leaves the checkpoint a process killed in the browser leaves: another client on the same
+    /// storage starts a browser registration; at its challenge the stored items are copied; its
+    /// cancel then deletes the checkpoint, and the copy is put back.
+    private func checkpointInAnotherProcess() async throws {
+        let other = UserClient(configuration: client.configuration, service: reference, storage: storage)
+        try await other.start()
+        let saved = Locked<[String: Data]>([:])
+        let storage = self.storage
+        _ = try? await other.registerUser(with: ReferenceIdentityService.browserProvider) { challenge in
+            for key in (try? storage.keys()) ?? [] { saved.withLock { $0[key] = try? storage.data(forKey: key) } }
+            challenge.cancel()
+        }
+        for (key, data) in saved.current { try storage.setData(data, forKey: key) }
+    }
+
+    /// The checkpointed registration's redirect, as the provider would send it.
+    func checkpointedRedirect() throws -> URL {
+        let data = try #require(try storage.data(forKey: "identityflow.checkpoint.registration"))
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let authorize = try #require((json["authorizationURL"] as? String).flatMap(URL.init(string:)))
+        return try reference.logIn(at: authorize)
+    }
+
+    /// Makes the stored checkpoint one that expired a minute ago.
+    func expireCheckpoint() throws {
+        let key = "identityflow.checkpoint.registration"
+        let data = try #require(try storage.data(forKey: key))
+        var json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        json["expiresAt"] = Date().timeIntervalSince1970 - 60
+        storage.setDataWithoutChoice(try JSONSerialization.data(withJSONObject: json), forKey: key)
     }
 
     private func registerProfile() async throws -> UserProfile {

@@ -19,6 +19,10 @@ final class PathControl: Sendable {
         var wrongPinsChecked = 0
         /// A clean-up call (after the flow failed) met a fault, so leftovers are allowed.
         var cleanupFaulted = false
+        /// A storage removal failed, so a checkpoint may be left behind.
+        var storageRemoveFailed = false
+        /// The redirect handed to `handleRedirect` before a resume.
+        var handedOver: URL?
         /// Problems found while the path ran.
         var violations: [String] = []
         /// Challenges held for answering after the flow ended.

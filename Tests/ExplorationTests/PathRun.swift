@@ -57,9 +57,11 @@ struct PathRun {
     private func start(_ world: PathWorld, profile: UserProfile?, host: ExploringHost) async -> ExploringHost.Outcome {
         let client = world.client
         let subject = profile ?? UserProfile(profileId: "none")
+        if flow.kind == .resumedRegistration { handOverRedirect(world) }
         if usesDelegate {
             switch flow.kind {
             case .browserRegistration: client.registerUser(with: ReferenceIdentityService.browserProvider, delegate: host)
+            case .resumedRegistration: client.resumeRegistration(delegate: host)
             case .oneStepRegistration: client.registerUser(with: world.oneStep, delegate: host)
             case .twoStepRegistration: client.registerUser(with: world.twoStep, delegate: host)
             case .pinAuthentication: client.authenticateUser(subject, authenticator: .pin, delegate: host)
@@ -75,6 +77,7 @@ struct PathRun {
         do {
             switch flow.kind {
             case .browserRegistration: _ = try await client.registerUser(with: ReferenceIdentityService.browserProvider, responder: host)
+            case .resumedRegistration: _ = try await client.resumeRegistration(responder: host)
             case .oneStepRegistration: _ = try await client.registerUser(with: world.oneStep, responder: host)
             case .twoStepRegistration: _ = try await client.registerUser(with: world.twoStep, responder: host)
             case .pinAuthentication: _ = try await client.authenticateUser(subject, authenticator: .pin, responder: host)
@@ -90,6 +93,26 @@ struct PathRun {
         }
         host.finish(outcome)
         return outcome
+    }
+
+    /// How the new process meets its checkpoint: the redirect arrives before the resume (the app
+    /// was opened by it), after it (the flow asks for the browser again), after a URL of no flow,
+    /// or too late (expired).
+    private func handOverRedirect(_ world: PathWorld) {
+        let control = world.control
+        let choice = control.choose("resume", among: ["redirectFirst", "resumeFirst", "foreignURLFirst", "expired"])
+        switch choice {
+        case "redirectFirst", "expired":
+            guard let redirect = try? world.checkpointedRedirect() else { return control.violation("no checkpoint to resume") }
+            if !world.client.handleRedirect(redirect) { control.violation("handleRedirect refused the checkpointed registration's redirect") }
+            control.notes.withLock { $0.handedOver = redirect }
+            if choice == "expired" { try? world.expireCheckpoint() }
+        case "foreignURLFirst":
+            if world.client.handleRedirect(URL(string: "identityflow-test://callback?code=C&state=another-flow")!) {
+                control.violation("handleRedirect took a redirect of no flow")
+            }
+        default: break
+        }
     }
 
     // MARK: - Invariants
@@ -123,6 +146,17 @@ struct PathRun {
             if !notes.cleanupFaulted {
                 if world.reference.activeAccessTokenCount != before.accessTokens { control.violation("a failed registration left an access token on the server") }
                 if world.reference.enrolledProfiles != before.enrolled { control.violation("a failed registration left a PIN enrolment on the server") }
+            }
+        }
+        if flow.kind == .resumedRegistration {
+            if outcome.error?.code == .registrationCheckpointExpired, world.client.userProfiles != before.profiles {
+                control.violation("an expired checkpoint left a profile")
+            }
+            if !notes.storageRemoveFailed, (try? world.storage.data(forKey: "identityflow.checkpoint.registration")) ?? nil != nil {
+                control.violation("the checkpoint outlived its flow")
+            }
+            if let redirect = notes.handedOver, world.client.handleRedirect(redirect) {
+                control.violation("a replayed redirect was taken after the flow ended")
             }
         }
         if flow.asksForPin, let profile {

@@ -93,7 +93,7 @@ extension UserClient {
     private func launchRegistration(provider: IdentityProvider?, scopes: [String]?, host: FlowHost<RegistrationMachine.Context, RegistrationResult>) -> FlowSlot? {
         launch(host: host) { id throws(IdentityFlowError) in
             // A new registration supersedes one that waited for its redirect in an earlier process.
-            self.discardCheckpoint()
+            self.discardCheckpoint(self.loadCheckpoint())
             let context = try await self.registrationContext(provider: provider, scopes: scopes ?? self.configuration.defaultScopes)
             return RegistrationFlow(client: self, id: id, context: context, host: host)
         }

@@ -34,6 +34,9 @@ public final class UserClient: Sendable {
         var redirectWaiter: RedirectWaiter?
         /// A redirect ``handleRedirect(_:)`` took for the checkpointed registration, until it resumes.
         var handedOverRedirect: URL?
+        /// The `state` of a checkpoint this process discarded: ignored should its removal from
+        /// storage have failed, so that it never resumes twice.
+        var discardedCheckpointState: Redacted<String>?
     }
 
     /// Creates a client. Call ``start()`` before anything else.

@@ -88,7 +88,7 @@ extension UserClient {
                 return state.handedOverRedirect.flatMap { checkpoint.claims($0) ? $0 : nil }
             }
             guard !checkpoint.isExpired(at: self.configuration.now()) else {
-                self.discardCheckpoint()
+                self.discardCheckpoint(checkpoint)
                 throw IdentityFlowError(.registrationCheckpointExpired)
             }
             let context = RegistrationMachine.Context(
@@ -121,18 +121,23 @@ extension UserClient {
             discardCheckpoint()
             return nil
         }
+        guard withState({ $0.discardedCheckpointState }) != checkpoint.authorization.state else { return nil }
         return checkpoint
     }
 
     /// Deletes the checkpoint if it belongs to `profile`'s registration (best effort: logged).
     func deleteCheckpoint(of profile: UserProfile, flow: FlowID) {
         guard let checkpoint = loadCheckpoint(), checkpoint.profile == profile else { return }
-        discardCheckpoint(flow: flow)
+        discardCheckpoint(checkpoint, flow: flow)
     }
 
-    /// Deletes any checkpoint and forgets a redirect kept for it (best effort: logged).
-    func discardCheckpoint(flow: FlowID? = nil) {
-        withState { $0.handedOverRedirect = nil }
+    /// Deletes any checkpoint and forgets a redirect kept for it (best effort: logged; this
+    /// process ignores the checkpoint from now on even if the storage could not remove it).
+    func discardCheckpoint(_ checkpoint: RegistrationCheckpoint? = nil, flow: FlowID? = nil) {
+        withState { state in
+            state.handedOverRedirect = nil
+            if let checkpoint { state.discardedCheckpointState = checkpoint.authorization.state }
+        }
         do { try profileStore.storage.removeData(forKey: RegistrationCheckpoint.storageKey) } catch {
             configuration.logger.log(.error, "The registration checkpoint could not be deleted: \(error)", flow: flow)
         }
