@@ -20,6 +20,9 @@ enum DemoCommand {
           --extension-base URL  where the registration and PIN endpoints live (default
                           <issuer origin>/identityflow); without them only the OpenID Connect
                           sign-in, ID token validation, userinfo and revocation are shown
+          --storage DIR   keep profiles and the registration checkpoint in DIR (FileStorage):
+                          kill the demo while it waits for the redirect, run it again with the
+                          same DIR, paste the redirect, and the registration continues
         """
 
     static func run(_ arguments: [String]) async -> Int32 {
@@ -34,7 +37,7 @@ enum DemoCommand {
             case "--help", "-h":
                 print(usage)
                 return 0
-            case "--issuer", "--client-id", "--redirect-uri", "--scope", "--extension-base":
+            case "--issuer", "--client-id", "--redirect-uri", "--scope", "--extension-base", "--storage":
                 guard let value = remaining.popFirst() else { return refuse("\(argument) needs a value") }
                 if argument == "--scope" { scopes.append(value) } else { options[argument] = value }
             default:
@@ -48,7 +51,7 @@ enum DemoCommand {
             }
             var configuration = HTTPServiceConfiguration(issuer: issuer, clientID: clientID, redirectURI: redirect, scopes: scopes.isEmpty ? ["openid"] : scopes)
             configuration.extensionBaseURL = options["--extension-base"].flatMap(URL.init(string:))
-            return await OpenIDDemo(configuration: configuration).run()
+            return await OpenIDDemo(configuration: configuration, storageDirectory: options["--storage"].map { URL(fileURLWithPath: $0) }).run()
         }
         let answers: any DemoAnswerSource = interactive ? InteractiveAnswers() : ScriptedDemoAnswers()
         let report = await DemoScenario(answers: answers).run { line in print(line) }

@@ -4,8 +4,12 @@ import IdentityFlow
 /// `identityflow demo --issuer URL --client-id ID --redirect-uri URI`: a browser registration,
 /// a PIN login and a logout against a real OpenID Connect provider over HTTP. The person opens
 /// the printed URL, signs in, and pastes the URL the browser was redirected to.
+///
+/// With `--storage DIR` the client keeps its profiles and the registration checkpoint in a
+/// ``FileStorage``: a demo killed while it waits for the redirect continues in the next run.
 struct OpenIDDemo {
     let configuration: HTTPServiceConfiguration
+    var storageDirectory: URL?
 
     func run() async -> Int32 {
         section("IdentityFlow demo against \(configuration.issuer?.absoluteString ?? configuration.discoveryURL?.absoluteString ?? "?")")
@@ -13,14 +17,16 @@ struct OpenIDDemo {
         line("", "Secrets (PINs, codes, tokens) print as <redacted>; transitions show what the engine does.")
         let client: UserClient
         let service: HTTPIdentityService
+        let launch: LaunchReport
         do {
             service = try HTTPIdentityService(configuration: configuration)
             if await !hasExtensionEndpoints(service) { return await signInOnly(service) }
             let clientConfiguration = ClientConfiguration(
                 redirectURI: configuration.redirectURI, defaultScopes: configuration.scopes,
                 pinKeyIterations: 10_000, callbackExecutor: .immediate)
-            client = UserClient(configuration: clientConfiguration, service: service, storage: InMemoryStorage())
-            try await client.start()
+            let storage: any SecureStorage = try storageDirectory.map { directory throws(IdentityFlowError) in try FileStorage(directory: directory) } ?? InMemoryStorage()
+            client = UserClient(configuration: clientConfiguration, service: service, storage: storage)
+            launch = try await client.start()
         } catch {
             return fail("could not start", error)
         }
@@ -29,11 +35,21 @@ struct OpenIDDemo {
         }
         defer { observation.cancel() }
 
-        section("1. Register through the browser")
         let provider = IdentityProvider(identifier: "oidc", name: configuration.issuer?.host ?? "OpenID Connect", kind: .browser)
         let profile: UserProfile
         do {
-            profile = try await client.registerUser(with: provider) { challenge in await Self.answer(challenge) }.profile
+            if let waiting = launch.resumableRegistrations.first {
+                section("1. Resume the registration that was waiting for its redirect")
+                line("resumable", "\(waiting)")
+                if let pasted = await TerminalPrompt.ask("the URL the browser was redirected to", hidden: false),
+                   let redirect = URL(string: pasted.trimmingCharacters(in: .whitespaces)) {
+                    line("redirect", client.handleRedirect(redirect) ? "taken by the waiting registration" : "belongs to no registration")
+                }
+                profile = try await client.resumeRegistration { challenge in await Self.answer(challenge) }.profile
+            } else {
+                section("1. Register through the browser")
+                profile = try await client.registerUser(with: provider) { challenge in await Self.answer(challenge) }.profile
+            }
             line("result", "registered \(profile)")
         } catch {
             if error.code == .invalidServerResponse || error.code == .requestInvalid {

@@ -132,6 +132,9 @@ final class DemoProcess: Sendable {
     /// Types a line.
     func type(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
 
+    /// Kills the process with SIGKILL, as the system kills an app: no clean-up runs.
+    func kill() { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
+
     /// Ends the input, as Ctrl-D would.
     func closeInput() { try? input.fileHandleForWriting.close() }
 
