@@ -15,6 +15,8 @@ let package = Package(
         .target(name: "IdentityFlow", dependencies: ["Statechart"]),
         .target(name: "IdentityFlowTesting", dependencies: ["IdentityFlow", "Statechart"]),
         .executableTarget(name: "identityflow", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart"]),
+        // Writes into a FileStorage until killed: the crash-safety test's child process.
+        .executableTarget(name: "identityflow-crash-writer", dependencies: ["IdentityFlow", "IdentityFlowTesting"]),
         .testTarget(name: "StatechartTests", dependencies: ["Statechart"]),
         .testTarget(name: "IdentityFlowTests", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart"]),
         .testTarget(name: "IdentityFlowTestingTests", dependencies: ["IdentityFlowTesting", "IdentityFlow"]),
