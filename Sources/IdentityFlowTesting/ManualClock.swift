@@ -40,6 +40,7 @@ public final class ManualClock: Clock, Sendable {
         var sleepers: [Int: Sleeper] = [:]
         var cancelled: Set<Int> = []
         var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var startWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let timeline = Locked(Timeline())
@@ -53,14 +54,21 @@ public final class ManualClock: Clock, Sendable {
     public var minimumResolution: Duration { .zero }
     /// How many tasks sleep on the clock now.
     public var sleeperCount: Int { timeline.withLock { $0.sleepers.count } }
+    /// How many sleeps have started on the clock so far, whether they still sleep, woke or were
+    /// cancelled: it never goes down, so ``waitForSleepsStarted(_:)`` cannot miss one.
+    public var sleepsStarted: Int { timeline.withLock { $0.nextID } }
 
     /// Sleeps until the clock is advanced to `deadline`.
     /// - Throws: `CancellationError` when the task is cancelled first.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        let id = timeline.withLock { timeline in
+        let (id, started) = timeline.withLock { timeline in
             timeline.nextID += 1
-            return timeline.nextID
+            let count = timeline.nextID
+            let started = timeline.startWaiters.filter { $0.count <= count }.map(\.continuation)
+            timeline.startWaiters.removeAll { $0.count <= count }
+            return (count, started)
         }
+        for waiter in started { waiter.resume() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let (fireNow, cancelNow, waiters) = timeline.withLock { timeline -> (Bool, Bool, [CheckedContinuation<Void, Never>]) in
@@ -105,6 +113,21 @@ public final class ManualClock: Clock, Sendable {
             let ready = timeline.withLock { timeline in
                 if timeline.sleepers.count >= count { return true }
                 timeline.sleeperWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Waits until at least `count` sleeps have started on the clock, counting those that ended or
+    /// were cancelled since (a handoff, not a timed wait). Use it where the sleeping task may be
+    /// cancelled before you look: ``waitForSleepers(_:)`` would then wait forever.
+    /// - Parameter count: How many started sleeps to wait for (``sleepsStarted`` + 1 for the next).
+    public func waitForSleepsStarted(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = timeline.withLock { timeline in
+                if timeline.nextID >= count { return true }
+                timeline.startWaiters.append((count, continuation))
                 return false
             }
             if ready { continuation.resume() }

@@ -5,12 +5,14 @@ import IdentityFlowTesting
 /// The reference server behind a choice point per call: each call the flow makes answers
 /// normally, or meets a fault injected into the reference server right before it (network
 /// error, server error, malformed answer, latency on the path's ``ManualClock`` that a helper
-/// then lets pass or uses to cancel the flow). Custom-provider calls also choose the provider's
-/// status (2xxx, 4xxx, 5xxx, expired, invalid).
+/// then lets pass or uses to cancel the flow), or answers and has the host cancel the flow just
+/// as the answer comes back (before the flow sees it). Custom-provider calls also choose the
+/// provider's status (2xxx, 4xxx, 5xxx, expired, invalid).
 final class ExploringService: IdentityService {
-    static let faults = ["networkError", "serverError", "malformedAnswer", "slowAnswer", "slowThenCancel"]
-    static let customAnswers = ["status:2000", "status:4001", "status:5001", "expired", "status:1000"]
+    static let faults = ["networkError", "serverError", "malformedAnswer", "slowAnswer", "slowThenCancel", "answerThenCancel"]
+    static let customAnswers = ["status:2000", "status:4001", "status:5001", "expired", "status:1000", "status:4001ThenCancel"]
     static let latency = Duration.seconds(1)
+    static let committedStates: Set<String> = ["discardingRegistration", "revokingTokens", "storingSession", "storingAuthenticator"]
 
     let reference: ReferenceIdentityService
     private let control: PathControl
@@ -21,9 +23,20 @@ final class ExploringService: IdentityService {
     }
 
     /// Meets the choice point of a call and arranges what was chosen.
-    private func decide(_ call: ServiceCall, answers: [String] = ["answer"]) {
-        guard control.isArmed else { return }
-        let cleanup = control.notes.withLock { $0.state == "discardingRegistration" }
+    /// Makes the call through the reference server as the path chooses.
+    private nonisolated(nonsending) func call<Result>(_ call: ServiceCall, answers: [String] = ["answer"], _ body: nonisolated(nonsending) () async throws(IdentityFlowError) -> Result) async throws(IdentityFlowError) -> Result {
+        let choice = decide(call, answers: answers)
+        let result = try await body()
+        if choice == "answerThenCancel" { control.client?.cancelCurrentFlow() }
+        return result
+    }
+
+    @discardableResult
+    private func decide(_ call: ServiceCall, answers: [String] = ["answer"]) -> String? {
+        guard control.isArmed else { return nil }
+        // Calls a flow makes while it cleans up or stores its outcome (revoking the session it
+        // replaces): a cancel there is ignored, and a failed call may leave a token behind.
+        let cleanup = control.notes.withLock { Self.committedStates.contains($0.state) }
         let choice = control.chooser.choose(call.rawValue, among: answers + Self.faults)
         if cleanup, ["networkError", "serverError", "malformedAnswer"].contains(choice) {
             control.notes.withLock { $0.cleanupFaulted = true }
@@ -35,81 +48,76 @@ final class ExploringService: IdentityService {
         case "malformedAnswer": reference.inject(.malformedAnswer, into: call)
         case "slowAnswer", "slowThenCancel":
             reference.inject(.latency(Self.latency), into: call)
-            let sleepers = clock.sleeperCount + 1
+            let sleep = clock.sleepsStarted + 1
             let cancel = choice == "slowThenCancel"
             control.helper { [control] in
-                await clock.waitForSleepers(sleepers)
+                // Started, not sleeping: a cancel may have ended the sleep already.
+                await clock.waitForSleepsStarted(sleep)
                 if cancel { control.client?.cancelCurrentFlow() }
-                // A failing registration ignores the cancel and still waits for this call.
+                // A failing flow cleaning up ignores the cancel and still waits for this call.
                 if !cancel || cleanup { clock.advance(by: Self.latency) }
             }
         case "expired": control.notes.withLock { $0.customAnswer = .expired }
+        case "status:4001ThenCancel":
+            control.notes.withLock { $0.customAnswer = .status(4001, data: "answer") }
+            return "answerThenCancel"
         case let status where status.hasPrefix("status:"):
             control.notes.withLock { $0.customAnswer = .status(Int(status.dropFirst(7)) ?? 2000, data: "answer") }
         default: break
         }
+        return choice
     }
 
-    func identityProviders() async throws(IdentityFlowError) -> [IdentityProvider] {
-        decide(.identityProviders)
-        return try await reference.identityProviders()
+    nonisolated(nonsending) func identityProviders() async throws(IdentityFlowError) -> [IdentityProvider] {
+        try await call(.identityProviders) { () throws(IdentityFlowError) in try await reference.identityProviders() }
     }
 
-    func authorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL {
-        decide(.authorizationURL)
-        return try await reference.authorizationURL(for: provider, request: request)
+    nonisolated(nonsending) func authorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL {
+        try await call(.authorizationURL) { () throws(IdentityFlowError) in try await reference.authorizationURL(for: provider, request: request) }
     }
 
-    func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
-        decide(.exchangeCode)
-        return try await reference.exchangeCode(code, request: request)
+    nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
+        try await call(.exchangeCode) { () throws(IdentityFlowError) in try await reference.exchangeCode(code, request: request) }
     }
 
-    func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
-        decide(.initCustomRegistration, answers: Self.customAnswers)
-        return try await reference.initCustomRegistration(provider: provider, data: data)
+    nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
+        try await call(.initCustomRegistration, answers: Self.customAnswers) { () throws(IdentityFlowError) in try await reference.initCustomRegistration(provider: provider, data: data) }
     }
 
-    func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
-        decide(.completeCustomRegistration, answers: Self.customAnswers)
-        return try await reference.completeCustomRegistration(provider: provider, session: session, data: data)
+    nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
+        try await call(.completeCustomRegistration, answers: Self.customAnswers) { () throws(IdentityFlowError) in try await reference.completeCustomRegistration(provider: provider, session: session, data: data) }
     }
 
-    func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt {
-        decide(.enrolPin)
-        return try await reference.enrolPin(enrolment, accessToken: accessToken)
+    nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt {
+        try await call(.enrolPin) { () throws(IdentityFlowError) in try await reference.enrolPin(enrolment, accessToken: accessToken) }
     }
 
-    func pinLoginChallenge(for profile: UserProfile) async throws(IdentityFlowError) -> PinLoginChallenge {
-        decide(.pinLoginChallenge)
-        return try await reference.pinLoginChallenge(for: profile)
+    nonisolated(nonsending) func pinLoginChallenge(for profile: UserProfile) async throws(IdentityFlowError) -> PinLoginChallenge {
+        try await call(.pinLoginChallenge) { () throws(IdentityFlowError) in try await reference.pinLoginChallenge(for: profile) }
     }
 
-    func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
-        decide(.verifyPinProof)
-        let verification = try await reference.verifyPinProof(proof, for: profile, nonce: nonce)
-        if case .accepted = verification {} else { control.notes.withLock { $0.wrongPinsChecked += 1 } }
-        return verification
+    nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
+        try await call(.verifyPinProof) { () throws(IdentityFlowError) in
+            let verification = try await reference.verifyPinProof(proof, for: profile, nonce: nonce)
+            if case .accepted = verification {} else { control.notes.withLock { $0.wrongPinsChecked += 1 } }
+            return verification
+        }
     }
 
-    func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
-        decide(.refresh)
-        return try await reference.refresh(refreshToken)
+    nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
+        try await call(.refresh) { () throws(IdentityFlowError) in try await reference.refresh(refreshToken) }
     }
 
-    func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
-        decide(.revoke)
-        try await reference.revoke(tokens)
+    nonisolated(nonsending) func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
+        try await call(.revoke) { () throws(IdentityFlowError) in try await reference.revoke(tokens) }
     }
 
-    func deregister(_ profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
-        decide(.deregister)
-        try await reference.deregister(profile, accessToken: accessToken)
+    nonisolated(nonsending) func deregister(_ profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
+        try await call(.deregister) { () throws(IdentityFlowError) in try await reference.deregister(profile, accessToken: accessToken) }
     }
 
-    func profileExists(_ profile: UserProfile) async throws(IdentityFlowError) -> Bool {
-        decide(.profileExists)
-        return try await reference.profileExists(profile)
+    nonisolated(nonsending) func profileExists(_ profile: UserProfile) async throws(IdentityFlowError) -> Bool {
+        try await call(.profileExists) { () throws(IdentityFlowError) in try await reference.profileExists(profile) }
     }
 }
 

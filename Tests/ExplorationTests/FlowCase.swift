@@ -29,6 +29,8 @@ struct FlowCase: Sendable, CustomStringConvertible {
         case unknownToServer = ", profile unknown to the server"
         /// The PIN was changed on another device: the biometric key no longer matches.
         case pinChangedElsewhere = ", PIN changed elsewhere"
+        /// The server allows one wrong PIN only: the first one locks the profile out.
+        case lastAttempt = ", one PIN attempt"
     }
 
     let kind: Kind
@@ -54,8 +56,10 @@ struct FlowCase: Sendable, CustomStringConvertible {
         FlowCase(kind: .biometricAuthentication, setup: .pinChangedElsewhere),
         FlowCase(kind: .changePin),
         FlowCase(kind: .changePin, setup: .unknownToServer),
+        FlowCase(kind: .changePin, setup: .lastAttempt),
         FlowCase(kind: .biometricRegistration),
         FlowCase(kind: .biometricRegistration, setup: .unknownToServer),
+        FlowCase(kind: .biometricRegistration, setup: .lastAttempt),
         FlowCase(kind: .logout),
         FlowCase(kind: .deregistration),
     ]
@@ -106,6 +110,7 @@ struct PathWorld {
         case .plain: break
         case .otherUserLoggedIn: _ = try await registerProfile()
         case .unknownToServer: try await reference.deregister(profile, accessToken: nil)
+        case .lastAttempt: reference.setMaxPinFailures(1)
         case .pinChangedElsewhere:
             let token = reference.issuedTokensForTesting.first { $0.hasPrefix("at-") } ?? ""
             let enrolment = try PinProof.enrolment(for: profile, pin: Redacted(Secrets.newPin), iterations: 16)

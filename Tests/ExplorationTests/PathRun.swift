@@ -148,6 +148,14 @@ struct PathRun {
                 if world.reference.enrolledProfiles != before.enrolled { control.violation("a failed registration left a PIN enrolment on the server") }
             }
         }
+        // At most one live token set per profile on the device, whatever happened (a cancel just
+        // as the server answered included), unless a clean-up call itself failed.
+        let profiles = world.client.userProfiles.count
+        // Logging out or deregistering "on this device only" (10009, 10003) means the server could not be told.
+        let localOnly = [ErrorCode.localLogout, .localDeregistration].contains(outcome.error?.code)
+        if !notes.cleanupFaulted, !localOnly, world.reference.activeAccessTokenCount > profiles || world.reference.activeRefreshTokenCount > profiles {
+            control.violation("\(world.reference.activeAccessTokenCount) access and \(world.reference.activeRefreshTokenCount) refresh tokens live on the server for \(profiles) profile(s)")
+        }
         if flow.kind == .resumedRegistration {
             if outcome.error?.code == .registrationCheckpointExpired, world.client.userProfiles != before.profiles {
                 control.violation("an expired checkpoint left a profile")
@@ -162,9 +170,10 @@ struct PathRun {
         if flow.asksForPin, let profile {
             let lockedOut = outcome.error?.code == .userDeregistered
             // A profile the server already forgot is deleted as soon as the server says so.
-            let expected = flow.setup == .unknownToServer ? lockedOut : notes.wrongPinsChecked >= 2
+            let limit = flow.setup == .lastAttempt ? 1 : 2
+            let expected = flow.setup == .unknownToServer ? lockedOut : notes.wrongPinsChecked >= limit
             if lockedOut != expected {
-                control.violation("lockout \(lockedOut ? "after" : "missing after") \(notes.wrongPinsChecked) wrong PIN(s) checked (limit 2)")
+                control.violation("lockout \(lockedOut ? "after" : "missing after") \(notes.wrongPinsChecked) wrong PIN(s) checked (limit \(limit))")
             }
             if lockedOut, world.client.userProfiles.contains(profile) { control.violation("the locked-out profile is still on the device") }
         }
@@ -183,7 +192,8 @@ struct PathRun {
         while let found = text.range(of: secret, range: searchRange) {
             let before = found.lowerBound > text.startIndex ? text[text.index(before: found.lowerBound)] : " "
             let after = found.upperBound < text.endIndex ? text[found.upperBound] : " "
-            let boundary: (Character) -> Bool = { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+            // `#` too: flow ids print as `flow#11111`, which is not the PIN 11111.
+            let boundary: (Character) -> Bool = { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "#") }
             if boundary(before) && boundary(after) { return true }
             searchRange = found.upperBound..<text.endIndex
         }

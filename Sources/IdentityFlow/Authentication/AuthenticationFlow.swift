@@ -6,6 +6,9 @@ final class AuthenticationFlow: FlowPerformer {
     private let client: UserClient
     private let context: AuthenticationMachine.Context
     private let host: FlowHost<AuthenticationMachine.Context, AuthenticationResult>
+    /// Whether the last proof the server checked came from the PIN (after a biometric fallback,
+    /// the PIN is the authenticator that succeeded).
+    private let provedWithPin = Locked(false)
 
     init(client: UserClient, id: FlowID, context: AuthenticationMachine.Context, host: FlowHost<AuthenticationMachine.Context, AuthenticationResult>) {
         self.client = client
@@ -38,17 +41,22 @@ final class AuthenticationFlow: FlowPerformer {
         case .emitPinChallenge(let counters, let error):
             return engine.emitPinChallenge(for: profile, counters: counters, error: error, to: host)
         case .verifyPin(let pin):
+            provedWithPin.withLock { $0 = true }
             return engine.verifyPin(pin, of: profile, client: client)
         case .storeSession(let tokens):
-            let client = self.client
+            engine.commit()
+            let client = self.client, engine = self.engine
             return engine.call { () throws(IdentityFlowError) in
-                try client.storeSession(profile, tokens: tokens)
+                try await client.storeSession(profile, tokens: tokens, flow: engine.id)
                 return .sessionStored
             }
         case .deleteProfile:
             return engine.deleteProfile(profile, client: client)
+        case .revokeTokens(let tokens):
+            return engine.revoke(tokens, client: client)
         case .reportSuccess:
-            return engine.finish(.success(AuthenticationResult(profile: profile, authenticator: context.authenticator, info: nil)), to: host)
+            let authenticator = provedWithPin.current ? Authenticator.pin : context.authenticator
+            return engine.finish(.success(AuthenticationResult(profile: profile, authenticator: authenticator, info: nil)), to: host)
         case .reportFailure(let error):
             return engine.finish(.failure(error), to: host)
         }

@@ -57,6 +57,11 @@ public struct AuthenticationMachine: StateMachine {
         case storingSession(TokenSet)
         /// The device deletes the deregistered profile.
         case deletingProfile
+        /// Cancelled while the server checked a proof: its outcome is awaited, so that a session it
+        /// opened is known and revoked.
+        case cancelling
+        /// The server revokes a session the cancelled flow will not use.
+        case revokingTokens
         /// Done: logged in. Final.
         case authenticated
         /// Done: not logged in. Final.
@@ -81,6 +86,8 @@ public struct AuthenticationMachine: StateMachine {
         case sessionStored
         /// The deregistered profile is deleted.
         case profileDeleted
+        /// The unused session is revoked (or could not be: logged).
+        case tokensRevoked
         /// A server call or the storage failed.
         case serviceFailed(IdentityFlowError)
         /// A challenge ended without an answer.
@@ -109,6 +116,8 @@ public struct AuthenticationMachine: StateMachine {
         case storeSession(TokenSet)
         /// Delete the profile and its data from the device.
         case deleteProfile
+        /// Revoke a session the flow will not use.
+        case revokeTokens(TokenSet)
         /// Tell the host the user is logged in.
         case reportSuccess
         /// Tell the host the login failed.
@@ -180,8 +189,19 @@ public struct AuthenticationMachine: StateMachine {
             return go(.failed, Effects(.reportFailure(error)))
         case (.awaitingBiometric, .challengeAbandoned(let how)), (.awaitingPin, .challengeAbandoned(let how)):
             return go(.failed, Effects(.reportFailure(how.error)))
+        case (.verifyingPin, .cancelRequested), (.verifyingBiometric, .cancelRequested):
+            return go(.cancelling, Effects())
+        case (.cancelling, .pinChecked(let check)):
+            switch PinEntry.decide(check) {
+            case (let name, .accepted(let tokens, _)): return go(.revokingTokens, guard: name, Effects(.revokeTokens(tokens)))
+            case (let name, .deregister): return go(.deletingProfile, guard: name, Effects(.deleteProfile))
+            case (let name, _): return go(.failed, guard: name, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
+            }
+        case (.cancelling, .serviceFailed), (.revokingTokens, .tokensRevoked):
+            return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
         // Too late to cancel once the session is being stored (see PinEntry.endings).
-        case (.idle, .cancelRequested), (.storingSession, .cancelRequested), (.deletingProfile, .cancelRequested), (.authenticated, _), (.failed, _):
+        case (.idle, .cancelRequested), (.storingSession, .cancelRequested), (.deletingProfile, .cancelRequested),
+             (.cancelling, .cancelRequested), (.revokingTokens, .cancelRequested), (.authenticated, _), (.failed, _):
             return nil
         case (_, .cancelRequested):
             return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
@@ -243,5 +263,6 @@ extension AuthenticationMachine {
             + PinEntry.transitions(awaiting: "awaitingPin", verifying: "verifyingPin", accepted: "storingSession")
             + PinEntry.endings(
                 awaiting: ["awaitingBiometric", "awaitingPin"],
-                busy: ["loggingOutPreviousUser", "verifyingBiometric", "fetchingPinStatus", "verifyingPin"]))
+                busy: ["loggingOutPreviousUser", "fetchingPinStatus"])
+            + PinEntry.cancellingTransitions(verifying: ["verifyingBiometric", "verifyingPin"]))
 }

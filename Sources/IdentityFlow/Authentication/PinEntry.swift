@@ -69,6 +69,19 @@ enum PinEntry {
         ]
     }
 
+    /// A cancel while the server checks a proof cancels the check but awaits its outcome (the
+    /// server may have opened a session already), then revokes the session it opened; a check that locked the profile out still
+    /// deletes it from the device. Machines name these states `cancelling` and `revokingTokens`.
+    static func cancellingTransitions(verifying: [String]) -> [ChartTransition] {
+        verifying.map { .init(from: $0, on: "cancelRequested", to: "cancelling") } + [
+            .init(from: "cancelling", on: "pinChecked", guard: "accepted", to: "revokingTokens"),
+            .init(from: "cancelling", on: "pinChecked", guard: "rejected", to: "failed"),
+            .init(from: "cancelling", on: "pinChecked", guard: "deregistered", to: "deletingProfile"),
+            .init(from: "cancelling", on: "serviceFailed", to: "failed"),
+            .init(from: "revokingTokens", on: "tokensRevoked", to: "failed"),
+        ]
+    }
+
     /// Abandoned challenges and cancellation end the flow from these states. States that store
     /// the outcome locally (one write, after the server agreed) and `deletingProfile` are not
     /// among the busy ones: a cancel there comes too late, and honouring it could report a

@@ -43,7 +43,7 @@ extension UserClient {
     /// - Important: Exactly one terminal callback.
     public func registerBiometricAuthenticator(for profile: UserProfile, delegate: some AuthenticatorRegistrationDelegate) {
         let executor = configuration.callbackExecutor
-        let host = FlowHost<UserProfile, UserProfile>(
+        let host = FlowHost<UserProfile, RegisteredAuthenticator>(
             started: { profile in executor.run { delegate.userClient(self, didStartRegistering: .biometric, for: profile) } },
             challenge: { challenge in
                 executor.run {
@@ -53,7 +53,7 @@ extension UserClient {
             finished: { outcome in
                 executor.run {
                     switch outcome {
-                    case .success(let profile): delegate.userClient(self, didRegister: .biometric, for: profile)
+                    case .success(let registered): delegate.userClient(self, didRegister: registered.authenticator, for: registered.profile)
                     case .failure(let error): delegate.userClient(self, didFailToRegister: .biometric, for: profile, error: error)
                     }
                 }
@@ -68,7 +68,7 @@ extension UserClient {
     ///   - responder: Receives the PIN challenges.
     /// - Throws: ``IdentityFlowError``: the login errors for a wrong PIN, ``ErrorCode/requestInvalid`` for an unknown profile.
     public func registerBiometricAuthenticator(for profile: UserProfile, responder: some ChallengeResponder) async throws(IdentityFlowError) {
-        _ = try await runAsync(responder: responder) { (host: FlowHost<UserProfile, UserProfile>) in
+        _ = try await runAsync(responder: responder) { (host: FlowHost<UserProfile, RegisteredAuthenticator>) in
             launchAuthenticatorRegistration(for: profile, host: host)
         }
     }
@@ -86,7 +86,7 @@ extension UserClient {
     }
 
     @discardableResult
-    private func launchAuthenticatorRegistration(for profile: UserProfile, host: FlowHost<UserProfile, UserProfile>) -> FlowSlot? {
+    private func launchAuthenticatorRegistration(for profile: UserProfile, host: FlowHost<UserProfile, RegisteredAuthenticator>) -> FlowSlot? {
         launch(host: host) { id throws(IdentityFlowError) in
             _ = try self.storedProfile(profile)
             return AuthenticatorRegistrationFlow(client: self, id: id, profile: profile, host: host)

@@ -5,9 +5,9 @@ final class AuthenticatorRegistrationFlow: FlowPerformer {
     let engine: FlowEngine<AuthenticatorRegistrationMachine>
     private let client: UserClient
     private let profile: UserProfile
-    private let host: FlowHost<UserProfile, UserProfile>
+    private let host: FlowHost<UserProfile, RegisteredAuthenticator>
 
-    init(client: UserClient, id: FlowID, profile: UserProfile, host: FlowHost<UserProfile, UserProfile>) {
+    init(client: UserClient, id: FlowID, profile: UserProfile, host: FlowHost<UserProfile, RegisteredAuthenticator>) {
         self.client = client
         self.profile = profile
         self.host = host
@@ -27,16 +27,22 @@ final class AuthenticatorRegistrationFlow: FlowPerformer {
         case .verifyPin(let pin):
             return engine.verifyPin(pin, of: profile, client: client)
         case .storeAuthenticator(let key, let tokens):
-            let client = self.client
+            engine.commit()
+            let client = self.client, engine = self.engine
             return engine.call { () throws(IdentityFlowError) in
-                try client.updateStoredProfile(profile) { $0.biometricKey = key }
-                try client.storeSession(profile, tokens: tokens)
+                do throws(IdentityFlowError) { try client.updateStoredProfile(profile) { $0.biometricKey = key } } catch {
+                    await client.revokeUnused(tokens, flow: engine.id)
+                    throw error
+                }
+                try await client.storeSession(profile, tokens: tokens, flow: engine.id)
                 return .authenticatorStored
             }
         case .deleteProfile:
             return engine.deleteProfile(profile, client: client)
+        case .revokeTokens(let tokens):
+            return engine.revoke(tokens, client: client)
         case .reportSuccess:
-            return engine.finish(.success(profile), to: host)
+            return engine.finish(.success(RegisteredAuthenticator(authenticator: .biometric, profile: profile)), to: host)
         case .reportFailure(let error):
             return engine.finish(.failure(error), to: host)
         }

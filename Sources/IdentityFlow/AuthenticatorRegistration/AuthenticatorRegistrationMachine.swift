@@ -16,6 +16,11 @@ public struct AuthenticatorRegistrationMachine: StateMachine {
         case storingAuthenticator
         /// The device deletes the deregistered profile.
         case deletingProfile
+        /// Cancelled while the server checked the PIN: its outcome is awaited, so that a session it
+        /// opened is known and revoked.
+        case cancelling
+        /// The server revokes the session the cancelled flow will not use.
+        case revokingTokens
         /// Done: biometrics are registered. Final.
         case registered
         /// Done: nothing changed (or the profile is gone after lockout). Final.
@@ -36,6 +41,8 @@ public struct AuthenticatorRegistrationMachine: StateMachine {
         case authenticatorStored
         /// The deregistered profile is deleted.
         case profileDeleted
+        /// The unused session is revoked (or could not be: logged).
+        case tokensRevoked
         /// A server call or the storage failed.
         case serviceFailed(IdentityFlowError)
         /// A challenge ended without an answer.
@@ -58,6 +65,8 @@ public struct AuthenticatorRegistrationMachine: StateMachine {
         case storeAuthenticator(key: Redacted<[UInt8]>, tokens: TokenSet)
         /// Delete the profile and its data from the device.
         case deleteProfile
+        /// Revoke a session the flow will not use.
+        case revokeTokens(TokenSet)
         /// Tell the host biometrics are registered.
         case reportSuccess
         /// Tell the host the registration failed.
@@ -106,8 +115,19 @@ public struct AuthenticatorRegistrationMachine: StateMachine {
             return go(.failed, Effects(.reportFailure(error)))
         case (.awaitingPin, .challengeAbandoned(let how)):
             return go(.failed, Effects(.reportFailure(how.error)))
+        case (.verifyingPin, .cancelRequested):
+            return go(.cancelling, Effects())
+        case (.cancelling, .pinChecked(let check)):
+            switch PinEntry.decide(check) {
+            case (let name, .accepted(let tokens, _)): return go(.revokingTokens, guard: name, Effects(.revokeTokens(tokens)))
+            case (let name, .deregister): return go(.deletingProfile, guard: name, Effects(.deleteProfile))
+            case (let name, _): return go(.failed, guard: name, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
+            }
+        case (.cancelling, .serviceFailed), (.revokingTokens, .tokensRevoked):
+            return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
         // Too late to cancel once the key and session are being stored (see PinEntry.endings).
-        case (.idle, .cancelRequested), (.storingAuthenticator, .cancelRequested), (.deletingProfile, .cancelRequested), (.registered, _), (.failed, _):
+        case (.idle, .cancelRequested), (.storingAuthenticator, .cancelRequested), (.deletingProfile, .cancelRequested),
+             (.cancelling, .cancelRequested), (.revokingTokens, .cancelRequested), (.registered, _), (.failed, _):
             return nil
         case (_, .cancelRequested):
             return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
@@ -144,5 +164,6 @@ extension AuthenticatorRegistrationMachine {
             .init(from: "storingAuthenticator", on: "serviceFailed", to: "failed"),
         ]
             + PinEntry.transitions(awaiting: "awaitingPin", verifying: "verifyingPin", accepted: "storingAuthenticator")
-            + PinEntry.endings(awaiting: ["awaitingPin"], busy: ["fetchingPinStatus", "verifyingPin"]))
+            + PinEntry.endings(awaiting: ["awaitingPin"], busy: ["fetchingPinStatus"])
+            + PinEntry.cancellingTransitions(verifying: ["verifyingPin"]))
 }

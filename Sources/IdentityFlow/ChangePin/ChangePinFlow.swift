@@ -36,13 +36,16 @@ final class ChangePinFlow: FlowPerformer {
                 return .pinEnrolled
             }
         case .storeSession(let tokens):
-            let client = self.client
+            engine.commit()
+            let client = self.client, engine = self.engine
             return engine.call { () throws(IdentityFlowError) in
-                try client.storeSession(profile, tokens: tokens)
+                try await client.storeSession(profile, tokens: tokens, flow: engine.id)
                 return .sessionStored
             }
         case .deleteProfile:
             return engine.deleteProfile(profile, client: client)
+        case .revokeTokens(let tokens):
+            return engine.revoke(tokens, client: client)
         case .reportSuccess:
             return engine.finish(.success(profile), to: host)
         case .reportFailure(let error):
@@ -55,7 +58,7 @@ extension ChangePinMachine.Event: PinEntryEvents {}
 
 extension UserClient {
     /// Enrols a new PIN's verifier; a registered biometric key is replaced by the new PIN's key.
-    func enrolNewPin(_ pin: Redacted<String>, for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    nonisolated(nonsending) func enrolNewPin(_ pin: Redacted<String>, for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
         let enrolment = try PinProof.enrolment(for: profile, pin: pin, iterations: configuration.pinKeyIterations)
         _ = try await service.enrolPin(enrolment, accessToken: accessToken)
         if try storedProfile(profile).biometricKey != nil {

@@ -37,6 +37,11 @@ public struct ChangePinMachine: StateMachine {
         case storingSession(TokenSet)
         /// The device deletes the deregistered profile.
         case deletingProfile
+        /// Cancelled while the server checked the current PIN: its outcome is awaited, so that a
+        /// session it opened is known and revoked.
+        case cancelling
+        /// The server revokes the session the failed change will not use; then the error is reported.
+        case revokingTokens(IdentityFlowError)
         /// Done: the PIN is changed. Final.
         case changed
         /// Done: the old PIN still holds (or the profile is gone after lockout). Final.
@@ -59,6 +64,8 @@ public struct ChangePinMachine: StateMachine {
         case sessionStored
         /// The deregistered profile is deleted.
         case profileDeleted
+        /// The unused session is revoked (or could not be: logged).
+        case tokensRevoked
         /// A server call or the storage failed.
         case serviceFailed(IdentityFlowError)
         /// A challenge ended without an answer.
@@ -85,6 +92,8 @@ public struct ChangePinMachine: StateMachine {
         case storeSession(TokenSet)
         /// Delete the profile and its data from the device.
         case deleteProfile
+        /// Revoke a session the flow will not use.
+        case revokeTokens(TokenSet)
         /// Tell the host the PIN changed.
         case reportSuccess
         /// Tell the host the change failed.
@@ -137,13 +146,32 @@ public struct ChangePinMachine: StateMachine {
         case (.deletingProfile, .profileDeleted):
             return go(.failed, Effects(.reportFailure(PinEntry.deregisteredError(context.profile))))
         case (.fetchingPinStatus, .serviceFailed(let error)),
-             (.enrollingNewPin, .serviceFailed(let error)),
              (.storingSession, .serviceFailed(let error)):
             return go(.failed, Effects(.reportFailure(error)))
-        case (.awaitingCurrentPin, .challengeAbandoned(let how)), (.awaitingNewPin, .challengeAbandoned(let how)):
+        case (.awaitingCurrentPin, .challengeAbandoned(let how)):
             return go(.failed, Effects(.reportFailure(how.error)))
+        // Holding the session the current PIN opened: revoke it before failing.
+        case (.awaitingNewPin(let tokens), .challengeAbandoned(let how)):
+            return go(.revokingTokens(how.error), Effects(.revokeTokens(tokens)))
+        case (.enrollingNewPin(let tokens), .serviceFailed(let error)):
+            return go(.revokingTokens(error), Effects(.revokeTokens(tokens)))
+        case (.awaitingNewPin(let tokens), .cancelRequested), (.enrollingNewPin(let tokens), .cancelRequested):
+            return go(.revokingTokens(ChallengeAbandonment.flowCancelled), Effects(.revokeTokens(tokens)))
+        case (.verifyingCurrentPin, .cancelRequested):
+            return go(.cancelling, Effects())
+        case (.cancelling, .pinChecked(let check)):
+            switch PinEntry.decide(check) {
+            case (let name, .accepted(let tokens, _)): return go(.revokingTokens(ChallengeAbandonment.flowCancelled), guard: name, Effects(.revokeTokens(tokens)))
+            case (let name, .deregister): return go(.deletingProfile, guard: name, Effects(.deleteProfile))
+            case (let name, _): return go(.failed, guard: name, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
+            }
+        case (.cancelling, .serviceFailed):
+            return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
+        case (.revokingTokens(let error), .tokensRevoked):
+            return go(.failed, Effects(.reportFailure(error)))
         // Too late to cancel once the session is being stored (see PinEntry.endings).
-        case (.idle, .cancelRequested), (.storingSession, .cancelRequested), (.deletingProfile, .cancelRequested), (.changed, _), (.failed, _):
+        case (.idle, .cancelRequested), (.storingSession, .cancelRequested), (.deletingProfile, .cancelRequested),
+             (.cancelling, .cancelRequested), (.revokingTokens, .cancelRequested), (.changed, _), (.failed, _):
             return nil
         case (_, .cancelRequested):
             return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
@@ -179,12 +207,14 @@ extension ChangePinMachine {
             .init(from: "awaitingNewPin", on: "pinProvided", guard: "policySatisfied", to: "enrollingNewPin"),
             .init(from: "awaitingNewPin", on: "pinProvided", guard: "policyViolated", to: "awaitingNewPin"),
             .init(from: "enrollingNewPin", on: "pinEnrolled", to: "storingSession"),
-            .init(from: "enrollingNewPin", on: "serviceFailed", to: "failed"),
+            .init(from: "enrollingNewPin", on: "serviceFailed", to: "revokingTokens"),
+            .init(from: "awaitingNewPin", on: "challengeAbandoned", to: "revokingTokens"),
+            .init(from: "awaitingNewPin", on: "cancelRequested", to: "revokingTokens"),
+            .init(from: "enrollingNewPin", on: "cancelRequested", to: "revokingTokens"),
             .init(from: "storingSession", on: "sessionStored", to: "changed"),
             .init(from: "storingSession", on: "serviceFailed", to: "failed"),
         ]
             + PinEntry.transitions(awaiting: "awaitingCurrentPin", verifying: "verifyingCurrentPin", accepted: "awaitingNewPin")
-            + PinEntry.endings(
-                awaiting: ["awaitingCurrentPin", "awaitingNewPin"],
-                busy: ["fetchingPinStatus", "verifyingCurrentPin", "enrollingNewPin"]))
+            + PinEntry.endings(awaiting: ["awaitingCurrentPin"], busy: ["fetchingPinStatus"])
+            + PinEntry.cancellingTransitions(verifying: ["verifyingCurrentPin"]))
 }

@@ -77,6 +77,9 @@ public struct ClientConfiguration: Sendable {
         if let challengeTimeout, challengeTimeout <= .zero {
             return IdentityFlowError(.configurationInvalid, "challengeTimeout must be positive.")
         }
+        if defaultScopes.isEmpty {
+            return IdentityFlowError(.configurationInvalid, "defaultScopes must name at least one scope.")
+        }
         if checkpointLifetime <= .zero {
             return IdentityFlowError(.configurationInvalid, "checkpointLifetime must be positive.")
         }

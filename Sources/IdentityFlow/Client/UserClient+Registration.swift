@@ -8,7 +8,8 @@ extension UserClient {
     /// ```
     /// - Parameters:
     ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
-    ///   - scopes: The scopes to ask for; `nil` uses ``ClientConfiguration/defaultScopes``.
+    ///   - scopes: The scopes to ask for; `nil` uses ``ClientConfiguration/defaultScopes``; an
+    ///     empty list fails with ``ErrorCode/requestInvalid`` before anything is sent.
     ///   - delegate: Receives the callbacks; retained until the terminal one.
     /// - Important: Exactly one of `didRegisterUser` / `didFailToRegisterUser` is called, also when
     ///   the registration cannot start (``ErrorCode/actionAlreadyInProgress``, ``ErrorCode/requestInvalid``).
@@ -62,7 +63,8 @@ extension UserClient {
     /// ```
     /// - Parameters:
     ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
-    ///   - scopes: The scopes to ask for; `nil` uses ``ClientConfiguration/defaultScopes``.
+    ///   - scopes: The scopes to ask for; `nil` uses ``ClientConfiguration/defaultScopes``; an
+    ///     empty list fails with ``ErrorCode/requestInvalid`` before anything is sent.
     ///   - responder: Receives each challenge and answers through its sender.
     /// - Returns: The new profile (now authenticated), the provider and its answer.
     /// - Throws: ``IdentityFlowError``; cancelling the awaiting task cancels the flow (``ErrorCode/actionCancelled``).
@@ -100,8 +102,15 @@ extension UserClient {
     }
 
     private func registrationContext(provider: IdentityProvider?, scopes: [String]) async throws(IdentityFlowError) -> RegistrationMachine.Context {
+        guard !scopes.isEmpty else {
+            throw IdentityFlowError(.requestInvalid, "Ask for at least one scope, or pass nil for ClientConfiguration.defaultScopes.")
+        }
         let resolved: IdentityProvider
         if let provider {
+            // A custom provider the server does not offer would ask the user for data in vain.
+            if case .custom = provider.kind, try await !identityProviders().contains(where: { $0.identifier == provider.identifier }) {
+                throw IdentityFlowError(.invalidIdentityProvider, "The server offers no custom identity provider \(provider.identifier).")
+            }
             resolved = provider
         } else {
             guard let first = try await identityProviders().first(where: { $0.kind == .browser }) else {

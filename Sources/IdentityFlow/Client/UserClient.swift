@@ -54,13 +54,16 @@ public final class UserClient: Sendable {
 
     /// Loads the stored profiles and reconciles them with the server: profiles it no longer
     /// knows are removed from the device and reported. Every other call fails with
-    /// ``ErrorCode/requestInvalid`` until this returns.
+    /// ``ErrorCode/requestInvalid`` until this returns. Call it once per client: a second call
+    /// fails with ``ErrorCode/actionAlreadyInProgress``, while the first runs or after it
+    /// returned (a failed first call may be retried).
     ///
     /// When the server cannot be reached, every stored profile is kept and the report says so.
     /// - Returns: The profiles, those removed, and whether the server was asked.
     /// - Throws: ``ErrorCode/configurationInvalid`` for an unusable configuration,
     ///   ``ErrorCode/dataStorageNotAvailable`` when the storage cannot be read,
-    ///   ``ErrorCode/actionAlreadyInProgress`` while another `start()` runs.
+    ///   ``ErrorCode/actionAlreadyInProgress`` when `start()` ran or runs already.
+    ///   Unreadable stored profiles do not fail it: ``LaunchReport/unreadableStorageKeys`` lists them.
     @discardableResult
     public func start() async throws(IdentityFlowError) -> LaunchReport {
         if let problem = configuration.problem { throw problem }
@@ -72,8 +75,11 @@ public final class UserClient: Sendable {
         var kept: [StoredProfile] = []
         var removed: Set<UserProfile> = []
         var reconciled = true
+        var unreadable: [String] = []
         do {
-            for stored in try profileStore.loadAll() {
+            let loaded = try profileStore.loadAll()
+            unreadable = loaded.unreadableKeys
+            for stored in loaded.profiles {
                 if reconciled, try await !profileKnownToServer(stored.profile, reconciled: &reconciled) {
                     try profileStore.delete(stored.profile)
                     removed.insert(stored.profile)
@@ -91,7 +97,8 @@ public final class UserClient: Sendable {
         }
         for profile in removed { sessionBroadcast.publish(.profileRemovedAtLaunch(profile)) }
         return LaunchReport(profiles: Set(kept.map(\.profile)), removedProfiles: removed, reconciled: reconciled,
-                            resumableRegistrations: loadCheckpoint().map { [$0.summary] } ?? [])
+                            resumableRegistrations: loadCheckpoint().map { [$0.summary] } ?? [],
+                            unreadableStorageKeys: unreadable)
     }
 
     /// Asks the server about a profile; a network failure keeps it and stops asking.
@@ -129,15 +136,22 @@ public final class UserClient: Sendable {
 
     /// Cancels the running flow, if any; it ends with ``ErrorCode/actionCancelled``.
     ///
-    /// A server call in flight is abandoned. Two steps finish first so that nothing is left
-    /// half-done: storing a result on the device (the flow may then still succeed) and
-    /// discarding a failed registration on the server.
-    /// - Returns: Whether a flow was running.
+    /// A cancel works at every step until the flow commits to its outcome, also while it still
+    /// prepares (then nothing of it runs). A server call in flight is abandoned, except one that
+    /// may be issuing credentials (code exchange, custom registration data, a PIN or biometric
+    /// check): the flow waits for its answer and revokes what it issued before it ends, so a
+    /// cancel never leaves a live token on the server.
+    ///
+    /// Logout and deregistration are not undone by a cancel: a cancel abandons their server call,
+    /// the device-side part still happens, and they end with ``ErrorCode/localLogout`` (10009)
+    /// or ``ErrorCode/localDeregistration`` (10003), which say exactly that.
+    /// - Returns: Whether the cancel takes effect: `false` when no flow runs, or when the flow is
+    ///   already storing its result or cleaning up after a failure (a cancel then comes too late
+    ///   and the flow ends as it would have).
     @discardableResult
     public func cancelCurrentFlow() -> Bool {
         guard let slot = state.withLock({ $0.currentFlow }) else { return false }
-        slot.cancel()
-        return true
+        return slot.cancel()
     }
 
     /// Whether a flow is running.
@@ -156,6 +170,11 @@ public final class UserClient: Sendable {
             state.currentFlow = slot
             return .success(slot)
         }
+    }
+
+    /// Marks the running flow as past cancelling (see ``FlowEngine/commit()``).
+    func commitFlow(_ id: FlowID) {
+        state.withLock { $0.currentFlow?.id == id ? $0.currentFlow : nil }?.commit()
     }
 
     /// Frees the flow slot; called by a flow right before its terminal callback.
@@ -184,7 +203,7 @@ public final class UserClient: Sendable {
     }
 
     /// Best effort: deregisters a half-made profile on the server and revokes its tokens.
-    func discardOnServer(_ profile: UserProfile, tokens: TokenSet, flow: FlowID) async {
+    nonisolated(nonsending) func discardOnServer(_ profile: UserProfile, tokens: TokenSet, flow: FlowID) async {
         do { try await service.deregister(profile, accessToken: tokens.accessToken) } catch {
             configuration.logger.log(.warning, "Could not deregister the unfinished profile on the server: \(error)", flow: flow)
         }

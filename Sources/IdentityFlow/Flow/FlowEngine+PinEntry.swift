@@ -8,6 +8,8 @@ protocol PinEntryEvents: ChallengeEvents {
     static func pinChecked(_ check: PinCheck) -> Self
     /// The deregistered profile is deleted.
     static var profileDeleted: Self { get }
+    /// A token set the flow will not use is revoked.
+    static var tokensRevoked: Self { get }
 }
 
 extension FlowEngine {
@@ -40,7 +42,18 @@ extension FlowEngine where Machine.Event: PinEntryEvents {
     }
 
     /// Deletes a deregistered profile from the device (a storage failure is logged, not fatal).
+    /// Revokes a token set the flow will not use (best effort: a failure is logged).
+    func revoke(_ tokens: TokenSet, client: UserClient) -> EffectWork<Machine.Event> {
+        commit()
+        let id = self.id
+        return .run {
+            await client.revokeUnused(tokens, flow: id)
+            return .tokensRevoked
+        }
+    }
+
     func deleteProfile(_ profile: UserProfile, client: UserClient) -> EffectWork<Machine.Event> {
+        commit()
         let id = self.id
         return .run {
             client.forgetProfile(profile, flow: id)

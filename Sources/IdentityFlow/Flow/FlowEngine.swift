@@ -42,6 +42,9 @@ final class FlowEngine<Machine: StateMachine>: Sendable {
         return ticket
     }
 
+    /// The flow reached a step a cancel can no longer undo: ``UserClient/cancelCurrentFlow()`` says so from now on.
+    func commit() { client.commitFlow(id) }
+
     /// Closes the open ticket and frees the client. Call right before the terminal callback.
     func end() {
         openTicket.withLock { open in

@@ -71,11 +71,11 @@ extension UserClient {
         launch: (FlowHost<Start, Success>) -> FlowSlot?
     ) -> FlowWaiter {
         let waiter = FlowWaiter(responder: responder)
-        // A task cancelled before the flow starts leaves it running: its cancellation handler ran
-        // before there was a flow to cancel.
-        let cancelledBeforeLaunch = Task.isCancelled
         let slot = launch(.responder(waiter))
-        waiter.cancelOnTaskCancel(cancelledBeforeLaunch ? nil : slot)
+        waiter.cancelOnTaskCancel(slot)
+        // A task cancelled before the call cancels the flow too: its cancellation handler would
+        // only run for a cancel that comes while it waits.
+        if Task.isCancelled { slot?.cancel() }
         return waiter
     }
 }

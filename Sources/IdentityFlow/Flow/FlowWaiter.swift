@@ -53,6 +53,9 @@ final class FlowWaiter: Sendable {
 
     /// Records the flow's terminal outcome and resumes the awaiting task; only the first outcome counts.
     func finish<Success: Sendable>(_ outcome: Result<Success, IdentityFlowError>) {
+        let (responder, first) = state.withLock { state in (state.responder, state.outcome == nil) }
+        guard first else { return }
+        responder.flowEnded(outcome.map { $0 as any Sendable })
         state.withLock { state -> CheckedContinuation<Void, Never>? in
             if state.outcome != nil { return nil }
             state.outcome = outcome

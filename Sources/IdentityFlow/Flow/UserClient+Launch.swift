@@ -2,7 +2,8 @@ extension UserClient {
     /// Reserves the one flow slot, prepares the flow (which may call the server) and starts it.
     ///
     /// When the slot is taken or preparing fails, the host gets its one terminal callback at once.
-    /// A cancel that arrives while the flow prepares is delivered right after it starts.
+    /// A cancel that arrives while the flow prepares ends it with ``ErrorCode/actionCancelled``
+    /// before its machine starts: nothing it would do happens.
     @discardableResult
     func launch<Flow: FlowPerformer, Start, Success>(
         host: FlowHost<Start, Success>,
@@ -15,18 +16,21 @@ extension UserClient {
             host.finished(.failure(error))
             return nil
         }
-        Task {
+        slot.preparing(in: Task {
             let flow: Flow
             do throws(IdentityFlowError) { flow = try await prepare(slot.id) } catch {
                 flowEnded(slot.id)
-                host.finished(.failure(error))
+                host.finished(.failure(slot.wasCancelledWhilePreparing ? ChallengeAbandonment.flowCancelled : error))
                 return
             }
             let runner = flow.engine.runner
-            let cancelledEarly = !slot.run { runner.post(.cancelRequested) }
+            guard slot.run(cancel: { runner.post(.cancelRequested) }) else {
+                flowEnded(slot.id)
+                host.finished(.failure(ChallengeAbandonment.flowCancelled))
+                return
+            }
             await runner.start(flow, with: flow.startEvent)
-            if cancelledEarly { await runner.send(.cancelRequested) }
-        }
+        })
         return slot
     }
 }

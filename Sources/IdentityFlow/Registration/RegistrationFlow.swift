@@ -79,12 +79,14 @@ final class RegistrationFlow: FlowPerformer {
                 return .pinEnrolled
             }
         case .storeProfile(let credentials):
+            engine.commit()
             let client = self.client, profile = self.profile
             return engine.call { () throws(IdentityFlowError) in
                 try client.storeRegisteredProfile(StoredProfile(profile: profile, tokens: credentials.tokens))
                 return .profileStored
             }
         case .discardRegistration(let tokens):
+            engine.commit()
             let client = self.client, profile = self.profile, engine = self.engine
             return .run {
                 await client.discardOnServer(profile, tokens: tokens, flow: engine.id)

@@ -6,7 +6,7 @@ extension RegistrationMachine {
         swiftType: "IdentityFlow.RegistrationMachine",
         initial: "idle",
         finals: ["registered", "failed"],
-        transitions: startTransitions + browserTransitions + customTransitions + pinTransitions + endingTransitions)
+        transitions: startTransitions + browserTransitions + customTransitions + pinTransitions + endingTransitions + cancellingTransitions)
 
     private static let startTransitions: [ChartTransition] = [
         .init(from: "idle", on: "started", guard: "browserProvider", to: "preparingAuthorization"),
@@ -57,9 +57,21 @@ extension RegistrationMachine {
         }
         let calling = ["preparingAuthorization", "savingCheckpoint", "exchangingCode", "sendingCustomInitData", "sendingCustomFinishData", "enrollingPin", "storingProfile"]
         let awaiting = ["awaitingBrowserRedirect", "awaitingCustomInitData", "awaitingCustomFinishData", "awaitingPin"]
+        let issuing = ["exchangingCode", "sendingCustomFinishData"]
         return calling.map { ending($0, on: "serviceFailed") }
             + awaiting.map { ending($0, on: "challengeAbandoned") }
-            + (calling + awaiting).filter { $0 != "storingProfile" }.map { ending($0, on: "cancelRequested") }
+            + (calling + awaiting).filter { $0 != "storingProfile" && !issuing.contains($0) }.map { ending($0, on: "cancelRequested") }
             + [.init(from: "discardingRegistration", on: "registrationDiscarded", to: "failed")]
     }()
+
+    /// A cancel while the server may be issuing tokens lets the call finish, then discards what
+    /// it issued: a cancel that lands as the server answers leaves no live token behind.
+    private static let cancellingTransitions: [ChartTransition] = [
+        .init(from: "exchangingCode", on: "cancelRequested", to: "cancelling"),
+        .init(from: "sendingCustomFinishData", on: "cancelRequested", to: "cancelling"),
+        .init(from: "cancelling", on: "codeExchanged", guard: "tokensIssued", to: "discardingRegistration"),
+        .init(from: "cancelling", on: "customAnswerReceived", guard: "tokensIssued", to: "discardingRegistration"),
+        .init(from: "cancelling", on: "customAnswerReceived", guard: "noTokens", to: "failed"),
+        .init(from: "cancelling", on: "serviceFailed", to: "failed"),
+    ]
 }

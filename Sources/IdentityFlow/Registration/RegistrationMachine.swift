@@ -99,6 +99,9 @@ public struct RegistrationMachine: StateMachine {
         case enrollingPin(Credentials)
         /// The device stores the profile and tokens.
         case storingProfile(Credentials)
+        /// Cancelled while the server exchanged the code or answered the registration data: the
+        /// call's outcome is awaited, so that credentials it issued are known and discarded.
+        case cancelling
         /// The server forgets the half-made registration; then the failure is reported.
         case discardingRegistration(PendingFailure)
         /// Done: the user is registered. Final.
@@ -234,7 +237,7 @@ public struct RegistrationMachine: StateMachine {
             case .codeExchanged(let tokens):
                 return go(.awaitingPin(Credentials(tokens: tokens, info: nil)), Effects(.emitCreatePinChallenge(error: nil)))
             case .serviceFailed(let error): return fail(error)
-            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
+            case .cancelRequested: return cancelDuringIssuingCall()
             default: return nil
             }
         case .awaitingCustomInitData:
@@ -264,7 +267,20 @@ public struct RegistrationMachine: StateMachine {
             switch event {
             case .customAnswerReceived(let answer): return receiveFinishAnswer(answer, session: session)
             case .serviceFailed(let error): return fail(error)
-            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
+            case .cancelRequested: return cancelDuringIssuingCall()
+            default: return nil
+            }
+        case .cancelling:
+            let cancelled = PendingFailure(error: ChallengeAbandonment.flowCancelled)
+            switch event {
+            case .codeExchanged(let tokens):
+                return go(.discardingRegistration(cancelled), guard: "tokensIssued", Effects(.discardRegistration(tokens)))
+            case .customAnswerReceived(let answer):
+                guard answer.info.outcome == .success, let tokens = answer.tokens else {
+                    return go(.failed, guard: "noTokens", Effects(.reportFailure(cancelled.error)))
+                }
+                return go(.discardingRegistration(cancelled), guard: "tokensIssued", Effects(.discardRegistration(tokens)))
+            case .serviceFailed: return go(.failed, Effects(.reportFailure(cancelled.error)))
             default: return nil
             }
         case .awaitingPin(let credentials):
@@ -375,6 +391,13 @@ public struct RegistrationMachine: StateMachine {
         case .invalid:
             return fail(Self.invalidStatus(answer.info), guard: "invalidAnswer")
         }
+    }
+
+    /// A cancel while the server may be issuing tokens: the call is cancelled, but its outcome
+    /// still comes back (the tokens of an answer that was already on its way, or the
+    /// cancellation), and ``State/cancelling`` discards what it issued before the flow fails.
+    private mutating func cancelDuringIssuingCall() -> Reaction<Effect> {
+        go(.cancelling, Effects())
     }
 
     // MARK: - Helpers

@@ -30,6 +30,10 @@ public struct LaunchReport: Sendable, Hashable {
     /// Expired ones are listed too (resuming one fails with ``ErrorCode/registrationCheckpointExpired``
     /// and cleans it up).
     public let resumableRegistrations: [ResumableRegistration]
+    /// Storage keys of profiles that could not be read (a corrupt or foreign file): they are left
+    /// in place and not loaded. Remove one with your `SecureStorage`'s `removeData(forKey:)`, or
+    /// keep it for diagnosis; each is also logged with code 9024.
+    public let unreadableStorageKeys: [String]
 
     /// Creates a report (test doubles of a host's own use it).
     /// - Parameters:
@@ -37,10 +41,12 @@ public struct LaunchReport: Sendable, Hashable {
     ///   - removedProfiles: The profiles removed.
     ///   - reconciled: Whether the server was asked.
     ///   - resumableRegistrations: Registrations waiting for their redirect.
-    public init(profiles: Set<UserProfile>, removedProfiles: Set<UserProfile>, reconciled: Bool, resumableRegistrations: [ResumableRegistration] = []) {
+    ///   - unreadableStorageKeys: Keys of stored profiles that could not be read.
+    public init(profiles: Set<UserProfile>, removedProfiles: Set<UserProfile>, reconciled: Bool, resumableRegistrations: [ResumableRegistration] = [], unreadableStorageKeys: [String] = []) {
         self.profiles = profiles
         self.removedProfiles = removedProfiles
         self.reconciled = reconciled
         self.resumableRegistrations = resumableRegistrations
+        self.unreadableStorageKeys = unreadableStorageKeys
     }
 }

@@ -71,6 +71,8 @@ extension UserClient {
         if fresh.refreshToken == nil { fresh.refreshToken = refreshToken }
         try updateStoredProfile(profile) { $0.tokens = fresh }
         sessionBroadcast.publish(.tokensRefreshed(profile))
+        // The refresh token was spent; the old access token would stay live until it expires.
+        await revokeUnused(TokenSet(accessToken: current.accessToken.value), flow: nil)
         return fresh
     }
 

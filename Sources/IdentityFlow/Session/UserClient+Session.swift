@@ -11,7 +11,7 @@ extension UserClient {
     }
 
     /// The server's counters for a profile; a profile the server no longer knows comes back as `.deregistered`.
-    func pinStatus(for profile: UserProfile) async throws(IdentityFlowError) -> PinCounters? {
+    nonisolated(nonsending) func pinStatus(for profile: UserProfile) async throws(IdentityFlowError) -> PinCounters? {
         do {
             let challenge = try await service.pinLoginChallenge(for: profile)
             return PinCounters(maxFailureCount: challenge.maxFailureCount, previousFailureCount: challenge.failureCount)
@@ -21,21 +21,21 @@ extension UserClient {
     }
 
     /// One PIN attempt: a fresh nonce, the key derived from the PIN, the proof, the server's verdict.
-    func checkPin(_ pin: Redacted<String>, for profile: UserProfile) async throws(IdentityFlowError) -> PinCheck {
+    nonisolated(nonsending) func checkPin(_ pin: Redacted<String>, for profile: UserProfile) async throws(IdentityFlowError) -> PinCheck {
         try await checkProof(for: profile) { challenge throws(IdentityFlowError) in
             try PinProof.derivedKey(pin: pin, salt: challenge.salt, iterations: challenge.iterations)
         }
     }
 
     /// A biometric attempt: the stored key instead of one derived from a PIN.
-    func checkBiometricKey(for profile: UserProfile) async throws(IdentityFlowError) -> PinCheck {
+    nonisolated(nonsending) func checkBiometricKey(for profile: UserProfile) async throws(IdentityFlowError) -> PinCheck {
         guard let key = try storedProfile(profile).biometricKey else {
             throw IdentityFlowError(.authenticatorNotRegistered, "Biometrics are not registered for this profile.")
         }
         return try await checkProof(for: profile) { _ in key }
     }
 
-    private func checkProof(for profile: UserProfile, key: (PinLoginChallenge) throws(IdentityFlowError) -> Redacted<[UInt8]>) async throws(IdentityFlowError) -> PinCheck {
+    private nonisolated(nonsending) func checkProof(for profile: UserProfile, key: (PinLoginChallenge) throws(IdentityFlowError) -> Redacted<[UInt8]>) async throws(IdentityFlowError) -> PinCheck {
         let challenge: PinLoginChallenge
         do { challenge = try await service.pinLoginChallenge(for: profile) } catch where error.code == .userDeregistered {
             return .deregistered
@@ -50,13 +50,29 @@ extension UserClient {
     }
 
     /// Stores fresh tokens for a profile and makes it the authenticated one.
-    func storeSession(_ profile: UserProfile, tokens: TokenSet) throws(IdentityFlowError) {
+    /// Stores a new session for the profile and logs it in; the token set it replaces is revoked
+    /// (best effort), so the server holds at most one live set per profile. When the storage
+    /// fails, the new set is revoked instead and the error thrown.
+    nonisolated(nonsending) func storeSession(_ profile: UserProfile, tokens: TokenSet, flow: FlowID) async throws(IdentityFlowError) {
         var stored = try storedProfile(profile)
+        let replaced = stored.tokens
         stored.tokens = tokens
-        try profileStore.save(stored)
+        do { try profileStore.save(stored) } catch {
+            // The flow fails: the session the server just opened would otherwise stay live.
+            await revokeUnused(tokens, flow: flow)
+            throw error
+        }
         withState { state in
             state.profiles[profile] = stored
             state.authenticatedProfile = profile
+        }
+        if replaced.accessToken != tokens.accessToken { await revokeUnused(replaced, flow: flow) }
+    }
+
+    /// Revokes a token set nobody will use any more (best effort: a failure is logged).
+    nonisolated(nonsending) func revokeUnused(_ tokens: TokenSet, flow: FlowID?) async {
+        do { try await service.revoke(tokens) } catch {
+            configuration.logger.log(.warning, "Could not revoke a token set that is no longer used: \(error)", flow: flow)
         }
     }
 
@@ -90,7 +106,7 @@ extension UserClient {
 
 extension UserClient {
     /// Logs the authenticated user out on this device and revokes its tokens, best effort.
-    func logOutLocallyRevoking(flow: FlowID) async {
+    nonisolated(nonsending) func logOutLocallyRevoking(flow: FlowID) async {
         guard let (_, tokens) = endSessionLocally() else { return }
         do { try await service.revoke(tokens) } catch {
             configuration.logger.log(.warning, "Could not revoke the previous user's tokens: \(error)", flow: flow)

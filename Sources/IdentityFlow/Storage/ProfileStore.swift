@@ -19,17 +19,21 @@ struct ProfileStore: Sendable {
 
     private static let prefix = "identityflow.profile."
 
-    func loadAll() throws(IdentityFlowError) -> [StoredProfile] {
+    /// Every stored profile, and the storage keys of those that could not be read (left in
+    /// place for the host to inspect or remove).
+    func loadAll() throws(IdentityFlowError) -> (profiles: [StoredProfile], unreadableKeys: [String]) {
         var profiles: [StoredProfile] = []
+        var unreadable: [String] = []
         for key in try storage.keys() where key.hasPrefix(Self.prefix) {
             guard let data = try storage.data(forKey: key) else { continue }
             do {
                 profiles.append(try JSONDecoder().decode(StoredProfile.self, from: data))
             } catch {
-                logger.log(.error, "A stored profile could not be read and is skipped.")
+                unreadable.append(key)
+                logger.log(.error, "[\(ErrorCode.dataStorageNotAvailable.rawValue)] The stored profile under \(key) could not be read; start() reports it in LaunchReport.unreadableStorageKeys.")
             }
         }
-        return profiles
+        return (profiles, unreadable)
     }
 
     func save(_ stored: StoredProfile) throws(IdentityFlowError) {

@@ -29,6 +29,8 @@ public final class ScriptedResponder: ChallengeResponder, Sendable {
         case authenticatorRegistered(Authenticator, UserProfile)
         /// A `didFail…` callback.
         case failed(IdentityFlowError)
+        /// No terminal callback came within ``ScriptedResponder/outcome(timeout:)``'s wait.
+        case timedOut(Duration)
 
         /// `registered(<profile>)`, `authenticated(<profile>)`, ... or `failed(<code>)`.
         public var description: String {
@@ -38,6 +40,7 @@ public final class ScriptedResponder: ChallengeResponder, Sendable {
             case .pinChanged(let profile): "pinChanged(\(profile))"
             case .authenticatorRegistered(let authenticator, let profile): "authenticatorRegistered(\(authenticator), \(profile))"
             case .failed(let error): "failed(\(error.code))"
+            case .timedOut(let wait): "timedOut(\(wait))"
             }
         }
 
@@ -55,7 +58,8 @@ public final class ScriptedResponder: ChallengeResponder, Sendable {
         var events: [String] = []
         var outcomes: [Outcome] = []
         var held: [Challenge] = []
-        var waiters: [CheckedContinuation<Outcome, Never>] = []
+        var waiters: [UInt64: CheckedContinuation<Outcome, Never>] = [:]
+        var nextWaiter: UInt64 = 0
     }
 
     let progress: Locked<Progress>
@@ -70,18 +74,30 @@ public final class ScriptedResponder: ChallengeResponder, Sendable {
     public var mismatches: [String] { progress.withLock { $0.mismatches } }
     /// Every callback and answer in order, secrets redacted: the flow's transcript from the host's side.
     public var events: [String] { progress.withLock { $0.events } }
-    /// Every terminal callback received (a correct flow gives exactly one).
+    /// Every terminal outcome received (a correct flow gives exactly one): the delegate's terminal
+    /// callbacks, and with the async API the outcome the call returns.
     public var outcomes: [Outcome] { progress.withLock { $0.outcomes } }
     /// Challenges kept unanswered by ``ScriptAction/hold``.
     public var heldChallenges: [Challenge] { progress.withLock { $0.held } }
 
-    /// Waits for the first terminal callback (delegate API).
+    /// Waits for the first terminal outcome, at most `timeout` (30 seconds unless given).
+    /// - Parameter timeout: How long to wait; a flow that never ends then gives
+    ///   ``Outcome/timedOut(_:)`` instead of hanging the test.
     /// - Returns: The outcome.
-    public func outcome() async -> Outcome {
-        await withCheckedContinuation { continuation in
+    public func outcome(timeout: Duration = .seconds(30)) async -> Outcome {
+        let id = progress.withLock { progress in
+            defer { progress.nextWaiter += 1 }
+            return progress.nextWaiter
+        }
+        let timer = Task { [progress] in
+            try? await Task.sleep(for: timeout)
+            progress.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: .timedOut(timeout))
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { continuation in
             let ready: Outcome? = progress.withLock { progress in
                 if let first = progress.outcomes.first { return first }
-                progress.waiters.append(continuation)
+                progress.waiters[id] = continuation
                 return nil
             }
             if let ready { continuation.resume(returning: ready) }
@@ -175,10 +191,23 @@ public final class ScriptedResponder: ChallengeResponder, Sendable {
         let waiters = progress.withLock { progress in
             progress.events.append("result \(outcome)")
             progress.outcomes.append(outcome)
-            defer { progress.waiters = [] }
-            return progress.waiters
+            defer { progress.waiters = [:] }
+            return progress.waiters.values
         }
         for waiter in waiters { waiter.resume(returning: outcome) }
+    }
+
+    /// Records the outcome of a flow run through the async API.
+    /// - Parameter outcome: The outcome the awaiting call returns.
+    public func flowEnded(_ outcome: Result<any Sendable, IdentityFlowError>) {
+        switch outcome {
+        case .success(let result as RegistrationResult): finish(.registered(result))
+        case .success(let result as AuthenticationResult): finish(.authenticated(result))
+        case .success(let registered as RegisteredAuthenticator): finish(.authenticatorRegistered(registered.authenticator, registered.profile))
+        case .success(let profile as UserProfile): finish(.pinChanged(profile))
+        case .success(let other): finish(.failed(IdentityFlowError(.unknown, "An outcome of an unknown type: \(type(of: other)).")))
+        case .failure(let error): finish(.failed(error))
+        }
     }
 
     func record(_ event: String) { progress.withLock { $0.events.append(event) } }

@@ -24,9 +24,9 @@ struct PinFlowMachineTests {
         ChartSweep<M>(
             variants: contexts.map { context in { M(context: context, state: $0) } },
             states: [.idle, .loggingOutPreviousUser, .awaitingBiometric, .verifyingBiometric, .fetchingPinStatus(.init(error: nil)),
-                     .awaitingPin(prompt), .verifyingPin(prompt), .storingSession(Self.tokens), .deletingProfile, .authenticated, .failed],
+                     .awaitingPin(prompt), .verifyingPin(prompt), .storingSession(Self.tokens), .deletingProfile, .cancelling, .revokingTokens, .authenticated, .failed],
             events: [.started, .previousUserLoggedOut, .biometricAnswered(.confirmed), .biometricAnswered(.pinFallback), .biometricAnswered(.failed),
-                     .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .sessionStored, .profileDeleted,
+                     .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .sessionStored, .profileDeleted, .tokensRevoked,
                      .serviceFailed(Self.network), .serviceFailed(Self.broken), .cancelRequested]
                 + Self.checks.map(M.Event.pinChecked) + Self.abandonments.map(M.Event.challengeAbandoned)
         ).run()
@@ -38,9 +38,10 @@ struct PinFlowMachineTests {
         ChartSweep<M>(
             make: { M(context: .init(profile: Self.profile, pinPolicy: PinPolicy()), state: $0) },
             states: [.idle, .fetchingPinStatus, .awaitingCurrentPin(Self.counters), .verifyingCurrentPin(Self.counters), .awaitingNewPin(Self.tokens),
-                     .enrollingNewPin(Self.tokens), .storingSession(Self.tokens), .deletingProfile, .changed, .failed],
+                     .enrollingNewPin(Self.tokens), .storingSession(Self.tokens), .deletingProfile, .cancelling, .revokingTokens(Self.network),
+                     .changed, .failed],
             events: [.started, .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .pinProvided(Redacted("12345")), .pinEnrolled,
-                     .sessionStored, .profileDeleted, .serviceFailed(Self.network), .serviceFailed(Self.broken), .cancelRequested]
+                     .sessionStored, .profileDeleted, .tokensRevoked, .serviceFailed(Self.network), .serviceFailed(Self.broken), .cancelRequested]
                 + Self.checks.map(M.Event.pinChecked) + Self.abandonments.map(M.Event.challengeAbandoned)
         ).run()
     }
@@ -50,8 +51,9 @@ struct PinFlowMachineTests {
         typealias M = AuthenticatorRegistrationMachine
         ChartSweep<M>(
             make: { M(profile: Self.profile, state: $0) },
-            states: [.idle, .fetchingPinStatus, .awaitingPin(Self.counters), .verifyingPin(Self.counters), .storingAuthenticator, .deletingProfile, .registered, .failed],
-            events: [.started, .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .authenticatorStored, .profileDeleted,
+            states: [.idle, .fetchingPinStatus, .awaitingPin(Self.counters), .verifyingPin(Self.counters), .storingAuthenticator, .deletingProfile,
+                     .cancelling, .revokingTokens, .registered, .failed],
+            events: [.started, .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .authenticatorStored, .profileDeleted, .tokensRevoked,
                      .serviceFailed(Self.network), .serviceFailed(Self.broken), .cancelRequested]
                 + Self.checks.map(M.Event.pinChecked) + Self.abandonments.map(M.Event.challengeAbandoned)
         ).run()

@@ -35,7 +35,7 @@ struct LateCancelTests {
             ]))
         }
         await clock.waitForSleepers(1)
-        #expect(harness.client.cancelCurrentFlow())
+        #expect(!harness.client.cancelCurrentFlow(), "the flow is already failing and cleaning up: the cancel comes too late and says so")
         clock.advance(by: .seconds(1))
         let outcome = await registration.result
         #expect((outcome.failure as? IdentityFlowError)?.code == .actionCancelled)

@@ -29,7 +29,7 @@ struct RegistrationMachineTests {
         return [
             .idle, .preparingAuthorization, .savingCheckpoint, .awaitingBrowserRedirect, .exchangingCode, .awaitingCustomInitData, .sendingCustomInitData,
             .awaitingCustomFinishData(session), .sendingCustomFinishData(session), .awaitingPin(credentials), .enrollingPin(credentials),
-            .storingProfile(credentials), .discardingRegistration(.init(error: IdentityFlowError(.serverNotReachable))), .registered, .failed,
+            .storingProfile(credentials), .cancelling, .discardingRegistration(.init(error: IdentityFlowError(.serverNotReachable))), .registered, .failed,
         ]
     }()
 

@@ -32,7 +32,7 @@ struct ProfileStoreTests {
             try storage.setData(Data(json.utf8), forKey: "identityflow.profile." + expected.profile.profileId)
         }
         let store = ProfileStore(storage: storage, logger: IdentityFlowLogger.disabled)
-        #expect(Set(try store.loadAll()) == [Self.full, Self.minimal])
+        #expect(Set(try store.loadAll().profiles) == [Self.full, Self.minimal])
     }
 
     @Test("the written JSON is the members JSONEncoder writes, in its order of declaration")
@@ -66,7 +66,7 @@ struct ProfileStoreTests {
         let store = ProfileStore(storage: InMemoryStorage(), logger: IdentityFlowLogger.disabled)
         try store.save(Self.full)
         try store.save(Self.minimal)
-        #expect(Set(try store.loadAll()) == [Self.full, Self.minimal])
+        #expect(Set(try store.loadAll().profiles) == [Self.full, Self.minimal])
     }
 
     @Test("an expiry JSON cannot hold fails the save with dataStorageNotAvailable", arguments: [Double.infinity, -Double.infinity, Double.nan])

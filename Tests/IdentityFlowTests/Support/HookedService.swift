@@ -1,0 +1,66 @@
+import Foundation
+import IdentityFlow
+import IdentityFlowTesting
+import Statechart
+
+/// A ``ReferenceIdentityService`` with hooks: `after(name)` runs right after that call returns
+/// from the server and before the flow sees the answer (a cancel placed "as the server answers");
+/// `before(name)` runs when the call starts (a cancel "while the call is under way"). Hooks run
+/// where the call runs (`nonisolated(nonsending)`): inside the flow's step, so a cancel they post
+/// reaches the flow before the call's answer does.
+final class HookedService: IdentityService {
+    let inner: ReferenceIdentityService
+    typealias Hook = nonisolated(nonsending) @Sendable () async -> Void
+    private let hooks = Locked<[String: Hook]>([:])
+
+    init(_ inner: ReferenceIdentityService = ReferenceIdentityService()) { self.inner = inner }
+
+    /// Runs `hook` once, right after the call named `call` returns (names as the protocol's methods).
+    func after(_ call: String, _ hook: @escaping Hook) { hooks.withLock { $0["after " + call] = hook } }
+    /// Runs `hook` once, when the call named `call` starts.
+    func before(_ call: String, _ hook: @escaping Hook) { hooks.withLock { $0["before " + call] = hook } }
+
+    private nonisolated(nonsending) func run<T>(_ call: String, _ body: nonisolated(nonsending) () async throws(IdentityFlowError) -> T) async throws(IdentityFlowError) -> T {
+        if let hook = hooks.withLock({ $0.removeValue(forKey: "before " + call) }) { await hook() }
+        let result = try await body()
+        if let hook = hooks.withLock({ $0.removeValue(forKey: "after " + call) }) { await hook() }
+        return result
+    }
+
+    nonisolated(nonsending) func identityProviders() async throws(IdentityFlowError) -> [IdentityProvider] {
+        try await run("identityProviders") { () throws(IdentityFlowError) in try await inner.identityProviders() }
+    }
+    nonisolated(nonsending) func authorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL {
+        try await run("authorizationURL") { () throws(IdentityFlowError) in try await inner.authorizationURL(for: provider, request: request) }
+    }
+    nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
+        try await run("exchangeCode") { () throws(IdentityFlowError) in try await inner.exchangeCode(code, request: request) }
+    }
+    nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
+        try await run("initCustomRegistration") { () throws(IdentityFlowError) in try await inner.initCustomRegistration(provider: provider, data: data) }
+    }
+    nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
+        try await run("completeCustomRegistration") { () throws(IdentityFlowError) in try await inner.completeCustomRegistration(provider: provider, session: session, data: data) }
+    }
+    nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt {
+        try await run("enrolPin") { () throws(IdentityFlowError) in try await inner.enrolPin(enrolment, accessToken: accessToken) }
+    }
+    nonisolated(nonsending) func pinLoginChallenge(for profile: UserProfile) async throws(IdentityFlowError) -> PinLoginChallenge {
+        try await run("pinLoginChallenge") { () throws(IdentityFlowError) in try await inner.pinLoginChallenge(for: profile) }
+    }
+    nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
+        try await run("verifyPinProof") { () throws(IdentityFlowError) in try await inner.verifyPinProof(proof, for: profile, nonce: nonce) }
+    }
+    nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
+        try await run("refresh") { () throws(IdentityFlowError) in try await inner.refresh(refreshToken) }
+    }
+    nonisolated(nonsending) func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
+        try await run("revoke") { () throws(IdentityFlowError) in try await inner.revoke(tokens) }
+    }
+    nonisolated(nonsending) func deregister(_ profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
+        try await run("deregister") { () throws(IdentityFlowError) in try await inner.deregister(profile, accessToken: accessToken) }
+    }
+    nonisolated(nonsending) func profileExists(_ profile: UserProfile) async throws(IdentityFlowError) -> Bool {
+        try await run("profileExists") { () throws(IdentityFlowError) in try await inner.profileExists(profile) }
+    }
+}
