@@ -12,9 +12,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "Statechart"),
-        .target(name: "IdentityFlow", dependencies: ["Statechart"]),
+        .target(name: "CIdentityFlowCrypto"),
+        .target(name: "IdentityFlow", dependencies: ["Statechart", "CIdentityFlowCrypto"]),
         .target(name: "IdentityFlowTesting", dependencies: ["IdentityFlow", "Statechart"]),
-        .executableTarget(name: "identityflow", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart"]),
+        .executableTarget(name: "identityflow", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart", "CIdentityFlowCrypto"]),
         .testTarget(name: "StatechartTests", dependencies: ["Statechart"]),
         .testTarget(name: "IdentityFlowTests", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart"]),
         .testTarget(name: "IdentityFlowTestingTests", dependencies: ["IdentityFlowTesting", "IdentityFlow"]),
