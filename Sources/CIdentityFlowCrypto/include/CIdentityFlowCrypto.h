@@ -19,4 +19,10 @@ int ifc_sha256_has_hardware(void);
 void ifc_pbkdf2_sha256_iterate(const uint32_t inner[8], const uint32_t outer[8],
                                uint32_t u[8], uint32_t t[8], uint64_t count, int portable);
 
+/// Montgomery multiplication (fused CIOS, 64-bit limbs, least significant first):
+/// `result = a * b / 2^(64 * count) mod n` for `a, b < n`, `n` odd. `result` may alias `a` or `b`;
+/// `t` is scratch of `count + 1` limbs. Only public values come here: not constant time.
+void ifc_montgomery_multiply(uint64_t *result, const uint64_t *a, const uint64_t *b, const uint64_t *n,
+                             uint64_t negated_inverse, size_t count, uint64_t *t);
+
 #endif
