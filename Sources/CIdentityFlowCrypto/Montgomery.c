@@ -51,3 +51,69 @@ void ifc_montgomery_multiply(uint64_t *result, const uint64_t *a, const uint64_t
         result[index] = t[index];
     }
 }
+
+void ifc_montgomery_square(uint64_t *result, const uint64_t *a, const uint64_t *n,
+                           uint64_t negated_inverse, size_t count, uint64_t *t) {
+    for (size_t index = 0; index < 2 * count; index++) {
+        t[index] = 0;
+    }
+    /* The cross products a[i] * a[j], i < j, once each... */
+    for (size_t i = 0; i + 1 < count; i++) {
+        const uint64_t ai = a[i];
+        uint64_t carry = 0;
+        for (size_t j = i + 1; j < count; j++) {
+            const ifc_u128 product = (ifc_u128)ai * a[j] + t[i + j] + carry;
+            t[i + j] = (uint64_t)product;
+            carry = (uint64_t)(product >> 64);
+        }
+        t[i + count] = carry;
+    }
+    /* ...doubled (they sum to less than a^2 / 2, so no bit leaves the top)... */
+    uint64_t shifted = 0;
+    for (size_t index = 0; index < 2 * count; index++) {
+        const uint64_t limb = t[index];
+        t[index] = (limb << 1) | shifted;
+        shifted = limb >> 63;
+    }
+    /* ...plus the squares a[i]^2 on the diagonal: t = a^2 < 2^(128 count). */
+    uint64_t carry = 0;
+    for (size_t i = 0; i < count; i++) {
+        ifc_u128 sum = (ifc_u128)a[i] * a[i] + t[2 * i] + carry;
+        t[2 * i] = (uint64_t)sum;
+        sum = (ifc_u128)t[2 * i + 1] + (uint64_t)(sum >> 64);
+        t[2 * i + 1] = (uint64_t)sum;
+        carry = (uint64_t)(sum >> 64);
+    }
+    /* Montgomery reduction, one limb at a time; `extra` carries past t[i + count]. */
+    uint64_t extra = 0;
+    for (size_t i = 0; i < count; i++) {
+        const uint64_t m = t[i] * negated_inverse;
+        uint64_t reductionCarry = 0;
+        for (size_t j = 0; j < count; j++) {
+            const ifc_u128 sum = (ifc_u128)m * n[j] + t[i + j] + reductionCarry;
+            t[i + j] = (uint64_t)sum;
+            reductionCarry = (uint64_t)(sum >> 64);
+        }
+        const ifc_u128 top = (ifc_u128)t[i + count] + reductionCarry + extra;
+        t[i + count] = (uint64_t)top;
+        extra = (uint64_t)(top >> 64);
+    }
+    /* (a^2 + m n) / R < 2n: subtract n once if it is at least n. */
+    uint64_t *reduced = t + count;
+    int subtract = extra != 0;
+    if (!subtract) {
+        subtract = 1;
+        for (size_t index = count; index-- > 0;) {
+            if (reduced[index] != n[index]) {
+                subtract = reduced[index] > n[index];
+                break;
+            }
+        }
+    }
+    uint64_t borrow = 0;
+    for (size_t index = 0; index < count; index++) {
+        const ifc_u128 difference = (ifc_u128)reduced[index] - (subtract ? n[index] : 0) - borrow;
+        result[index] = (uint64_t)difference;
+        borrow = (uint64_t)(difference >> 64) & 1;
+    }
+}

@@ -25,4 +25,9 @@ void ifc_pbkdf2_sha256_iterate(const uint32_t inner[8], const uint32_t outer[8],
 void ifc_montgomery_multiply(uint64_t *result, const uint64_t *a, const uint64_t *b, const uint64_t *n,
                              uint64_t negated_inverse, size_t count, uint64_t *t);
 
+/// Montgomery squaring: `result = a * a / 2^(64 * count) mod n`, the cross products computed once
+/// (about 3/4 of a multiplication). `result` may alias `a`; `t` is scratch of `2 * count` limbs.
+void ifc_montgomery_square(uint64_t *result, const uint64_t *a, const uint64_t *n,
+                           uint64_t negated_inverse, size_t count, uint64_t *t);
+
 #endif

@@ -44,8 +44,8 @@ struct MontgomeryModulus: Sendable, Equatable {
     func power(_ base: BigUInt, _ exponent: BigUInt) -> BigUInt {
         let count = modulus.count
         let reduced = base < value ? base : base.remainder(dividingBy: value)
-        // Scratch: x | base in Montgomery form | one | R² | t (count + 2 words).
-        var scratch = [UInt64](repeating: 0, count: 5 * count + 2)
+        // Scratch: x | base in Montgomery form | one | R² | t (2 × count words, for squaring).
+        var scratch = [UInt64](repeating: 0, count: 6 * count)
         let baseLimbs = Self.limbs64(of: reduced, count: count)
         scratch.withUnsafeMutableBufferPointer { buffer in
             guard let x = buffer.baseAddress else { return }
@@ -59,7 +59,7 @@ struct MontgomeryModulus: Sendable, Equatable {
             // x = R mod n (Montgomery one), then left-to-right square-and-multiply.
             multiply(one, r2, into: x, scratch: t)
             for bit in stride(from: exponent.bitWidth - 1, through: 0, by: -1) {
-                multiply(x, x, into: x, scratch: t)
+                square(x, scratch: t)
                 if exponent.bit(bit) {
                     multiply(x, montgomeryBase, into: x, scratch: t)
                 }
@@ -84,6 +84,14 @@ struct MontgomeryModulus: Sendable, Equatable {
     ) {
         modulus.withUnsafeBufferPointer { n in
             ifc_montgomery_multiply(result, a, b, n.baseAddress, negatedInverse, n.count, t)
+        }
+    }
+
+    /// `x = x² · R⁻¹ mod n` for `x < n`, with the C squaring (cross products once).
+    @inline(__always)
+    private func square(_ x: UnsafeMutablePointer<UInt64>, scratch t: UnsafeMutablePointer<UInt64>) {
+        modulus.withUnsafeBufferPointer { n in
+            ifc_montgomery_square(x, x, n.baseAddress, negatedInverse, n.count, t)
         }
     }
 
