@@ -42,6 +42,8 @@ struct MontgomeryModulus: Sendable, Equatable {
     ///   - exponent: The exponent.
     /// - Returns: `base^exponent mod n`.
     func power(_ base: BigUInt, _ exponent: BigUInt) -> BigUInt {
+        // n > 1, so x^0 mod n is 1.
+        guard !exponent.isZero else { return BigUInt(1) }
         let count = modulus.count
         let reduced = base < value ? base : base.remainder(dividingBy: value)
         // Scratch: x | base in Montgomery form | one | R² | t (2 × count words, for squaring).
@@ -56,14 +58,17 @@ struct MontgomeryModulus: Sendable, Equatable {
                 x[index] = baseLimbs[index]
             }
             multiply(x, r2, into: montgomeryBase, scratch: t)
-            // x = R mod n (Montgomery one), then left-to-right square-and-multiply.
-            multiply(one, r2, into: x, scratch: t)
-            for bit in stride(from: exponent.bitWidth - 1, through: 0, by: -1) {
+            // Left-to-right square-and-multiply from the top bit, which is 1: x starts as the base.
+            for index in 0..<count {
+                x[index] = montgomeryBase[index]
+            }
+            for bit in stride(from: exponent.bitWidth - 2, through: 0, by: -1) {
                 square(x, scratch: t)
                 if exponent.bit(bit) {
                     multiply(x, montgomeryBase, into: x, scratch: t)
                 }
             }
+            // Out of the Montgomery domain: x · 1 · R⁻¹.
             multiply(x, one, into: x, scratch: t)
         }
         var limbs32: [UInt32] = []
