@@ -1,3 +1,4 @@
+import CIdentityFlowCrypto
 import Foundation
 import IdentityFlow
 
@@ -87,6 +88,11 @@ enum CryptoScenarios {
                 return valid == 1 ? [1] : []
             } / 1_000
         })
+        if !rows.isEmpty {
+            let engine = ifc_sha256_has_hardware() != 0 ? "SHA instructions (SHA-NI / ARMv8 SHA2)" : "the portable C engine"
+            let found = openSSL.map { "; OpenSSL from \($0.name)" } ?? ""
+            rows[0].note = [rows[0].note, "IdentityFlow's SHA-256 runs on \(engine)\(found)"].compactMap { $0 }.joined(separator: "; ")
+        }
         return rows
     }
 
