@@ -55,6 +55,9 @@ struct SHA256 {
     /// (tests run both on the same inputs).
     enum Engine: Sendable {
         case fastest, portable
+
+        /// Whether ``fastest`` uses SHA instructions (SHA-NI, ARMv8 SHA2) on this CPU.
+        static var fastestUsesHardware: Bool { ifc_sha256_has_hardware() != 0 }
     }
 
     // MARK: - One-shot hashing
