@@ -9,16 +9,16 @@ ifc_sha256_engine ifc_sha256_hardware_engine(void) {
 }
 #endif
 
-/* Chosen once; every thread computes the same answer, so a racy first store is harmless. */
+/* Chosen once; threads that race on the first call compute and store the same answer. */
 static ifc_sha256_engine selected_engine(void) {
-    static volatile ifc_sha256_engine cached = NULL;
-    ifc_sha256_engine engine = cached;
+    static ifc_sha256_engine cached = NULL;
+    ifc_sha256_engine engine = __atomic_load_n(&cached, __ATOMIC_RELAXED);
     if (engine == NULL) {
         engine = ifc_sha256_hardware_engine();
         if (engine == NULL) {
             engine = ifc_sha256_blocks_portable;
         }
-        cached = engine;
+        __atomic_store_n(&cached, engine, __ATOMIC_RELAXED);
     }
     return engine;
 }
