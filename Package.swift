@@ -12,9 +12,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "Statechart"),
-        .target(name: "IdentityFlow", dependencies: ["Statechart"]),
+        .target(name: "CIdentityFlowCrypto"),
+        .target(name: "IdentityFlow", dependencies: ["Statechart", "CIdentityFlowCrypto"]),
         .target(name: "IdentityFlowTesting", dependencies: ["IdentityFlow", "Statechart"]),
-        .executableTarget(name: "identityflow", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart"]),
+        .executableTarget(name: "identityflow", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart", "CIdentityFlowCrypto"]),
         // Writes into a FileStorage until killed: the crash-safety test's child process.
         .executableTarget(name: "identityflow-crash-writer", dependencies: ["IdentityFlow", "IdentityFlowTesting"]),
         .testTarget(name: "StatechartTests", dependencies: ["Statechart"]),

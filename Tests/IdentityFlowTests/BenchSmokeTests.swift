@@ -18,6 +18,7 @@ struct BenchSmokeTests {
     }()
 
     static let rows = ["a", "b", "c", "c2", "d", "d2", "d3", "d4", "e", "e3", "e2", "f", "g1", "g2", "g3", "g4", "g5"]
+    static let cryptoRows = ["k1", "k2", "k3", "k4", "k5"]
 
     /// Runs the binary and returns its exit code and standard output.
     func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
@@ -38,7 +39,7 @@ struct BenchSmokeTests {
         let (status, output) = try run([])
         #expect(status == 0)
         let ids = Set(output.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) })
-        for row in Self.rows { #expect(ids.contains(row), "row \(row) is missing") }
+        for row in Self.rows + Self.cryptoRows { #expect(ids.contains(row), "row \(row) is missing") }
         #expect(output.contains("pinKeyIterations = 1"))
     }
 
@@ -48,6 +49,15 @@ struct BenchSmokeTests {
         #expect(status == 0)
         struct Report: Decodable { struct Row: Decodable { let id: String }; let rows: [Row] }
         let report = try JSONDecoder().decode(Report.self, from: Data(output.utf8))
-        #expect(report.rows.map(\.id).sorted() == Self.rows.sorted())
+        #expect(report.rows.map(\.id).sorted() == (Self.rows + Self.cryptoRows).sorted())
+    }
+
+    @Test("--only crypto prints just the crypto rows", .enabled(if: binary != nil, "the identityflow executable was not built beside the tests"))
+    func onlyCrypto() throws {
+        let (status, output) = try run(["--json", "--only", "crypto"])
+        #expect(status == 0)
+        struct Report: Decodable { struct Row: Decodable { let id: String }; let rows: [Row] }
+        let report = try JSONDecoder().decode(Report.self, from: Data(output.utf8))
+        #expect(report.rows.map(\.id) == Self.cryptoRows)
     }
 }

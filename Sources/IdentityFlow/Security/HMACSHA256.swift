@@ -1,3 +1,5 @@
+import CIdentityFlowCrypto
+
 /// HMAC-SHA256 (RFC 2104) over the pure-Swift ``SHA256`` with the key's padded states
 /// precomputed, so a keyed instance can MAC many messages without rehashing the key pads.
 struct HMACSHA256 {
@@ -24,39 +26,33 @@ struct HMACSHA256 {
     }
 
     /// Computes the MAC of a message as a SHA-256 state (the MAC is its ``SHA256/State/bytes``).
-    /// - Parameter message: The message.
-    /// - Returns: The final outer state.
-    func authenticationState(for message: some Collection<UInt8>) -> SHA256.State {
-        let inner = SHA256.hash(message, continuing: innerState, priorByteCount: SHA256.blockByteCount)
-        return SHA256.hash(inner.bytes, continuing: outerState, priorByteCount: SHA256.blockByteCount)
-    }
-
-    /// Computes the MAC of a 32-byte message held as a SHA-256 state, with exactly two
-    /// compressions and no allocation: the inner loop of PBKDF2.
     /// - Parameters:
-    ///   - message: The 32-byte message as eight big-endian words.
-    ///   - schedule: A scratch schedule from ``SHA256/withSchedule(_:)``.
-    /// - Returns: The MAC as eight big-endian words.
-    @inline(__always)
-    func authenticationState(forDigest message: SHA256.State, schedule: UnsafeMutablePointer<UInt32>) -> SHA256.State {
-        // A 32-byte message after a 64-byte pad: one block of message, 0x80, zeros, bit length 768.
-        message.store(into: schedule)
-        Self.storeDigestPadding(into: schedule)
-        var inner = innerState
-        SHA256.compress(&inner, schedule)
-        inner.store(into: schedule)
-        Self.storeDigestPadding(into: schedule)
-        var outer = outerState
-        SHA256.compress(&outer, schedule)
-        return outer
+    ///   - message: The message.
+    ///   - engine: The compression engine.
+    /// - Returns: The final outer state.
+    func authenticationState(for message: some Collection<UInt8>, engine: SHA256.Engine = .fastest) -> SHA256.State {
+        let inner = SHA256.hash(message, continuing: innerState, priorByteCount: SHA256.blockByteCount, engine: engine)
+        return SHA256.hash(inner.bytes, continuing: outerState, priorByteCount: SHA256.blockByteCount, engine: engine)
     }
 
-    @inline(__always)
-    private static func storeDigestPadding(into schedule: UnsafeMutablePointer<UInt32>) {
-        schedule[8] = 0x8000_0000
-        for index in 9..<15 {
-            schedule[index] = 0
+    /// PBKDF2's inner loop in C: `count` times `u = HMAC(u)` and `t ^= u`, with exactly two
+    /// compressions per iteration and no allocation.
+    /// - Parameters:
+    ///   - u: The previous MAC as a SHA-256 state, replaced by the last one.
+    ///   - t: The running XOR of the MACs.
+    ///   - count: The number of iterations.
+    ///   - engine: The compression engine.
+    func iterate(u: inout SHA256.State, t: inout SHA256.State, count: Int, engine: SHA256.Engine) {
+        var inner = innerState, outer = outerState
+        inner.withWords { innerWords in
+            outer.withWords { outerWords in
+                u.withWords { uWords in
+                    t.withWords { tWords in
+                        ifc_pbkdf2_sha256_iterate(
+                            innerWords, outerWords, uWords, tWords, UInt64(count), engine == .portable ? 1 : 0)
+                    }
+                }
+            }
         }
-        schedule[15] = UInt32((SHA256.blockByteCount + SHA256.digestByteCount) * 8)
     }
 }

@@ -33,26 +33,32 @@ public enum KeyDerivation {
         guard (1...maximumPBKDF2KeyLength).contains(keyLength) else {
             throw CryptoError(.invalidArgument, reason: "PBKDF2 key length \(keyLength) is out of range")
         }
+        return pbkdf2SHA256(password: password, salt: salt, iterations: iterations, keyLength: keyLength, engine: .fastest)
+    }
+
+    /// PBKDF2-HMAC-SHA256 with a chosen SHA-256 engine; the arguments are already validated.
+    static func pbkdf2SHA256(
+        password: some Collection<UInt8>,
+        salt: some Collection<UInt8>,
+        iterations: Int,
+        keyLength: Int,
+        engine: SHA256.Engine
+    ) -> [UInt8] {
         let prf = HMACSHA256(key: password)
         var blockInput = Array(salt)
         let saltCount = blockInput.count
         var derived: [UInt8] = []
         derived.reserveCapacity(keyLength)
         var blockIndex: UInt32 = 1
-        SHA256.withSchedule { schedule in
-            while derived.count < keyLength {
-                // U1 = PRF(P, S || INT(i)); Uj = PRF(P, Uj-1); T = U1 ^ ... ^ Uc.
-                blockInput.removeSubrange(saltCount...)
-                withUnsafeBytes(of: blockIndex.bigEndian) { blockInput.append(contentsOf: $0) }
-                var u = prf.authenticationState(for: blockInput)
-                var t = u
-                for _ in 1..<iterations {
-                    u = prf.authenticationState(forDigest: u, schedule: schedule)
-                    t.formXOR(u)
-                }
-                derived.append(contentsOf: t.bytes.prefix(keyLength - derived.count))
-                blockIndex &+= 1
-            }
+        while derived.count < keyLength {
+            // U1 = PRF(P, S || INT(i)); Uj = PRF(P, Uj-1); T = U1 ^ ... ^ Uc.
+            blockInput.removeSubrange(saltCount...)
+            withUnsafeBytes(of: blockIndex.bigEndian) { blockInput.append(contentsOf: $0) }
+            var u = prf.authenticationState(for: blockInput, engine: engine)
+            var t = u
+            prf.iterate(u: &u, t: &t, count: iterations - 1, engine: engine)
+            derived.append(contentsOf: t.bytes.prefix(keyLength - derived.count))
+            blockIndex &+= 1
         }
         return derived
     }

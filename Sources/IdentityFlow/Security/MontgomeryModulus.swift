@@ -1,5 +1,7 @@
+import CIdentityFlowCrypto
+
 /// Modular exponentiation modulo a fixed odd modulus by Montgomery multiplication (CIOS
-/// method, Koç et al. 1996) on 64-bit limbs: the fast path of RSA signature verification.
+/// method, Koç et al. 1996) on 64-bit limbs, in C: the fast path of RSA signature verification.
 ///
 /// The constants (`-n⁻¹ mod 2⁶⁴` and `R² mod n`) are computed once per modulus. Only public
 /// values go through this type, so it makes no constant-time claims.
@@ -40,10 +42,12 @@ struct MontgomeryModulus: Sendable, Equatable {
     ///   - exponent: The exponent.
     /// - Returns: `base^exponent mod n`.
     func power(_ base: BigUInt, _ exponent: BigUInt) -> BigUInt {
+        // n > 1, so x^0 mod n is 1.
+        guard !exponent.isZero else { return BigUInt(1) }
         let count = modulus.count
         let reduced = base < value ? base : base.remainder(dividingBy: value)
-        // Scratch: x | base in Montgomery form | one | R² | t (count + 2 words).
-        var scratch = [UInt64](repeating: 0, count: 5 * count + 2)
+        // Scratch: x | base in Montgomery form | one | R² | t (2 × count words, for squaring).
+        var scratch = [UInt64](repeating: 0, count: 6 * count)
         let baseLimbs = Self.limbs64(of: reduced, count: count)
         scratch.withUnsafeMutableBufferPointer { buffer in
             guard let x = buffer.baseAddress else { return }
@@ -54,14 +58,17 @@ struct MontgomeryModulus: Sendable, Equatable {
                 x[index] = baseLimbs[index]
             }
             multiply(x, r2, into: montgomeryBase, scratch: t)
-            // x = R mod n (Montgomery one), then left-to-right square-and-multiply.
-            multiply(one, r2, into: x, scratch: t)
-            for bit in stride(from: exponent.bitWidth - 1, through: 0, by: -1) {
-                multiply(x, x, into: x, scratch: t)
+            // Left-to-right square-and-multiply from the top bit, which is 1: x starts as the base.
+            for index in 0..<count {
+                x[index] = montgomeryBase[index]
+            }
+            for bit in stride(from: exponent.bitWidth - 2, through: 0, by: -1) {
+                square(x, scratch: t)
                 if exponent.bit(bit) {
                     multiply(x, montgomeryBase, into: x, scratch: t)
                 }
             }
+            // Out of the Montgomery domain: x · 1 · R⁻¹.
             multiply(x, one, into: x, scratch: t)
         }
         var limbs32: [UInt32] = []
@@ -73,67 +80,23 @@ struct MontgomeryModulus: Sendable, Equatable {
         return BigUInt(limbs: limbs32)
     }
 
-    /// `result = a · b · R⁻¹ mod n` for `a, b < n`; `result` may alias `a` or `b`.
+    /// `result = a · b · R⁻¹ mod n` for `a, b < n`; `result` may alias `a` or `b`. The loop is
+    /// C (fused CIOS on 128-bit products), which compiles to one multiply-add chain per limb.
+    @inline(__always)
     private func multiply(
         _ a: UnsafePointer<UInt64>, _ b: UnsafePointer<UInt64>,
         into result: UnsafeMutablePointer<UInt64>, scratch t: UnsafeMutablePointer<UInt64>
     ) {
-        let count = modulus.count
-        modulus.withUnsafeBufferPointer { nBuffer in
-            guard let n = nBuffer.baseAddress else { return }
-            for index in 0..<(count + 2) {
-                t[index] = 0
-            }
-            for i in 0..<count {
-                // t += a · b[i]. Each step's a·b + t + carry ≤ 2¹²⁸ − 1, so the carries never overflow.
-                let bi = b[i]
-                var carry: UInt64 = 0
-                for j in 0..<count {
-                    let (high, low) = a[j].multipliedFullWidth(by: bi)
-                    let (sum, overflow1) = low.addingReportingOverflow(t[j])
-                    let (total, overflow2) = sum.addingReportingOverflow(carry)
-                    t[j] = total
-                    carry = high &+ overflow1.bit &+ overflow2.bit
-                }
-                let (top, topOverflow) = t[count].addingReportingOverflow(carry)
-                t[count] = top
-                t[count + 1] = topOverflow.bit
-                // t = (t + m · n) / 2⁶⁴ with m chosen so the low limb cancels.
-                let m = t[0] &* negatedInverse
-                let (firstHigh, firstLow) = m.multipliedFullWidth(by: n[0])
-                carry = firstHigh &+ firstLow.addingReportingOverflow(t[0]).overflow.bit
-                for j in 1..<max(count, 1) {
-                    let (high, low) = m.multipliedFullWidth(by: n[j])
-                    let (sum, overflow1) = low.addingReportingOverflow(t[j])
-                    let (total, overflow2) = sum.addingReportingOverflow(carry)
-                    t[j - 1] = total
-                    carry = high &+ overflow1.bit &+ overflow2.bit
-                }
-                let (shifted, shiftOverflow) = t[count].addingReportingOverflow(carry)
-                t[count - 1] = shifted
-                t[count] = t[count + 1] &+ shiftOverflow.bit
-            }
-            // t < 2n: subtract n once if t ≥ n.
-            var needsSubtraction = t[count] != 0
-            if !needsSubtraction {
-                needsSubtraction = true
-                for index in stride(from: count - 1, through: 0, by: -1) where t[index] != n[index] {
-                    needsSubtraction = t[index] > n[index]
-                    break
-                }
-            }
-            if needsSubtraction {
-                var borrow = false
-                for index in 0..<count {
-                    let (difference, overflow1) = t[index].subtractingReportingOverflow(n[index])
-                    let (final, overflow2) = difference.subtractingReportingOverflow(borrow ? 1 : 0)
-                    t[index] = final
-                    borrow = overflow1 || overflow2
-                }
-            }
-            for index in 0..<count {
-                result[index] = t[index]
-            }
+        modulus.withUnsafeBufferPointer { n in
+            ifc_montgomery_multiply(result, a, b, n.baseAddress, negatedInverse, n.count, t)
+        }
+    }
+
+    /// `x = x² · R⁻¹ mod n` for `x < n`, with the C squaring (cross products once).
+    @inline(__always)
+    private func square(_ x: UnsafeMutablePointer<UInt64>, scratch t: UnsafeMutablePointer<UInt64>) {
+        modulus.withUnsafeBufferPointer { n in
+            ifc_montgomery_square(x, x, n.baseAddress, negatedInverse, n.count, t)
         }
     }
 
@@ -144,15 +107,5 @@ struct MontgomeryModulus: Sendable, Equatable {
             result[index / 2] |= UInt64(limb) << (32 * UInt64(index % 2))
         }
         return result
-    }
-}
-
-extension Bool {
-    /// 1 for `true`, 0 for `false`, without a branch: carries are data-dependent and
-    /// unpredictable, and a mispredicted branch per limb would dominate the multiplication.
-    @inline(__always)
-    fileprivate var bit: UInt64 {
-        // Bool is a single byte holding exactly 0 or 1.
-        UInt64(unsafeBitCast(self, to: UInt8.self))
     }
 }

@@ -13,7 +13,8 @@ enum BenchCommand {
           --iterations N  measured runs per figure (default 7)
           --scale X       multiply every scenario's operation count (default 1)
           --quick         a smoke run: 2 runs, a thousandth of the work, 200 waiting flows
-          --only IDS      measure only these rows, e.g. --only a,g1 (for profiling)
+          --only IDS      measure only these rows, e.g. --only a,g1 (for profiling);
+                          `crypto` stands for the crypto rows k1…k5 (IdentityFlow vs OpenSSL)
         """
 
     static func run(_ arguments: [String]) async -> Int32 {
@@ -36,7 +37,8 @@ enum BenchCommand {
                 if argument == "--iterations" { settings.runs = Int(value) } else { settings.scale = value }
             case "--only":
                 guard let list = remaining.popFirst() else { return fail("--only needs a list of row ids") }
-                only = Set(list.split(separator: ",").map(String.init))
+                let ids = Set(list.split(separator: ",").map(String.init))
+                only = ids.contains("crypto") ? ids.union(CryptoScenarios.rowIDs) : ids
             case "--help", "-h":
                 print(usage)
                 return 0

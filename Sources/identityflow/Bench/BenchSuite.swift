@@ -88,6 +88,8 @@ struct BenchSuite {
             return row
         }
 
+        let cryptoRows = await CryptoScenarios.rows(settings, only: only)
+
         let notes = [
             "Floors (g*) are plain Swift measured by the same harness in the same run; ratio = engine median / floor median.",
             "Flow figures (c, d, e, f) use ClientConfiguration.testing() with pinKeyIterations = \(settings.pinKeyIterations): PBKDF2 cost is the server's policy, not the engine's (d4 shows the default).",
@@ -98,7 +100,7 @@ struct BenchSuite {
         ]
         let rows = [transition, event, roundTripAsync, roundTripDelegate, asyncFlows, immediateFlows, mainActorFlows, defaultFlows,
                     suspended, suspendedDelegate, idleClient, scaling, floorSwitch, floorActor, floorLock, floorStream, floorTask]
-        return BenchReport(machine: Self.machineDescription, cores: cores, settings: settings, notes: notes, rows: rows.compactMap { $0 })
+        return BenchReport(machine: Self.machineDescription, cores: cores, settings: settings, notes: notes, rows: rows.compactMap { $0 } + cryptoRows)
     }
 
     private func flowsRow(_ id: String, _ measure: String, api: FlowScenarios.API) async throws -> BenchRow {

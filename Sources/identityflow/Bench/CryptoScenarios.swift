@@ -1,0 +1,115 @@
+import CIdentityFlowCrypto
+import Foundation
+import IdentityFlow
+
+/// The crypto rows (k1…k5): IdentityFlow against OpenSSL's libcrypto in the same process.
+/// Targets are read as ratios to OpenSSL; without libcrypto the rows carry a note instead.
+enum CryptoScenarios {
+    /// The row ids, for `--only crypto`.
+    static let rowIDs: Set<String> = ["k1", "k2", "k3", "k4", "k5"]
+
+    static func rows(_ settings: BenchSettings, only: Set<String>?) async -> [BenchRow] {
+        let openSSL = OpenSSLLibrary.shared
+        let missing = "OpenSSL's libcrypto not found (libcrypto.so.3 / libcrypto.so): no comparison"
+        var rows: [BenchRow] = []
+        func add(_ id: String, _ measure: String, unit: String, target: Double, ours: () -> Double, theirs: ((OpenSSLLibrary) -> Double)?) async {
+            guard only?.contains(id) ?? true else { return }
+            FileHandle.standardError.write(Data("bench: \(id)\n".utf8))
+            let mine = await Harness.measure(settings) { ours() }
+            var row = BenchRow(id, measure, unit: unit, mine)
+            if let openSSL, let theirs {
+                let reference = BenchRow("openssl", "OpenSSL", unit: unit, await Harness.measure(settings) { theirs(openSSL) })
+                row = row.against(reference, atMost: target)
+                if target.isFinite { row.target = "≤ \(BenchRow.format(target))× OpenSSL" }
+            } else {
+                row.note = missing
+            }
+            rows.append(row)
+        }
+
+        let small = [UInt8](repeating: 0xa5, count: 64)
+        let large = [UInt8](repeating: 0x5a, count: 16_384)
+        let key = [UInt8](repeating: 0x0b, count: 32)
+        let smallCount = settings.count(200_000), largeCount = settings.count(5_000)
+
+        await add("k1", "SHA-256, 64 B", unit: "ns", target: .infinity, ours: {
+            hashLoop(smallCount) { Hashing.sha256(small) }
+        }, theirs: { lib in
+            hashLoop(smallCount) { digest(32) { out in small.withUnsafeBufferPointer { _ = lib.sha256($0.baseAddress, $0.count, out) } } }
+        })
+        await add("k2", "SHA-256, 16 KiB", unit: "µs", target: 1.2, ours: {
+            hashLoop(largeCount) { Hashing.sha256(large) } / 1_000
+        }, theirs: { lib in
+            hashLoop(largeCount) { digest(32) { out in large.withUnsafeBufferPointer { _ = lib.sha256($0.baseAddress, $0.count, out) } } } / 1_000
+        })
+        await add("k3", "HMAC-SHA256, 32 B key, 64 B message", unit: "ns", target: .infinity, ours: {
+            hashLoop(smallCount) { Hashing.hmacSHA256(key: key, message: small) }
+        }, theirs: { lib in
+            hashLoop(smallCount) {
+                digest(32) { out in
+                    key.withUnsafeBytes { k in
+                        small.withUnsafeBufferPointer { m in
+                            _ = lib.hmac(lib.evpSHA256(), k.baseAddress, Int32(k.count), m.baseAddress, m.count, out, nil)
+                        }
+                    }
+                }
+            }
+        })
+        let iterations = settings.count(100_000)
+        let password = Array("correct horse battery staple".utf8), salt = [UInt8](repeating: 0x11, count: 16)
+        await add("k4", "PBKDF2-HMAC-SHA256, \(iterations) iterations", unit: "ms", target: 1.0, ours: {
+            hashLoop(1) { (try? KeyDerivation.pbkdf2SHA256(password: password, salt: salt, iterations: iterations, keyLength: 32)) ?? [] } / 1e6
+        }, theirs: { lib in
+            hashLoop(1) {
+                digest(32) { out in
+                    password.withUnsafeBufferPointer { p in
+                        p.withMemoryRebound(to: CChar.self) { chars in
+                            salt.withUnsafeBufferPointer { s in
+                                _ = lib.pbkdf2(chars.baseAddress, Int32(chars.count), s.baseAddress, Int32(s.count), Int32(iterations), lib.evpSHA256(), 32, out)
+                            }
+                        }
+                    }
+                }
+            } / 1e6
+        })
+        let rsaCount = settings.count(2_000)
+        let publicKey = try? RSAPublicKey(modulus: BenchRSAKey.modulus, exponent: BenchRSAKey.exponent)
+        let theirKey = openSSL?.publicKey(modulus: BenchRSAKey.modulus, exponent: BenchRSAKey.exponent)
+        await add("k5", "RSA-2048 PKCS#1 v1.5 SHA-256 verify", unit: "µs", target: 1.5, ours: {
+            hashLoop(rsaCount) { publicKey?.isValidSignature(BenchRSAKey.signature, for: BenchRSAKey.message) == true ? [1] : [] } / 1_000
+        }, theirs: theirKey == nil ? nil : { lib in
+            hashLoop(rsaCount) {
+                let hash = digest(32) { out in BenchRSAKey.message.withUnsafeBufferPointer { _ = lib.sha256($0.baseAddress, $0.count, out) } }
+                let valid = hash.withUnsafeBufferPointer { h in
+                    BenchRSAKey.signature.withUnsafeBufferPointer { s in
+                        lib.rsaVerify(OpenSSLLibrary.sha256NID, h.baseAddress, UInt32(h.count), s.baseAddress, UInt32(s.count), theirKey)
+                    }
+                }
+                return valid == 1 ? [1] : []
+            } / 1_000
+        })
+        if !rows.isEmpty {
+            let engine = ifc_sha256_has_hardware() != 0 ? "SHA instructions (SHA-NI / ARMv8 SHA2)" : "the portable C engine"
+            let found = openSSL.map { "; OpenSSL from \($0.name)" } ?? ""
+            rows[0].note = [rows[0].note, "IdentityFlow's SHA-256 runs on \(engine)\(found)"].compactMap { $0 }.joined(separator: "; ")
+        }
+        return rows
+    }
+
+    /// Nanoseconds per call of `body` over `count` calls; each result goes to the black hole.
+    private static func hashLoop(_ count: Int, _ body: () -> [UInt8]) -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        for _ in 0..<count { blackHole(body()) }
+        return Harness.nanoseconds(start.duration(to: clock.now), per: count)
+    }
+
+    /// A `count`-byte output buffer filled by `fill`.
+    private static func digest(_ count: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            buffer.initialize(repeating: 0)
+            if let base = buffer.baseAddress { fill(base) }
+            initialized = count
+        }
+    }
+}
