@@ -77,8 +77,22 @@ public actor MachineRunner<Machine: StateMachine> {
         if effects.count == 0 { return true }  // `count`: Array's own, where `isEmpty` is a generic call here
         inbox.withLock { $0.isTaking = true }
         perform(effects, with: performer)
-        // Events posted by the effects (or meanwhile by other threads), until none is left.
+        takePostedEvents(reusing: &effects)
+        return true
+    }
+
+    /// How many posted events one call takes on its thread before it hands the rest to a new task.
+    static var inlineEventBound: Int { 64 }
+
+    /// Takes the events posted by the effects (or meanwhile by other threads) until none is left.
+    ///
+    /// Past ``inlineEventBound`` events, a new task takes the rest: a performer whose effects
+    /// post forever (a host answering every challenge inline, wrongly) then costs CPU but hands
+    /// its thread back between batches, and an event posted meanwhile (a cancel) is reached.
+    /// Posting stays taken (`isTaking`) across the hand-off, so events keep their order.
+    private func takePostedEvents(reusing effects: inout [Machine.Effect]) {
         var posted: [Machine.Event] = []
+        var taken = 0
         while takePosted(into: &posted) {
             for next in posted {
                 effects.removeAll(keepingCapacity: true)
@@ -86,9 +100,19 @@ public actor MachineRunner<Machine: StateMachine> {
                     perform(effects, with: performer)
                 }
             }
+            taken += posted.count
             posted.removeAll(keepingCapacity: true)
+            if taken >= Self.inlineEventBound {
+                Task { await self.continueTakingPosted() }
+                return
+            }
         }
-        return true
+    }
+
+    /// Takes posted events on a new task, after a call reached ``inlineEventBound``.
+    private func continueTakingPosted() {
+        var effects = [Machine.Effect]()
+        takePostedEvents(reusing: &effects)
     }
 
     /// Sends an event from outside the actor without waiting for it to be handled.
