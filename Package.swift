@@ -1,5 +1,6 @@
-// swift-tools-version: 6.0
-// IdentityFlow depends on the Swift toolchain only (Foundation, Dispatch, Swift Testing): a product decision.
+// swift-tools-version: 6.2
+// Swift 6.2 or later: the sources use nonisolated(nonsending) and Task.immediate. IdentityFlow
+// depends on the Swift toolchain only (Foundation, Dispatch, Swift Testing): a product decision.
 import PackageDescription
 
 let package = Package(
