@@ -104,6 +104,19 @@ struct HostileNetworkTests {
         }
     }
 
+    @Test("a server trickling a byte every 50 ms never completes: the request ends at its deadline with 9001", .timeLimit(.minutes(1)))
+    func trickle() async throws {
+        try await Self.withServer({ _ in .trickle(pause: 50_000) }) { server in
+            let service = try Self.extensionService(server, timeout: 1)
+            // The bound this test enforces on itself (not a speed claim): 20 deadlines.
+            let watchdog = Task { try await Task.sleep(for: .seconds(20)); server.stop() }
+            defer { watchdog.cancel() }
+            let error = await HTTPTestSupport.expectError(.serverNotReachable) { () throws(IdentityFlowError) in try await service.identityProviders() }
+            #expect(error?.message.contains("in time") == true)
+            #expect(!watchdog.isCancelled)
+        }
+    }
+
     @Test("an unresolvable host fails with 9001")
     func unresolvableHost() async throws {
         let configuration = HTTPServiceConfiguration(issuer: URL(string: "https://identityflow-test.invalid/o")!, clientID: "c",

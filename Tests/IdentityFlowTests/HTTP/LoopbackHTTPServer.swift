@@ -39,6 +39,9 @@ final class LoopbackHTTPServer: Sendable {
         case truncated(contentType: String, body: Data, declaredLength: Int)
         /// Never answer; the connection stays open until ``stop()``.
         case stall
+        /// Send a head announcing a large JSON body, then one byte every `pause` microseconds
+        /// until ``stop()`` or the client goes away: a server that never finishes, yet never idles.
+        case trickle(pause: UInt32)
         /// Close the connection without answering.
         case close
 
@@ -154,6 +157,14 @@ final class LoopbackHTTPServer: Sendable {
                 if !keep { close(connection) }
             case .close:
                 finish(connection)
+            case .trickle(let pause):
+                write(connection, Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nConnection: close\r\n\r\n".utf8))
+                let byte: [UInt8] = [0x20]
+                while !state.withLock({ $0.stopped }),
+                      byte.withUnsafeBytes({ send(connection, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }) == 1 {
+                    usleep(pause)
+                }
+                close(connection)
             }
         }
         close(listener)

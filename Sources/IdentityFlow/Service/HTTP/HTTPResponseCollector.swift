@@ -12,6 +12,8 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
         var body = Data()
         var redirects = 0
         var failure: IdentityFlowError?
+        /// The deadline passed; the outcome was delivered (or will be, on ``wait(with:)``).
+        var expired = false
     }
 
     private let state = Locked(State())
@@ -30,9 +32,26 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
         self.followsRedirects = followsRedirects
     }
 
-    /// Registers the continuation the outcome is delivered to.
+    /// Registers the continuation the outcome is delivered to (at once if the deadline passed already).
     func wait(with continuation: CheckedContinuation<Result<HTTPResponse, IdentityFlowError>, Never>) {
-        state.withLock { $0.continuation = continuation }
+        let expired = state.withLock { state -> IdentityFlowError? in
+            guard !state.expired else { return state.failure }
+            state.continuation = continuation
+            return nil
+        }
+        if let expired { continuation.resume(returning: .failure(expired)) }
+    }
+
+    /// The deadline passed: the caller gets `error` now, without waiting for the session to
+    /// report the cancelled transfer (which a trickling server could delay).
+    func expire(_ error: IdentityFlowError) {
+        let continuation = state.withLock { state in
+            if state.failure == nil { state.failure = error }
+            state.expired = true
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(returning: .failure(error))
     }
 
     /// Records why the transfer is being stopped; the first reason wins.

@@ -5,8 +5,13 @@ import FoundationNetworking
 
 /// Sends one request at a time over its own ephemeral `URLSession` (no cookies, no cache) and reads
 /// the answer with a cap, following at most a few redirects for `GET` only.
+///
+/// `timeout` is a wall-clock deadline from sending the request to the answer's last byte, enforced
+/// here whatever the platform's `URLSession` does (FoundationNetworking on Linux does not end a
+/// request whose server trickles bytes): on expiry the request is cancelled and the call fails
+/// with ``ErrorCode/serverNotReachable``.
 struct HTTPTransport: Sendable {
-    /// Per-request timeout, in seconds.
+    /// Per-request deadline, in seconds: from sending to the last byte of the answer.
     let timeout: TimeInterval
     /// Body cap, in bytes.
     let maxBodySize: Int
@@ -35,6 +40,13 @@ struct HTTPTransport: Sendable {
         let collector = HTTPResponseCollector(maxBodySize: maxBodySize, maxRedirects: maxRedirects, followsRedirects: (request.httpMethod ?? "GET") == "GET")
         let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
         let task = session.dataTask(with: request)
+        let timeout = self.timeout
+        let deadline = Task {
+            do { try await Task.sleep(for: .seconds(timeout)) } catch { return }
+            collector.expire(IdentityFlowError(.serverNotReachable, "The server did not answer in time: no complete answer within \(timeout) s."))
+            task.cancel()
+        }
+        defer { deadline.cancel() }
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 collector.wait(with: continuation)
