@@ -8,8 +8,8 @@
 /// guard key.isValidSignature(signature, for: signingInput) else { throw ... }
 /// ```
 public struct RSAPublicKey: Sendable, Equatable {
-    /// The smallest accepted modulus size in bits.
-    public static let minimumModulusBitCount = 1024
+    /// The smallest accepted modulus size in bits: 2048, as RFC 7518 §3.3 requires for RS256.
+    public static let minimumModulusBitCount = 2048
 
     /// The largest accepted modulus size in bits; it bounds the cost of a verification.
     public static let maximumModulusBitCount = 8192

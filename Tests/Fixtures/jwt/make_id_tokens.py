@@ -60,6 +60,9 @@ def main():
     k1 = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     k2 = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     impostor = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    k3 = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    jwk3 = jwk(k3, None)
+    del jwk3["kid"]
     h1 = {"alg": "RS256", "typ": "JWT", "kid": "k1"}
     valid = rs256(k1, h1, claims())
     header_part, payload_part, signature_part = valid.split(".")
@@ -87,12 +90,21 @@ def main():
         "alg_none": encode({"alg": "none", "typ": "JWT"}, claims()) + ".",
         "hs256": hs_input + "." + b64url(hs_signature),
         "missing_sub": rs256(k1, h1, claims(sub=None)),
+        # Canonically equivalent to "K1" (Kelvin sign), not the same bytes: validated against nonce "K1".
+        "kelvin_nonce": rs256(k1, h1, claims(nonce="\u212a1")),
+        "crit": rs256(k1, {"alg": "RS256", "kid": "k1", "crit": ["exp"], "exp": IAT}, claims()),
+        # at_hash of the access token "at-1": the left half of its SHA-256, base64url.
+        "at_hash": rs256(k1, h1, claims(at_hash=b64url(hashlib.sha256(b"at-1").digest()[:16]))),
+        "at_hash_wrong": rs256(k1, h1, claims(at_hash=b64url(hashlib.sha256(b"at-2").digest()[:16]))),
+        # Signed by the JWKS key that has no kid, naming an invented kid.
+        "invented_kid": rs256(k3, {"alg": "RS256", "kid": "#1"}, claims()),
     }
     document = {
         "generator": "Tests/Fixtures/jwt/make_id_tokens.py",
         "issuer": ISSUER, "client_id": CLIENT, "nonce": NONCE, "now": IAT + 100, "clock_skew": 60,
         "jwks_k1": {"keys": [jwk1]},
         "jwks_k1_k2": {"keys": [jwk1, jwk(k2, "k2")]},
+        "jwks_k1_nokid": {"keys": [jwk1, jwk3]},
         "tokens": tokens,
     }
     with open(out, "w") as handle:

@@ -12,6 +12,7 @@ struct IdTokenVectors: Sendable {
     let clockSkew: TimeInterval
     let jwksK1: String
     let jwksK1K2: String
+    let jwksK1NoKid: String
     let tokens: [String: String]
 
     static func load() throws -> IdTokenVectors {
@@ -26,7 +27,7 @@ struct IdTokenVectors: Sendable {
             nonce: try #require(object["nonce"] as? String),
             now: Date(timeIntervalSince1970: try #require(object["now"] as? Double)),
             clockSkew: try #require(object["clock_skew"] as? Double),
-            jwksK1: try json("jwks_k1"), jwksK1K2: try json("jwks_k1_k2"),
+            jwksK1: try json("jwks_k1"), jwksK1K2: try json("jwks_k1_k2"), jwksK1NoKid: try json("jwks_k1_nokid"),
             tokens: try #require(object["tokens"] as? [String: String]))
     }
 

@@ -36,6 +36,50 @@ struct IdTokenValidationTests {
         #expect(!info.description.contains(try vectors.token("valid").value))
     }
 
+    @Test("strings are compared as bytes: a nonce with a Kelvin sign is not the nonce K1")
+    func nonceBytes() async throws {
+        let token = try vectors.token("kelvin_nonce")
+        try await withProvider { service, _ in
+            await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
+                _ = try await service.validateIdToken(token, nonce: "K1")
+            }
+            #expect(await service.isValidIdToken(token, nonce: "\u{212A}1"))
+        }
+    }
+
+    @Test("an unknown crit header is refused")
+    func critical() async throws {
+        let token = try vectors.token("crit"), nonce = vectors.nonce
+        try await withProvider { service, _ in
+            let error = await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
+                _ = try await service.validateIdToken(token, nonce: nonce)
+            }
+            #expect(error?.message.contains("crit") == true)
+        }
+    }
+
+    @Test("at_hash is checked against the access token when present")
+    func accessTokenHash() async throws {
+        let (right, wrong, nonce) = (try vectors.token("at_hash"), try vectors.token("at_hash_wrong"), vectors.nonce)
+        try await withProvider { service, _ in
+            _ = try await service.validateIdToken(right, nonce: nonce, accessToken: Redacted("at-1"))
+            let error = await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
+                _ = try await service.validateIdToken(wrong, nonce: nonce, accessToken: Redacted("at-1"))
+            }
+            #expect(error?.message.contains("at_hash") == true)
+        }
+    }
+
+    @Test("a JWKS key without kid is never chosen by a kid the token invents")
+    func keyWithoutKid() async throws {
+        let vectors = vectors
+        let (invented, valid) = (try vectors.token("invented_kid"), try vectors.token("valid"))
+        try await withProvider(jwks: { _ in vectors.jwksK1NoKid }) { service, _ in
+            #expect(await !service.isValidIdToken(invented, nonce: vectors.nonce))
+            #expect(await service.isValidIdToken(valid, nonce: vectors.nonce))
+        }
+    }
+
     @Test("tokens that pass only within the rules are accepted", arguments: ["multi_aud_azp", "expired_within_skew"])
     func acceptedEdgeCases(_ name: String) async throws {
         let valid = try await withProvider { service, _ in await service.isValidIdToken(try vectors.token(name), nonce: vectors.nonce) }

@@ -27,11 +27,13 @@ struct RSAPublicKeyTests {
         try document.verifyAll()
     }
 
-    @Test("Keys are refused below 1024 bits, with an even modulus, or with an exponent below 3 or even")
+    @Test("Keys are refused below 2048 bits (RFC 7518 §3.3), with an even modulus, or with an exponent below 3 or even")
     func keyValidation() throws {
         let document = try RSAVectorDocument.load(from: RSAVectorDocument.committedURL)
         let key1024 = try #require(document.keys.first { $0.bits == 1024 })
-        let modulus = try #require(Base64URL.decode(key1024.n))
+        #expect(throws: CryptoError.self) { try RSAPublicKey(modulus: try #require(Base64URL.decode(key1024.n)), exponent: [1, 0, 1]) }
+        let key2048 = try #require(document.keys.first { $0.bits == 2048 })
+        let modulus = try #require(Base64URL.decode(key2048.n))
         #expect(throws: Never.self) { try RSAPublicKey(modulus: [0, 0] + modulus, exponent: [0, 1, 0, 1]) }
         let cases: [(modulus: [UInt8], exponent: [UInt8])] = [
             (Array(modulus.dropFirst()), [1, 0, 1]),

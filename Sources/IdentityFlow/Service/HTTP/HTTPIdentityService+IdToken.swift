@@ -22,12 +22,22 @@ extension HTTPIdentityService {
     /// - Throws: ``ErrorCode/invalidServerResponse`` naming the failed check (never the token);
     ///   discovery and JWKS errors as the table in the type's discussion.
     public func validateIdToken(_ idToken: Redacted<String>, nonce: String?) async throws(IdentityFlowError) -> IdTokenInfo {
+        try await validateIdToken(idToken, nonce: nonce, accessToken: nil)
+    }
+
+    /// Validates an ID token as ``validateIdToken(_:nonce:)`` does and, when it carries `at_hash`,
+    /// checks it against the access token issued with it (OpenID Connect Core §3.1.3.6).
+    func validateIdToken(_ idToken: Redacted<String>, nonce: String?, accessToken: Redacted<String>?) async throws(IdentityFlowError) -> IdTokenInfo {
         let token: JSONWebToken
         do { token = try JSONWebToken(compact: idToken.value) } catch {
             throw IdentityFlowError(.invalidServerResponse, "The ID token is not a compact JWS.")
         }
         guard token.algorithm == "RS256" else {
             throw IdentityFlowError(.invalidServerResponse, "The ID token's algorithm '\(token.algorithm ?? "none")' is refused: only RS256 is accepted.")
+        }
+        // RFC 7515 §4.1.11: a recipient must refuse a critical extension it does not understand, and it understands none.
+        guard token.header["crit"] == nil else {
+            throw IdentityFlowError(.invalidServerResponse, "The ID token names critical header extensions (crit), which are refused.")
         }
         let metadata = try await providerMetadata()
         let key = try await signingKey(for: token.keyID, metadata: metadata)
@@ -36,6 +46,13 @@ extension HTTPIdentityService {
         }
         let info = try IdTokenInfo(claims: token.claims)
         try check(info, issuer: metadata.issuer, nonce: nonce)
+        if let accessToken, let atHash = token.claims["at_hash"] {
+            // The left half of SHA-256 over the access token's ASCII, base64url-encoded.
+            let digest = Hashing.sha256(accessToken.value)
+            guard let claimed = atHash.stringValue, Self.sameBytes(claimed, Base64URL.encode(digest.prefix(16))) else {
+                throw IdentityFlowError(.invalidServerResponse, "The ID token is not valid: its at_hash does not match the access token.")
+            }
+        }
         return info
     }
 
@@ -53,27 +70,33 @@ extension HTTPIdentityService {
         func refuse(_ reason: String) -> IdentityFlowError {
             IdentityFlowError(.invalidServerResponse, "The ID token is not valid: \(reason).")
         }
-        guard info.issuer == issuer else { throw refuse("its issuer is not \(issuer)") }
+        guard Self.sameBytes(info.issuer, issuer) else { throw refuse("its issuer is not \(issuer)") }
         let clientID = configuration.clientID
-        guard info.audiences.contains(clientID) else { throw refuse("its audience does not include the client id") }
+        guard info.audiences.contains(where: { Self.sameBytes($0, clientID) }) else { throw refuse("its audience does not include the client id") }
         if info.audiences.count > 1, info.authorizedParty == nil { throw refuse("it has several audiences and no azp") }
-        if let azp = info.authorizedParty, azp != clientID { throw refuse("its azp is not the client id") }
+        if let azp = info.authorizedParty, !Self.sameBytes(azp, clientID) { throw refuse("its azp is not the client id") }
         let now = now()
         let skew = configuration.clockSkew
         guard info.expiresAt.addingTimeInterval(skew) > now else { throw refuse("it has expired") }
         guard info.issuedAt.addingTimeInterval(-skew) <= now else { throw refuse("it was issued in the future") }
         if let notBefore = info.notBefore, notBefore.addingTimeInterval(-skew) > now { throw refuse("it is not valid yet (nbf)") }
-        if let nonce, info.nonce != nonce { throw refuse("its nonce is not the one sent") }
+        if let nonce, !Self.sameBytes(info.nonce ?? "", nonce) || info.nonce == nil { throw refuse("its nonce is not the one sent") }
     }
+
+    /// Compares security-relevant strings (issuer, audience, nonce, `kid`) as bytes: Swift's `==`
+    /// applies Unicode canonical equivalence, so "\u{212A}1" (Kelvin sign) would equal "K1".
+    static func sameBytes(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
 
     // MARK: - JWKS
 
     /// The key for `kid` from the cached JWKS, fetching it when there is none or (once) when the
-    /// `kid` is unknown. Without a `kid`, the JWKS must hold exactly one RSA signing key.
+    /// `kid` is unknown. Without a `kid`, the JWKS must hold exactly one RSA signing key. A key the
+    /// JWKS lists without `kid` is never chosen by a token's `kid`, whatever the token names.
     private func signingKey(for keyID: String?, metadata: OpenIDProviderMetadata) async throws(IdentityFlowError) -> RSAPublicKey {
-        func pick(_ keys: [String: RSAPublicKey]) -> RSAPublicKey? {
-            if let keyID { return keys[keyID] }
-            return keys.count == 1 ? keys.values.first : nil
+        func pick(_ keys: JWKSKeys) -> RSAPublicKey? {
+            if let keyID { return keys.named.first { Self.sameBytes($0.keyID, keyID) }?.key }
+            let all = keys.named.map(\.key) + keys.unnamed
+            return all.count == 1 ? all.first : nil
         }
         if let cached = cache.withLock({ $0.keys }), let key = pick(cached) { return key }
         let keys = try await fetchKeys(metadata: metadata)
@@ -86,7 +109,7 @@ extension HTTPIdentityService {
         return key
     }
 
-    private func fetchKeys(metadata: OpenIDProviderMetadata) async throws(IdentityFlowError) -> [String: RSAPublicKey] {
+    private func fetchKeys(metadata: OpenIDProviderMetadata) async throws(IdentityFlowError) -> JWKSKeys {
         guard let jwksURI = metadata.jwksURI else {
             throw IdentityFlowError(.configurationInvalid, "The provider names no jwks_uri, so ID tokens cannot be validated.")
         }
@@ -97,14 +120,20 @@ extension HTTPIdentityService {
         guard let entries = try Self.jsonObject(response, context: "The JWKS")["keys"]?.arrayValue else {
             throw Self.malformed("The JWKS", member: "keys")
         }
-        var keys: [String: RSAPublicKey] = [:]
-        for (index, entry) in entries.enumerated() {
+        var keys = JWKSKeys()
+        for entry in entries {
             guard entry["kty"]?.stringValue == "RSA", entry["use"]?.stringValue ?? "sig" == "sig",
                   entry["alg"]?.stringValue ?? "RS256" == "RS256",
                   let n = entry["n"]?.stringValue, let e = entry["e"]?.stringValue else { continue }
             guard let key = try? RSAPublicKey(jwkModulus: n, jwkExponent: e) else { continue }
-            keys[entry["kid"]?.stringValue ?? "#\(index)"] = key
+            if let kid = entry["kid"]?.stringValue { keys.named.append((kid, key)) } else { keys.unnamed.append(key) }
         }
         return keys
     }
+}
+
+/// The RSA signing keys of a JWKS: those with a `kid`, and those without one.
+struct JWKSKeys: Sendable {
+    var named: [(keyID: String, key: RSAPublicKey)] = []
+    var unnamed: [RSAPublicKey] = []
 }

@@ -69,10 +69,16 @@ extension HTTPIdentityService {
         guard response.status == 200 else { throw Self.oauthError(response, context: "the code exchange") }
         let scopes = request.scopes.isEmpty ? configuration.scopes : request.scopes
         let tokens = try tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: scopes)
-        if let idToken = tokens.idToken {
-            _ = try await validateIdToken(idToken, nonce: request.nonce.value)
-        } else if scopes.contains("openid") {
-            throw IdentityFlowError(.invalidServerResponse, "The token response has no ID token although 'openid' was asked for.")
+        do throws(IdentityFlowError) {
+            if let idToken = tokens.idToken {
+                _ = try await validateIdToken(idToken, nonce: request.nonce.value, accessToken: tokens.accessToken)
+            } else if scopes.contains("openid") {
+                throw IdentityFlowError(.invalidServerResponse, "The token response has no ID token although 'openid' was asked for.")
+            }
+        } catch {
+            // The server issued tokens the flow will not use: revoke them rather than leave them live.
+            try? await revoke(tokens)
+            throw error
         }
         return tokens
     }
@@ -93,7 +99,7 @@ extension HTTPIdentityService {
         guard response.status == 200 else { throw Self.oauthError(response, context: "the token refresh") }
         var tokens = try tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: configuration.scopes)
         if tokens.refreshToken == nil { tokens.refreshToken = refreshToken }
-        if let idToken = tokens.idToken { _ = try await validateIdToken(idToken, nonce: nil) }
+        if let idToken = tokens.idToken { _ = try await validateIdToken(idToken, nonce: nil, accessToken: tokens.accessToken) }
         return tokens
     }
 

@@ -56,7 +56,7 @@ public final class HTTPIdentityService: IdentityService {
 
     struct Cache: Sendable {
         var metadata: OpenIDProviderMetadata?
-        var keys: [String: RSAPublicKey]?
+        var keys: JWKSKeys?
     }
 
     /// Creates a service. Nothing is fetched until the first call.
