@@ -78,7 +78,7 @@ public struct LogoutMachine: StateMachine {
     }
 
     private static func localOnly(_ cause: IdentityFlowError) -> IdentityFlowError {
-        IdentityFlowError(.localLogout, "Logged out on this device; the server could not revoke the tokens.", underlying: cause)
+        IdentityFlowError(.localLogout, "Logged out on this device; the server could not revoke the tokens: \(cause.message)", underlying: cause)
     }
 
     /// Every transition the logout machine can take. `identityflow charts` draws it.

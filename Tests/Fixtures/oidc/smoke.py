@@ -159,7 +159,8 @@ def browser_flow(discovery):
     r = userinfo(discovery, refreshed.get("access_token", ""))
     check("userinfo answers alice's claims", r.status_code == 200 and r.json().get("preferred_username") == "alice" and r.json().get("email") == "alice@example.test", r.text)
 
-    r = requests.post(discovery["revocation_endpoint"], data={"token": refreshed.get("access_token", ""), "token_type_hint": "access_token", "client_id": CLIENT}, timeout=TIMEOUT)
+    metadata = requests.get(f"{BASE}/o/.well-known/oauth-authorization-server", timeout=TIMEOUT).json()
+    r = requests.post(metadata["revocation_endpoint"], data={"token": refreshed.get("access_token", ""), "token_type_hint": "access_token", "client_id": CLIENT}, timeout=TIMEOUT)
     check("revocation answers 200", r.status_code == 200, r.status_code)
     check("revoked access token is refused by userinfo (401)", userinfo(discovery, refreshed.get("access_token", "")).status_code == 401)
 
@@ -374,7 +375,10 @@ def main():
         print(f"FAIL discovery at {BASE}: {error}")
         return 1
     check("discovery issuer is BASE/o", discovery.get("issuer") == f"{BASE}/o", discovery.get("issuer"))
-    check("discovery advertises jwks, userinfo, revocation", all(k in discovery for k in ("jwks_uri", "userinfo_endpoint", "revocation_endpoint")))
+    check("discovery advertises jwks and userinfo", all(k in discovery for k in ("jwks_uri", "userinfo_endpoint")))
+    check("stock discovery names no revocation_endpoint", "revocation_endpoint" not in discovery)
+    metadata = requests.get(f"{BASE}/o/.well-known/oauth-authorization-server", timeout=TIMEOUT).json()
+    check("the RFC 8414 document names the revocation endpoint and the same issuer", "revocation_endpoint" in metadata and metadata.get("issuer") == discovery.get("issuer"), metadata)
     check("discovery offers only S256", discovery.get("code_challenge_methods_supported") == ["S256"])
     for part in (browser_flow, custom_registration, pin_login):
         try:

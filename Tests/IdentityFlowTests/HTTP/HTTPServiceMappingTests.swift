@@ -67,6 +67,29 @@ struct HTTPServiceMappingTests {
         #expect(fiveMinutes.problem == nil)
     }
 
+    @Test("endpoints missing from openid-configuration are taken from the RFC 8414 document of the same issuer, and only of the same issuer")
+    func discoveryMerge() async throws {
+        for sameIssuer in [true, false] {
+            let server = try LoopbackHTTPServer { request in
+                let origin = "http://\(request.headers["host"] ?? "")"
+                switch request.path {
+                case "/o/.well-known/openid-configuration":
+                    return .json(200, object: ["issuer": "\(origin)/o", "authorization_endpoint": "\(origin)/o/authorize/", "token_endpoint": "\(origin)/o/token/",
+                                               "jwks_uri": "\(origin)/o/jwks/", "userinfo_endpoint": "\(origin)/o/userinfo/"])
+                case "/o/.well-known/oauth-authorization-server":
+                    return .json(200, object: ["issuer": sameIssuer ? "\(origin)/o" : "\(origin)/other", "authorization_endpoint": "\(origin)/o/authorize/",
+                                               "token_endpoint": "\(origin)/o/token/", "revocation_endpoint": "\(origin)/o/revoke/"])
+                default: return .json(404, #"{"error": "not_found"}"#)
+                }
+            }
+            defer { server.stop() }
+            let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
+            let metadata = try await service.providerMetadata()
+            #expect((metadata.revocationEndpoint?.absoluteString.hasSuffix("/o/revoke/") ?? false) == sameIssuer)
+            #expect(metadata.jwksURI?.absoluteString.hasSuffix("/o/jwks/") == true)
+        }
+    }
+
     @Test("discovery falls back to the RFC 8414 document")
     func discoveryFallback() async throws {
         let server = try LoopbackHTTPServer { request in
@@ -79,7 +102,9 @@ struct HTTPServiceMappingTests {
         let metadata = try await service.providerMetadata()
         #expect(metadata.tokenEndpoint.absoluteString.hasSuffix("/o/token/"))
         _ = try await service.providerMetadata()
-        #expect(server.requests.map(\.path) == ["/o/.well-known/openid-configuration", "/o/.well-known/oauth-authorization-server"], "cached after the first success")
+        // The document lacks revocation, userinfo and JWKS, so the last candidate is asked for them too.
+        #expect(server.requests.map(\.path) == ["/o/.well-known/openid-configuration", "/o/.well-known/oauth-authorization-server",
+                                                 "/.well-known/oauth-authorization-server/o"], "cached after the first success")
     }
 
     @Test("the authorization URL carries PKCE S256, state, nonce, scopes and the optional parameters")

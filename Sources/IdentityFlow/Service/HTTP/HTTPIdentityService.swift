@@ -80,22 +80,49 @@ public final class HTTPIdentityService: IdentityService {
     public func providerMetadata() async throws(IdentityFlowError) -> OpenIDProviderMetadata {
         if let cached = cache.withLock({ $0.metadata }) { return cached }
         var lastError = IdentityFlowError(.configurationInvalid, "No discovery document URL could be derived.")
-        for candidate in configuration.discoveryCandidates {
+        let candidates = configuration.discoveryCandidates
+        for (index, candidate) in candidates.enumerated() {
             let response = try await transport.send(URLRequest(url: candidate))
             guard response.status == 200 else {
                 lastError = Self.statusError(response, context: "discovery")
                 if response.status == 404 || response.status == 410 { continue }
                 throw lastError
             }
-            let metadata = try OpenIDProviderMetadata(document: try Self.jsonObject(response, context: "The discovery document"))
-            if let issuer = configuration.issuer, Self.trimmed(issuer.absoluteString) != Self.trimmed(metadata.issuer) {
-                throw IdentityFlowError(.configurationInvalid, "The discovery document names issuer \(metadata.issuer), not the configured \(issuer.absoluteString).")
+            var metadata = try checkedMetadata(response)
+            // Providers often list revocation (or userinfo, JWKS) only in their RFC 8414 document.
+            for supplement in candidates[(index + 1)...] where metadata.lacksOptionalEndpoints {
+                guard let more = await supplementaryMetadata(supplement), Self.sameIssuer(more.issuer, metadata.issuer) else { continue }
+                metadata = metadata.filling(from: more)
             }
             cache.withLock { $0.metadata = metadata }
             return metadata
         }
         throw lastError
     }
+
+    /// Metadata from a discovery answer, whose issuer must be the configured one (when configured).
+    private func checkedMetadata(_ response: HTTPResponse) throws(IdentityFlowError) -> OpenIDProviderMetadata {
+        let metadata = try OpenIDProviderMetadata(document: try Self.jsonObject(response, context: "The discovery document"))
+        if let issuer = configuration.issuer, !Self.sameIssuer(issuer.absoluteString, metadata.issuer) {
+            throw IdentityFlowError(.configurationInvalid, "The discovery document names issuer \(metadata.issuer), not the configured \(issuer.absoluteString).")
+        }
+        return metadata
+    }
+
+    /// Another metadata document of the same provider, or `nil` when it is absent or unusable (it
+    /// only adds endpoints, so its failure never fails discovery).
+    private func supplementaryMetadata(_ url: URL) async -> OpenIDProviderMetadata? {
+        do throws(IdentityFlowError) {
+            let response = try await transport.send(URLRequest(url: url))
+            guard response.status == 200 else { return nil }
+            return try checkedMetadata(response)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Issuers compare as bytes, a trailing slash aside.
+    private static func sameIssuer(_ a: String, _ b: String) -> Bool { sameBytes(trimmed(a), trimmed(b)) }
 
     private static func trimmed(_ text: String) -> String { text.hasSuffix("/") ? String(text.dropLast()) : text }
 

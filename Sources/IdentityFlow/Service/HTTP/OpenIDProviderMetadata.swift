@@ -38,6 +38,18 @@ public struct OpenIDProviderMetadata: Sendable, Hashable {
         self.codeChallengeMethodsSupported = codeChallengeMethodsSupported
     }
 
+    /// Whether an optional endpoint IdentityFlow uses (revocation, userinfo, JWKS) is missing.
+    var lacksOptionalEndpoints: Bool { revocationEndpoint == nil || userinfoEndpoint == nil || jwksURI == nil }
+
+    /// This metadata with its missing optional endpoints taken from `other` (same issuer).
+    func filling(from other: OpenIDProviderMetadata) -> OpenIDProviderMetadata {
+        OpenIDProviderMetadata(
+            issuer: issuer, authorizationEndpoint: authorizationEndpoint, tokenEndpoint: tokenEndpoint,
+            userinfoEndpoint: userinfoEndpoint ?? other.userinfoEndpoint, jwksURI: jwksURI ?? other.jwksURI,
+            revocationEndpoint: revocationEndpoint ?? other.revocationEndpoint,
+            codeChallengeMethodsSupported: codeChallengeMethodsSupported.isEmpty ? other.codeChallengeMethodsSupported : codeChallengeMethodsSupported)
+    }
+
     /// Reads metadata from a discovery document.
     /// - Parameter document: The parsed JSON document.
     /// - Throws: ``ErrorCode/invalidServerResponse`` when a required member is missing or not a URL,
