@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import IdentityFlow
-import Statechart
 
 /// FileStorage survives SIGKILL at any moment: a writer process (`identityflow-crash-writer`)
 /// writes items, profiles and registration checkpoints into one directory and is killed at a random
@@ -61,6 +60,10 @@ struct CrashSafetyTests {
 }
 
 /// The writer process: started, read line by line, killed with SIGKILL.
+///
+/// Its output is read with blocking reads on a thread of its own, not with a dispatch read source
+/// (`readabilityHandler`): two hundred writers killed mid-write make a source's cancellation race
+/// with its events inside libdispatch.
 enum CrashWriter {
     static let binary: URL? = {
         [Bundle.main.bundleURL.deletingLastPathComponent(), URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
@@ -68,63 +71,31 @@ enum CrashWriter {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    private struct Output: Sendable {
-        var text = ""
-        var ended = false
-        var waiter: (count: Int, continuation: CheckedContinuation<Void, Never>)?
-        var exit: CheckedContinuation<Void, Never>?
-        var exited = false
-
-        var completeLines: [String] {
-            guard let last = text.lastIndex(of: "\n") else { return [] }
-            return text[..<last].split(separator: "\n").map(String.init)
-        }
-    }
-
     /// Runs the writer until it has printed `killAfterLines` lines (or ended), kills it, and
     /// returns every complete line it printed and whether it ended by the kill.
     static func run(directory: URL, killAfterLines: Int) async throws -> (lines: [String], killed: Bool) {
         let process = Process()
-        process.executableURL = try #require(binary)
+        process.executableURL = binary
         process.arguments = [directory.path]
         let pipe = Pipe()
         process.standardOutput = pipe
-        let output = Locked(Output())
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            let due = output.withLock { output -> CheckedContinuation<Void, Never>? in
-                if data.isEmpty { output.ended = true } else { output.text += String(decoding: data, as: UTF8.self) }
-                guard let waiter = output.waiter, output.ended || output.completeLines.count >= waiter.count else { return nil }
-                output.waiter = nil
-                return waiter.continuation
-            }
-            if data.isEmpty { handle.readabilityHandler = nil }
-            due?.resume()
-        }
-        process.terminationHandler = { _ in
-            output.withLock { output in
-                output.exited = true
-                defer { output.exit = nil }
-                return output.exit
-            }?.resume()
-        }
         try process.run()
-        await withCheckedContinuation { continuation in
-            let ready = output.withLock { output in
-                if output.ended || output.completeLines.count >= killAfterLines { return true }
-                output.waiter = (killAfterLines, continuation)
-                return false
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let reader = pipe.fileHandleForReading
+                var output = Data()
+                while output.reduce(0, { $1 == 0x0A ? $0 + 1 : $0 }) < killAfterLines {
+                    let chunk = reader.availableData
+                    if chunk.isEmpty { break }
+                    output.append(chunk)
+                }
+                kill(process.processIdentifier, SIGKILL)
+                while case let chunk = reader.availableData, !chunk.isEmpty { output.append(chunk) }
+                process.waitUntilExit()
+                let text = String(decoding: output, as: UTF8.self)
+                let complete = text.lastIndex(of: "\n").map { text[..<$0].split(separator: "\n").map(String.init) } ?? []
+                continuation.resume(returning: (complete, process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL))
             }
-            if ready { continuation.resume() }
         }
-        kill(process.processIdentifier, SIGKILL)
-        await withCheckedContinuation { continuation in
-            let exited = output.withLock { output in
-                if !output.exited { output.exit = continuation }
-                return output.exited
-            }
-            if exited { continuation.resume() }
-        }
-        return (output.withLock { $0.completeLines }, process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
     }
 }
