@@ -28,6 +28,7 @@ struct HostileNetworkTests {
         var code: ErrorCode {
             switch self {
             case .serverError: .serverNotReachable
+            case .closedWithoutAnswer: .networkConnectivityFailure
             default: .invalidServerResponse
             }
         }

@@ -28,7 +28,7 @@ import FoundationNetworking
 ///
 /// | what happened | code |
 /// |---|---|
-/// | no network, connection lost before an answer began | 9000 ``ErrorCode/networkConnectivityFailure`` |
+/// | no network; the connection closed or dropped before an answer began (the server closed it or crashed) | 9000 ``ErrorCode/networkConnectivityFailure`` |
 /// | connection refused, host not found (DNS), timeout, TLS failure | 9001 ``ErrorCode/serverNotReachable`` |
 /// | any 5xx answer | 9001 ``ErrorCode/serverNotReachable`` |
 /// | task cancelled | 9006 ``ErrorCode/actionCancelled`` |

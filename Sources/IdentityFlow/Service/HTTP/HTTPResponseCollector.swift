@@ -125,19 +125,32 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
 
     // MARK: - Outcome
 
+    /// URL errors FoundationNetworking reports when a connection closes before any answer.
+    private static let endedBeforeAnswer: Set<Int> = [
+        NSURLErrorNetworkConnectionLost, NSURLErrorBadServerResponse, NSURLErrorZeroByteResource, NSURLErrorCannotParseResponse,
+    ]
+
+    private static func closedWithoutAnswer(underlying: NSError?) -> IdentityFlowError {
+        IdentityFlowError(.networkConnectivityFailure, "The connection closed before the server answered.", underlying: underlying)
+    }
+
     private static func outcome(state: State, error: (any Error)?) -> Result<HTTPResponse, IdentityFlowError> {
         if let failure = state.failure { return .failure(failure) }
         let expected = state.response?.expectedContentLength ?? -1
         let truncated = expected >= 0 && Int64(state.body.count) < expected
         if let error {
-            if state.response != nil, truncated || (error as NSError).code == NSURLErrorNetworkConnectionLost {
+            let code = (error as NSError).code
+            if state.response != nil, truncated || code == NSURLErrorNetworkConnectionLost {
                 return .failure(IdentityFlowError(.invalidServerResponse, "The server's answer was cut off (\(state.body.count) of \(expected) bytes).", underlying: error as NSError))
+            }
+            // The connection ended before any answer began (the server closed it or crashed):
+            // the network error, not a broken answer.
+            if state.response == nil, Self.endedBeforeAnswer.contains(code) {
+                return .failure(Self.closedWithoutAnswer(underlying: NSError(domain: (error as NSError).domain, code: code)))
             }
             return .failure(HTTPIdentityService.transportError(error))
         }
-        guard let response = state.response else {
-            return .failure(IdentityFlowError(.invalidServerResponse, "The server closed the connection without an answer."))
-        }
+        guard let response = state.response else { return .failure(Self.closedWithoutAnswer(underlying: nil)) }
         if truncated {
             return .failure(IdentityFlowError(.invalidServerResponse, "The server's answer was cut off (\(state.body.count) of \(expected) bytes)."))
         }
