@@ -71,6 +71,9 @@ public struct JSONWebToken: Sendable {
 
     private static func decodeObject(_ part: Substring, name: String) throws -> [String: JSONValue] {
         let bytes = try decodePart(part, name: name)
+        if case .duplicate = JSONDuplicateKeys.find(in: bytes) {
+            throw CryptoError(.malformedToken, reason: "the JWS \(name) names a member twice")
+        }
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)), let object = value.objectValue else {
             throw CryptoError(.malformedToken, reason: "the JWS \(name) is not a JSON object")
         }
