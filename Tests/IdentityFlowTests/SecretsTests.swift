@@ -84,6 +84,16 @@ struct SecretsTests {
         dump(state, to: &dumped)
         visible += [String(describing: state), dumped]
         secrets += ["at-known", "rt-known", "id-known", "custom-known"]
+        // The custom registration session lets its holder complete the registration.
+        let answer = CustomRegistrationAnswer(info: CustomInfo(status: 2000), session: "session-known", tokens: TokenSet(accessToken: "at-known"))
+        let session = RegistrationMachine.State.awaitingCustomFinishData(.init(id: "session-known"))
+        let effect = RegistrationMachine.Effect.sendCustomData(.finish, session: Redacted("session-known"), data: Redacted("x"))
+        for value in [answer, session, effect] as [Any] {
+            var text = ""
+            dump(value, to: &text)
+            visible += [String(describing: value), String(reflecting: value), text]
+        }
+        secrets.append("session-known")
 
         for secret in Set(secrets) where !secret.isEmpty {
             let leaks = visible.filter { $0.contains(secret) }

@@ -40,10 +40,16 @@ public struct RegistrationMachine: StateMachine {
         }
     }
 
-    /// A custom registration session (two-step init answers open one).
-    public struct CustomSession: Sendable, Hashable {
+    /// A custom registration session (two-step init answers open one). It prints redacted.
+    public struct CustomSession: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
         /// The session identifier, or `nil` for a one-step registration.
         public let id: String?
+
+        /// `CustomSession(<redacted>)`, or `CustomSession(none)`.
+        public var description: String { "CustomSession(\(id == nil ? "none" : "<redacted>"))" }
+
+        /// What `dump` shows: the description, never the identifier.
+        public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
     }
 
     /// What a successful server registration left: tokens and the provider's last answer.
@@ -162,7 +168,7 @@ public struct RegistrationMachine: StateMachine {
         /// Hand the host a ``CustomRegistrationChallenge``.
         case emitCustomRegistrationChallenge(CustomRegistrationStep, info: CustomInfo?, error: IdentityFlowError?)
         /// Send custom registration data to the server.
-        case sendCustomData(CustomRegistrationStep, session: String?, data: Redacted<String?>)
+        case sendCustomData(CustomRegistrationStep, session: Redacted<String?>, data: Redacted<String?>)
         /// Hand the host a ``CreatePinChallenge``.
         case emitCreatePinChallenge(error: IdentityFlowError?)
         /// Derive the PIN verifier and enrol it.
@@ -243,7 +249,7 @@ public struct RegistrationMachine: StateMachine {
         case .awaitingCustomInitData:
             switch event {
             case .customDataProvided(let data):
-                return go(.sendingCustomInitData, Effects(.sendCustomData(.initialization, session: nil, data: data)))
+                return go(.sendingCustomInitData, Effects(.sendCustomData(.initialization, session: Redacted(nil), data: data)))
             case .challengeAbandoned(let how): return fail(how.error)
             case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
             default: return nil
@@ -258,7 +264,7 @@ public struct RegistrationMachine: StateMachine {
         case .awaitingCustomFinishData(let session):
             switch event {
             case .customDataProvided(let data):
-                return go(.sendingCustomFinishData(session), Effects(.sendCustomData(.finish, session: session.id, data: data)))
+                return go(.sendingCustomFinishData(session), Effects(.sendCustomData(.finish, session: Redacted(session.id), data: data)))
             case .challengeAbandoned(let how): return fail(how.error)
             case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
             default: return nil

@@ -1,5 +1,5 @@
 /// A server's answer to a custom registration step.
-public struct CustomRegistrationAnswer: Sendable, Hashable {
+public struct CustomRegistrationAnswer: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     private struct Fields: Sendable, Hashable {
         let info: CustomInfo
         let session: String?
@@ -24,4 +24,13 @@ public struct CustomRegistrationAnswer: Sendable, Hashable {
     public init(info: CustomInfo, session: String? = nil, tokens: TokenSet? = nil) {
         fields = Box(Fields(info: info, session: session, tokens: tokens))
     }
+
+    /// The status; the session and tokens print as `<redacted>` (the session lets its holder
+    /// complete the registration).
+    public var description: String {
+        "CustomRegistrationAnswer(status: \(info.status), session: \(session == nil ? "none" : "<redacted>"), tokens: \(tokens == nil ? "none" : "<redacted>"))"
+    }
+
+    /// What `dump` shows: the description, never the session or tokens.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 }
