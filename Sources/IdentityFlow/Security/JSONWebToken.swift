@@ -71,8 +71,8 @@ public struct JSONWebToken: Sendable {
 
     private static func decodeObject(_ part: Substring, name: String) throws -> [String: JSONValue] {
         let bytes = try decodePart(part, name: name)
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)), let object = value.objectValue else {
-            throw CryptoError(.malformedToken, reason: "the JWS \(name) is not a JSON object")
+        guard let object = StrictJSONParser.parse(bytes)?.objectValue else {
+            throw CryptoError(.malformedToken, reason: "the JWS \(name) is not a JSON object with unique member names")
         }
         return object
     }
