@@ -48,7 +48,7 @@ final class RegistrationFlow: FlowPerformer {
             return engine.call { () throws(IdentityFlowError) in
                 switch step {
                 case .initialization: .customAnswerReceived(try await service.initCustomRegistration(provider: provider, data: data))
-                case .finish: .customAnswerReceived(try await service.completeCustomRegistration(provider: provider, session: session, data: data))
+                case .finish: .customAnswerReceived(try await service.completeCustomRegistration(provider: provider, session: session.value, data: data))
                 }
             }
         case .emitCreatePinChallenge(let error):

@@ -41,9 +41,18 @@ public struct RegistrationMachine: StateMachine {
     }
 
     /// A custom registration session (two-step init answers open one).
-    public struct CustomSession: Sendable, Hashable {
+    ///
+    /// Its description, debug description and `dump` show only whether there is a session.
+    public struct CustomSession: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
         /// The session identifier, or `nil` for a one-step registration.
         public let id: String?
+
+        /// `CustomSession(id: <redacted>)`, or `CustomSession(id: nil)`.
+        public var description: String { "CustomSession(id: \(id == nil ? "nil" : "<redacted>"))" }
+        /// The same as ``description``.
+        public var debugDescription: String { description }
+        /// A mirror that shows only whether there is a session.
+        public var customMirror: Mirror { Mirror(self, children: ["id": id == nil ? "nil" : "<redacted>"], displayStyle: .struct) }
     }
 
     /// What a successful server registration left: tokens and the provider's last answer.
@@ -147,7 +156,7 @@ public struct RegistrationMachine: StateMachine {
         /// Hand the host a ``CustomRegistrationChallenge``.
         case emitCustomRegistrationChallenge(CustomRegistrationStep, info: CustomInfo?, error: IdentityFlowError?)
         /// Send custom registration data to the server.
-        case sendCustomData(CustomRegistrationStep, session: String?, data: Redacted<String?>)
+        case sendCustomData(CustomRegistrationStep, session: Redacted<String?>, data: Redacted<String?>)
         /// Hand the host a ``CreatePinChallenge``.
         case emitCreatePinChallenge(error: IdentityFlowError?)
         /// Derive the PIN verifier and enrol it.
@@ -218,7 +227,7 @@ public struct RegistrationMachine: StateMachine {
         case .awaitingCustomInitData:
             switch event {
             case .customDataProvided(let data):
-                return go(.sendingCustomInitData, Effects(.sendCustomData(.initialization, session: nil, data: data)))
+                return go(.sendingCustomInitData, Effects(.sendCustomData(.initialization, session: Redacted(nil), data: data)))
             case .challengeAbandoned(let how): return fail(how.error)
             case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
             default: return nil
@@ -233,7 +242,7 @@ public struct RegistrationMachine: StateMachine {
         case .awaitingCustomFinishData(let session):
             switch event {
             case .customDataProvided(let data):
-                return go(.sendingCustomFinishData(session), Effects(.sendCustomData(.finish, session: session.id, data: data)))
+                return go(.sendingCustomFinishData(session), Effects(.sendCustomData(.finish, session: Redacted(session.id), data: data)))
             case .challengeAbandoned(let how): return fail(how.error)
             case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
             default: return nil

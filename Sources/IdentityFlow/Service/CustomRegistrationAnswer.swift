@@ -1,4 +1,7 @@
 /// A server's answer to a custom registration step.
+///
+/// Its description, debug description and `dump` show the status only: the session, data and
+/// tokens are `<redacted>`.
 public struct CustomRegistrationAnswer: Sendable, Hashable {
     private struct Fields: Sendable, Hashable {
         let info: CustomInfo
@@ -23,5 +26,23 @@ public struct CustomRegistrationAnswer: Sendable, Hashable {
     ///   - tokens: Tokens, when the registration succeeded.
     public init(info: CustomInfo, session: String? = nil, tokens: TokenSet? = nil) {
         fields = Box(Fields(info: info, session: session, tokens: tokens))
+    }
+}
+
+// MARK: - Redaction
+
+extension CustomRegistrationAnswer: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `CustomRegistrationAnswer(info: CustomInfo(status: 2000, data: <redacted>), session: <redacted>, tokens: <redacted>)`;
+    /// an absent session or token set shows as `nil`.
+    public var description: String {
+        "CustomRegistrationAnswer(info: \(info), session: \(session == nil ? "nil" : "<redacted>"), tokens: \(tokens == nil ? "nil" : "<redacted>"))"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror with the status and whether a session and tokens are present, so `dump` never reveals them.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["info": info, "session": session == nil ? "nil" : "<redacted>", "tokens": tokens == nil ? "nil" : "<redacted>"], displayStyle: .struct)
     }
 }
