@@ -44,6 +44,29 @@ struct HTTPServiceMappingTests {
         }
     }
 
+    @Test("hostile numbers never trap and never loosen validation: NaN, infinity and 1e300 are refused with 10001")
+    func hostileNumbers() async {
+        func plist(_ key: String, _ real: String) -> String {
+            #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>issuer</key><string>https://a.test</string><key>client_id</key><string>c</string><key>redirect_uri</key><string>x://y</string><key>"#
+                + key + "</key><real>" + real + "</real></dict></plist>"
+        }
+        let texts = [
+            #"{"issuer": "https://a.test", "client_id": "c", "redirect_uri": "x://y", "max_response_body_bytes": 1e300}"#,
+            plist("max_response_body_bytes", "nan"), plist("max_response_body_bytes", "inf"),
+            #"{"issuer": "https://a.test", "client_id": "c", "redirect_uri": "x://y", "clock_skew_seconds": 1e300}"#,
+            plist("clock_skew_seconds", "inf"), plist("clock_skew_seconds", "nan"), plist("clock_skew_seconds", "301"),
+            plist("request_timeout_seconds", "inf"),
+        ]
+        for text in texts {
+            await HTTPTestSupport.expectError(.configurationInvalid) { () throws(IdentityFlowError) in
+                _ = try HTTPIdentityService(configuration: try HTTPServiceConfiguration(data: Data(text.utf8)))
+            }
+        }
+        var fiveMinutes = HTTPServiceConfiguration(issuer: URL(string: "https://a.test")!, clientID: "c", redirectURI: Self.redirect)
+        fiveMinutes.clockSkew = 300
+        #expect(fiveMinutes.problem == nil)
+    }
+
     @Test("discovery falls back to the RFC 8414 document")
     func discoveryFallback() async throws {
         let server = try LoopbackHTTPServer { request in

@@ -189,7 +189,13 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         }
         if let skew = try number("clock_skew_seconds") { clockSkew = skew }
         if let timeout = try number("request_timeout_seconds") { requestTimeout = timeout }
-        if let size = try number("max_response_body_bytes") { maxResponseBodySize = Int(size) }
+        if let size = try number("max_response_body_bytes") {
+            // `Int(_:)` traps on NaN, infinity and values out of range: refuse those instead.
+            guard let bytes = Int(exactly: size.rounded(.down)) else {
+                throw IdentityFlowError(.configurationInvalid, "'max_response_body_bytes' in the \(name) must be a whole number of bytes (got \(size)).")
+            }
+            maxResponseBodySize = bytes
+        }
     }
 
     // MARK: - Checks
@@ -197,7 +203,8 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     /// The first rule the configuration breaks, or `nil` when it is usable.
     ///
     /// Rules: an issuer or a discovery URL; a client id; every server URL `https`, or `http` to a
-    /// loopback host; a positive timeout, a non-negative skew and a body cap of at least 1 KiB.
+    /// loopback host; a positive, finite timeout; a clock skew from 0 to ``maximumClockSkew`` (an
+    /// infinite or huge skew would switch ID token expiry checks off); a body cap of at least 1 KiB.
     public var problem: IdentityFlowError? {
         guard let base = discoveryURL ?? issuer else {
             return IdentityFlowError(.configurationInvalid, "Give the issuer or the discovery URL.")
@@ -206,11 +213,16 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         for url in [base, extensionBaseURL].compactMap({ $0 }) {
             if let problem = Self.transportProblem(url) { return problem }
         }
-        if !(requestTimeout > 0) { return IdentityFlowError(.configurationInvalid, "requestTimeout must be positive.") }
-        if !(clockSkew >= 0) { return IdentityFlowError(.configurationInvalid, "clockSkew must not be negative.") }
+        if !(requestTimeout > 0 && requestTimeout.isFinite) { return IdentityFlowError(.configurationInvalid, "requestTimeout must be positive and finite.") }
+        if !(clockSkew >= 0 && clockSkew <= Self.maximumClockSkew) {
+            return IdentityFlowError(.configurationInvalid, "clockSkew must be from 0 to \(Int(Self.maximumClockSkew)) seconds (got \(clockSkew)).")
+        }
         if maxResponseBodySize < 1024 { return IdentityFlowError(.configurationInvalid, "maxResponseBodySize must be at least 1024 bytes.") }
         return nil
     }
+
+    /// The largest clock skew a configuration may allow, in seconds (5 minutes).
+    public static let maximumClockSkew: TimeInterval = 300
 
     /// The discovery documents to try, in order.
     var discoveryCandidates: [URL] {
