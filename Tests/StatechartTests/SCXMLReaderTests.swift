@@ -66,6 +66,9 @@ struct SCXMLReaderTests {
             try SCXMLReader().read(document(#"<?a?><state id="a"><transition event="e" target="a"/></state>"#))
         }
         #expect(throws: SCXMLReadError.unsupportedMarkup(kind: "unterminated XML declaration", line: 1)) { try SCXMLReader().read("<?xml version") }
+        #expect(throws: SCXMLReadError.unsupportedMarkup(kind: "unterminated XML declaration", line: 1)) {
+            try SCXMLReader().read(#"<?xml version="1.0" <scxml xmlns="http://www.w3.org/2005/07/scxml"><?a?>"#)
+        }
     }
 
     @Test func markupInCommentsAndCDATAIsNotRefused() throws {

@@ -13,7 +13,7 @@ enum SCXMLMarkupScreen {
         var index = 0
         var line = 1
         if bytes.starts(with: Array("<?xml".utf8)), bytes.count > 5, isSpace(bytes[5]) {
-            guard let end = find(Array("?>".utf8), in: bytes, from: 5, line: &line) else {
+            guard let end = find(Array("?>".utf8), in: bytes, from: 5, line: &line), !bytes[5..<end].contains(UInt8(ascii: "<")) else {
                 throw .unsupportedMarkup(kind: "unterminated XML declaration", line: 1)
             }
             index = end
