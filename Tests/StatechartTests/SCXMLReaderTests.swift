@@ -71,9 +71,12 @@ struct SCXMLReaderTests {
         }
     }
 
-    @Test func markupInCommentsAndCDATAIsNotRefused() throws {
-        let text = document(#"<!-- <!DOCTYPE x> <?pi?> --><state id="a"><transition event="e" target="b"/></state><final id="b"/>"#)
+    @Test func commentsAndCDATAAreReadButCannotHideRefusedMarkup() throws {
+        let text = document(#"<!-- a note --><state id="a"><transition event="e" target="b"/></state><final id="b"/><![CDATA[x]]>"#)
         #expect(try SCXMLReader().read(text).transitions.count == 1)
+        #expect(throws: SCXMLReadError.unsupportedMarkup(kind: "processing instruction", line: 3)) {
+            try SCXMLReader().read(document(#"<!-- unterminated <state id="a"/><?a?>"#))
+        }
     }
 
     @Test func anEndElementWithNoOpenStateDoesNotTrap() {

@@ -23,12 +23,14 @@ struct FuzzTests {
         "false", "-", "0", "1e400", "1e-400", "1.", ".5", "E", "+", " ", "\t", "\n", "\u{FEFF}", "[[[[[[[[[[[[", "]]]]]]]]]]]]",
     ]
 
-    @Test("JSON: the strict parser returns a value JSONDecoder agrees with, or nil")
+    /// JSONDecoder refuses some valid JSON (`0E2` on Linux), so only values both read are compared.
+    @Test("JSON: the strict parser returns nil or a value that survives re-encoding and that JSONDecoder, when it reads it, reads the same")
     func json() {
         Fuzzer.run("json", seeds: Self.jsonSeeds, dictionary: Self.jsonDictionary) { input in
             guard let value = StrictJSONParser.parse(input) else { return nil }
-            guard let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(input)) else { return "JSONDecoder refuses \(value)" }
-            guard decoded == value else { return "JSONDecoder reads \(decoded), the parser \(value)" }
+            if let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(input)), decoded != value {
+                return "JSONDecoder reads \(decoded), the parser \(value)"
+            }
             guard let encoded = try? JSONEncoder().encode(value), StrictJSONParser.parse(encoded) == value else { return "re-encoding changes \(value)" }
             return nil
         }

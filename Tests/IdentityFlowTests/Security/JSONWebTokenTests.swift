@@ -119,6 +119,7 @@ struct StrictJSONParserTests {
         #expect(StrictJSONParser.parse(Array(text.utf8)) == expected)
         #expect(StrictJSONParser.parse(Array(" \u{FEFF}[0]".utf8)) == nil)
         #expect(StrictJSONParser.parse([0xEF, 0xBB, 0xBF] + Array(" [0] ".utf8)) == [0])
+        #expect(StrictJSONParser.parse(Array("[0E2,-0e-0,1E+2]".utf8)) == [0, 0, 100])
     }
 
     @Test("Refuses repeated member names, at any depth", arguments: [
