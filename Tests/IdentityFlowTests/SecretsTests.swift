@@ -84,20 +84,40 @@ struct SecretsTests {
         dump(state, to: &dumped)
         visible += [String(describing: state), dumped]
         secrets += ["at-known", "rt-known", "id-known", "custom-known"]
-        // The custom registration session lets its holder complete the registration.
-        let answer = CustomRegistrationAnswer(info: CustomInfo(status: 2000), session: "session-known", tokens: TokenSet(accessToken: "at-known"))
-        let session = RegistrationMachine.State.awaitingCustomFinishData(.init(id: "session-known"))
-        let effect = RegistrationMachine.Effect.sendCustomData(.finish, session: Redacted("session-known"), data: Redacted("x"))
-        for value in [answer, session, effect] as [Any] {
-            var text = ""
-            dump(value, to: &text)
-            visible += [String(describing: value), String(reflecting: value), text]
-        }
-        secrets.append("session-known")
+        visible += Self.registrationSessionViews(session: "session-known", data: "custom-known")
+        secrets += ["session-known"]
 
         for secret in Set(secrets) where !secret.isEmpty {
             let leaks = visible.filter { $0.contains(secret) }
             #expect(leaks.isEmpty, "secret \(secret.prefix(3))… leaked in: \(leaks.first ?? "")")
+        }
+    }
+
+    @Test("The registration session is redacted in every value that holds it")
+    func registrationSessionIsRedacted() {
+        let views = Self.registrationSessionViews(session: "session-known", data: "custom-known")
+        #expect(views.count == 15)
+        for view in views {
+            #expect(!view.contains("session-known"), "registration session leaked in: \(view)")
+            #expect(!view.contains("custom-known"), "custom data leaked in: \(view)")
+        }
+        #expect(String(describing: RegistrationMachine.CustomSession(id: nil)) == "CustomSession(id: nil)")
+    }
+
+    /// Description, debug description and dump of each value that holds a registration session.
+    static func registrationSessionViews(session: String, data: String) -> [String] {
+        let answer = CustomRegistrationAnswer(info: CustomInfo(status: 2000, data: data), session: session, tokens: TokenSet(accessToken: "at-known", refreshToken: nil, idToken: nil))
+        let values: [Any] = [
+            answer,
+            RegistrationMachine.CustomSession(id: session),
+            RegistrationMachine.State.sendingCustomFinishData(.init(id: session)),
+            RegistrationMachine.Event.customAnswerReceived(answer),
+            RegistrationMachine.Effect.sendCustomData(.finish, session: Redacted(session), data: Redacted(data)),
+        ]
+        return values.flatMap { value -> [String] in
+            var dumped = ""
+            dump(value, to: &dumped)
+            return [String(describing: value), String(reflecting: value), dumped]
         }
     }
 

@@ -1,3 +1,7 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 @testable import Statechart
 
@@ -52,6 +56,33 @@ struct SCXMLReaderTests {
         #expect(throws: SCXMLReadError.unsupportedElement(name: "parallel", line: 3)) {
             try SCXMLReader().read(document(#"<parallel id="p"/>"#))
         }
+    }
+
+    @Test func refusesDoctypeEntitiesAndProcessingInstructionsBeforeParsing() {
+        let external = #"<?xml version="1.0"?><!DOCTYPE s [<!ENTITY x SYSTEM "file:///etc/passwd">]><scxml xmlns="http://www.w3.org/2005/07/scxml">&x;<"#
+        #expect(throws: SCXMLReadError.unsupportedMarkup(kind: "DOCTYPE or entity declaration", line: 1)) { try SCXMLReader().read(external) }
+        #expect(throws: SCXMLReadError.unsupportedMarkup(kind: "processing instruction", line: 1)) { try SCXMLReader().read("<?a?>") }
+        #expect(throws: SCXMLReadError.unsupportedMarkup(kind: "processing instruction", line: 3)) {
+            try SCXMLReader().read(document(#"<?a?><state id="a"><transition event="e" target="a"/></state>"#))
+        }
+        #expect(throws: SCXMLReadError.unsupportedMarkup(kind: "unterminated XML declaration", line: 1)) { try SCXMLReader().read("<?xml version") }
+        #expect(throws: SCXMLReadError.unsupportedMarkup(kind: "unterminated XML declaration", line: 1)) {
+            try SCXMLReader().read(#"<?xml version="1.0" <scxml xmlns="http://www.w3.org/2005/07/scxml"><?a?>"#)
+        }
+    }
+
+    @Test func commentsAndCDATAAreReadButCannotHideRefusedMarkup() throws {
+        let text = document(#"<!-- a note --><state id="a"><transition event="e" target="b"/></state><final id="b"/><![CDATA[x]]>"#)
+        #expect(try SCXMLReader().read(text).transitions.count == 1)
+        #expect(throws: SCXMLReadError.unsupportedMarkup(kind: "processing instruction", line: 3)) {
+            try SCXMLReader().read(document(#"<!-- unterminated <state id="a"/><?a?>"#))
+        }
+    }
+
+    @Test func anEndElementWithNoOpenStateDoesNotTrap() {
+        let delegate = SCXMLParsingDelegate()
+        delegate.parser(XMLParser(data: Data()), didEndElement: "state", namespaceURI: nil, qualifiedName: nil)
+        #expect(delegate.states.isEmpty)
     }
 
     private func document(_ body: String) -> String {

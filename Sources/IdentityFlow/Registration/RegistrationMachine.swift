@@ -40,16 +40,19 @@ public struct RegistrationMachine: StateMachine {
         }
     }
 
-    /// A custom registration session (two-step init answers open one). It prints redacted.
-    public struct CustomSession: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
+    /// A custom registration session (two-step init answers open one).
+    ///
+    /// Its description, debug description and `dump` show only whether there is a session.
+    public struct CustomSession: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
         /// The session identifier, or `nil` for a one-step registration.
         public let id: String?
 
-        /// `CustomSession(<redacted>)`, or `CustomSession(none)`.
-        public var description: String { "CustomSession(\(id == nil ? "none" : "<redacted>"))" }
-
-        /// What `dump` shows: the description, never the identifier.
-        public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+        /// `CustomSession(id: <redacted>)`, or `CustomSession(id: nil)`.
+        public var description: String { "CustomSession(id: \(id == nil ? "nil" : "<redacted>"))" }
+        /// The same as ``description``.
+        public var debugDescription: String { description }
+        /// A mirror that shows only whether there is a session.
+        public var customMirror: Mirror { Mirror(self, children: ["id": id == nil ? "nil" : "<redacted>"], displayStyle: .struct) }
     }
 
     /// What a successful server registration left: tokens and the provider's last answer.

@@ -74,8 +74,8 @@ public struct JSONWebToken: Sendable {
         if case .duplicate = JSONDuplicateKeys.find(in: bytes) {
             throw CryptoError(.malformedToken, reason: "the JWS \(name) names a member twice")
         }
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)), let object = value.objectValue else {
-            throw CryptoError(.malformedToken, reason: "the JWS \(name) is not a JSON object")
+        guard let object = StrictJSONParser.parse(bytes)?.objectValue else {
+            throw CryptoError(.malformedToken, reason: "the JWS \(name) is not a JSON object with unique member names")
         }
         return object
     }

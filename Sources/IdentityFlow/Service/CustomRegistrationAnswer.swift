@@ -1,5 +1,8 @@
 /// A server's answer to a custom registration step.
-public struct CustomRegistrationAnswer: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
+///
+/// Its description, debug description and `dump` show the status only: the session, data and
+/// tokens are `<redacted>`.
+public struct CustomRegistrationAnswer: Sendable, Hashable {
     private struct Fields: Sendable, Hashable {
         let info: CustomInfo
         let session: String?
@@ -24,13 +27,22 @@ public struct CustomRegistrationAnswer: Sendable, Hashable, CustomStringConverti
     public init(info: CustomInfo, session: String? = nil, tokens: TokenSet? = nil) {
         fields = Box(Fields(info: info, session: session, tokens: tokens))
     }
+}
 
-    /// The status; the session and tokens print as `<redacted>` (the session lets its holder
-    /// complete the registration).
+// MARK: - Redaction
+
+extension CustomRegistrationAnswer: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `CustomRegistrationAnswer(info: CustomInfo(status: 2000, data: <redacted>), session: <redacted>, tokens: <redacted>)`;
+    /// an absent session or token set shows as `nil`.
     public var description: String {
-        "CustomRegistrationAnswer(status: \(info.status), session: \(session == nil ? "none" : "<redacted>"), tokens: \(tokens == nil ? "none" : "<redacted>"))"
+        "CustomRegistrationAnswer(info: \(info), session: \(session == nil ? "nil" : "<redacted>"), tokens: \(tokens == nil ? "nil" : "<redacted>"))"
     }
 
-    /// What `dump` shows: the description, never the session or tokens.
-    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror with the status and whether a session and tokens are present, so `dump` never reveals them.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["info": info, "session": session == nil ? "nil" : "<redacted>", "tokens": tokens == nil ? "nil" : "<redacted>"], displayStyle: .struct)
+    }
 }

@@ -71,7 +71,7 @@ final class SCXMLParsingDelegate: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-        if elementName == "state" || elementName == "final" { openStates.removeLast() }
+        if elementName == "state" || elementName == "final" { _ = openStates.popLast() }
     }
 
     func parser(_ parser: XMLParser, foundComment comment: String) {

@@ -16,6 +16,9 @@ public enum SCXMLReadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A state neither initial, final, nor the source or target of a transition, which a chart
     /// cannot express.
     case isolatedState(id: String)
+    /// A DOCTYPE, entity declaration or processing instruction, which a chart never needs and the
+    /// reader refuses before parsing (the platform parser handles some of them unsafely).
+    case unsupportedMarkup(kind: String, line: Int)
 
     /// A one-line explanation.
     public var description: String {
@@ -27,6 +30,7 @@ public enum SCXMLReadError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .duplicateState(id): "state \(id) is declared twice"
         case let .unknownState(id): "state \(id) is referred to but not declared"
         case let .isolatedState(id): "state \(id) has no transition and is neither initial nor final"
+        case let .unsupportedMarkup(kind, line): "unsupported markup at line \(line): \(kind)"
         }
     }
 }

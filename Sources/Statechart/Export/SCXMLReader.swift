@@ -8,7 +8,8 @@ import FoundationXML
 /// It understands the subset the exporter writes: `<scxml name initial>`, flat `<state>` and
 /// `<final>` elements, and `<transition event cond target>` children (`cond` is the guard's name),
 /// plus the `swift-type:` comment. Anything else a chart cannot express (nested or parallel states,
-/// executable content, isolated states) is an error rather than being dropped, so comparing the
+/// executable content, isolated states) is an error rather than being dropped, and so is markup a
+/// chart never needs (DOCTYPE, entities, processing instructions), refused before parsing, so comparing the
 /// result with a machine's chart shows every difference.
 ///
 /// ```swift
@@ -24,10 +25,13 @@ public struct SCXMLReader: Sendable {
     /// - Returns: The chart it describes: name (the `name` attribute, or empty), Swift type (from
     ///   the `swift-type:` comment, or empty), initial state (the `initial` attribute, or the first
     ///   state), final states and transitions (in document order).
-    /// - Throws: ``SCXMLReadError`` when the text is not XML, not SCXML, or not expressible as a chart.
+    /// - Throws: ``SCXMLReadError`` when the text is not XML, not SCXML, not expressible as a chart,
+    ///   or holds markup the reader refuses. It never traps, whatever the text.
     public func read(_ text: String) throws(SCXMLReadError) -> Chart {
+        let bytes = Array(text.utf8)
+        try SCXMLMarkupScreen.check(bytes)
         let delegate = SCXMLParsingDelegate()
-        let parser = XMLParser(data: Data(text.utf8))
+        let parser = XMLParser(data: Data(bytes))
         parser.shouldProcessNamespaces = true
         parser.delegate = delegate
         let parsed = parser.parse()

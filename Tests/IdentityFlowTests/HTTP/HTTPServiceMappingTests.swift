@@ -183,6 +183,7 @@ struct HTTPServiceMappingTests {
             case "/identityflow/registration/custom/gone/init": .json(410, #"{"error": "registration_expired", "error_description": "x"}"#)
             case "/identityflow/registration/custom/nope/init": .json(404, #"{"error": "unknown_identity_provider", "error_description": "x"}"#)
             case "/identityflow/registration/custom/odd/init": .json(200, #"{"session": "s", "status": 7000, "data": ""}"#)
+            case "/identityflow/registration/custom/twice/init": .json(200, #"{"session": "s", "status": 2000, "status": 5000, "data": ""}"#)
             case "/identityflow/registration/custom/ok/complete": .json(200, #"{"status": 2000, "data": "d"}"#)
             case "/identityflow/pin/challenge" where String(decoding: request.body, as: UTF8.self).contains("gone"): .json(410, #"{"error": "user_deregistered", "error_description": "x"}"#)
             case "/identityflow/pin/enrol": .json(401, #"{"error": "invalid_token", "error_description": "x"}"#)
@@ -201,6 +202,7 @@ struct HTTPServiceMappingTests {
         #expect(expired?.oauthError == "registration_expired")
         await HTTPTestSupport.expectError(.invalidIdentityProvider) { () throws(IdentityFlowError) in try await service.initCustomRegistration(provider: custom("nope"), data: Redacted(nil)) }
         await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in try await service.initCustomRegistration(provider: custom("odd"), data: Redacted(nil)) }
+        await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in try await service.initCustomRegistration(provider: custom("twice"), data: Redacted(nil)) }
         await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
             try await service.completeCustomRegistration(provider: custom("ok"), session: "s", data: Redacted("d"))
         }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IdentityFlow
+@testable import IdentityFlow
 
 @Suite("JSON Web Token decoding and RS256 verification")
 struct JSONWebTokenTests {
@@ -69,6 +69,8 @@ struct JSONWebTokenTests {
         // Header or payload not JSON, or JSON but not an object.
         "bm90IGpzb24.eyJzdWIiOiJhIn0.abc", "eyJhbGciOiJSUzI1NiJ9.WzEsMiwzXQ.abc", "eyJhbGciOiJSUzI1NiJ9.ImFiYyI.abc",
         "eyJhbGciOiJSUzI1NiJ9.bnVsbA.abc", ".eyJzdWIiOiJhIn0.abc", "eyJhbGciOiJSUzI1NiJ9..abc",
+        // A repeated member name in the header ({"alg":"none","alg":"RS256"}) or the claims ({"sub":"a","sub":"b"}).
+        "eyJhbGciOiJub25lIiwiYWxnIjoiUlMyNTYifQ.eyJzdWIiOiJhIn0.abc", "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIiwic3ViIjoiYiJ9.abc",
     ])
     func malformed(compact: String) {
         let error = #expect(throws: CryptoError.self) { try JSONWebToken(compact: compact) }
@@ -105,5 +107,42 @@ struct JSONValueTests {
         #expect(value["a"]?[""] == nil)
         let reencoded = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
         #expect(reencoded == value)
+    }
+}
+
+@Suite("Strict JSON parser")
+struct StrictJSONParserTests {
+    @Test("Reads what JSONDecoder reads, for every JSON type")
+    func agreesWithJSONDecoder() throws {
+        let text = #"{"s":"x\u00e9\ud83d\ude00\n\"\/","i":1,"f":-2.5e-3,"t":true,"f2":false,"n":null,"a":[1,"two",[]],"o":{"k":{}}}"#
+        let expected = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        #expect(StrictJSONParser.parse(Array(text.utf8)) == expected)
+        #expect(StrictJSONParser.parse(Array(" \u{FEFF}[0]".utf8)) == nil)
+        #expect(StrictJSONParser.parse([0xEF, 0xBB, 0xBF] + Array(" [0] ".utf8)) == [0])
+        #expect(StrictJSONParser.parse(Array("[0E2,-0e-0,1E+2]".utf8)) == [0, 0, 100])
+    }
+
+    @Test("Refuses repeated member names, at any depth", arguments: [
+        #"{"a":1,"a":1}"#, #"{"a":1,"b":{"c":1,"c":2}}"#, #"[{"x":null,"x":null}]"#, #"{"\u0061":1,"a":2}"#,
+    ])
+    func refusesDuplicates(text: String) {
+        #expect(StrictJSONParser.parse(Array(text.utf8)) == nil)
+    }
+
+    @Test("Refuses what is not exactly one RFC 8259 value", arguments: [
+        "", " ", "{", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "-", "1e", "+1", "1e400", "NaN", "tru", "nul", "[1] 2",
+        "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"\\x\"", "\"\t\"", "\"abc", "{1:2}", "[\"\\u12\"]",
+    ])
+    func refusesInvalid(text: String) {
+        #expect(StrictJSONParser.parse(Array(text.utf8)) == nil)
+    }
+
+    @Test("Refuses invalid UTF-8 and nesting deeper than the limit, without recursing further")
+    func refusesBadBytesAndDeepNesting() {
+        #expect(StrictJSONParser.parse([0x22, 0xC3, 0x28, 0x22]) == nil)
+        let limit = StrictJSONParser.maximumDepth
+        #expect(StrictJSONParser.parse(Array((String(repeating: "[", count: limit) + String(repeating: "]", count: limit)).utf8)) != nil)
+        #expect(StrictJSONParser.parse(Array((String(repeating: "[", count: limit + 1) + String(repeating: "]", count: limit + 1)).utf8)) == nil)
+        #expect(StrictJSONParser.parse(Array(String(repeating: "[", count: 100_000).utf8)) == nil)
     }
 }

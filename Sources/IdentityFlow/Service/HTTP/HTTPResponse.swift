@@ -15,9 +15,10 @@ struct HTTPResponse: Sendable {
         return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 
-    /// The body as a JSON value, or `nil` when the media type is not JSON or the body does not parse.
+    /// The body as a JSON value, or `nil` when the media type is not JSON or the body does not parse
+    /// strictly (a repeated member name included, see ``StrictJSONParser``).
     var json: JSONValue? {
         guard isJSON else { return nil }
-        return try? JSONDecoder().decode(JSONValue.self, from: body)
+        return StrictJSONParser.parse(body)
     }
 }
