@@ -1,4 +1,4 @@
-#if canImport(Synchronization) && !canImport(Darwin)
+#if canImport(Synchronization) && !canImport(Darwin) && !IDENTITYFLOW_NSLOCK
 import Synchronization
 #else
 import Foundation
@@ -13,12 +13,14 @@ import Foundation
 ///
 /// Where `Synchronization.Mutex` needs no availability check (Linux, Windows) the lock is a
 /// `Mutex` stored inline, so a `Locked` is one allocation; elsewhere it is an `NSLock`.
+/// Building with `-Xswiftc -DIDENTITYFLOW_NSLOCK` selects `NSLock` everywhere: ThreadSanitizer
+/// does not model `Mutex` on this toolchain and reports false races inside it (scripts/tsan.sh).
 ///
 /// `withLock` is inlinable so that other modules of the package specialise it for their value
 /// types instead of calling it generically (a metadata lookup per call on the hot paths).
 package final class Locked<Value: Sendable>: @unchecked Sendable {
     @usableFromInline var value: Value
-    #if canImport(Synchronization) && !canImport(Darwin)
+    #if canImport(Synchronization) && !canImport(Darwin) && !IDENTITYFLOW_NSLOCK
     @usableFromInline let lock = Mutex(())
     #else
     @usableFromInline let lock = NSLock()
@@ -28,7 +30,7 @@ package final class Locked<Value: Sendable>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value. `body` must not block or re-enter.
     @inlinable package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
-        #if canImport(Synchronization) && !canImport(Darwin)
+        #if canImport(Synchronization) && !canImport(Darwin) && !IDENTITYFLOW_NSLOCK
         let result: Swift.Result<Result, Failure> = lock.withLock { _ in
             do throws(Failure) { return .success(try body(&value)) } catch { return .failure(error) }
         }
