@@ -158,20 +158,11 @@ enum JSONDuplicateKeys {
             guard index + 4 <= bytes.count else { return nil }
             var value: UInt32 = 0
             for byte in bytes[index..<(index + 4)] {
-                guard let digit = Self.hexValue(byte) else { return nil }
+                guard let digit = URLQuery.hexValue(byte) else { return nil }
                 value = value << 4 | UInt32(digit)
             }
             index += 4
             return value
-        }
-
-        private static func hexValue(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
-            }
         }
     }
 }
