@@ -107,6 +107,12 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
             fail(problem)
             completionHandler(nil)
             task.cancel()
+        } else if let from = task.originalRequest?.url, let to = request.url, !Self.sameOrigin(from, to) {
+            // A bearer token stays with its origin: the request to another scheme, host or port
+            // goes without `Authorization`.
+            var next = request
+            next.setValue(nil, forHTTPHeaderField: "Authorization")
+            completionHandler(next)
         } else {
             completionHandler(request)
         }
@@ -121,6 +127,15 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
         }
         session.finishTasksAndInvalidate()
         continuation?.resume(returning: outcome)
+    }
+
+    /// Whether two URLs share scheme, host and port (a missing port is the scheme's default).
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        func origin(_ url: URL) -> (String, String, Int?) {
+            let scheme = url.scheme?.lowercased() ?? ""
+            return (scheme, url.host?.lowercased() ?? "", url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil))
+        }
+        return origin(a) == origin(b)
     }
 
     // MARK: - Outcome
