@@ -1,4 +1,5 @@
 import Foundation
+import Statechart
 
 /// The block of a Markdown file (a README) that shows each chart's Mermaid diagram, between
 /// `<!-- charts:begin -->` and `<!-- charts:end -->`.

@@ -1,4 +1,5 @@
 import Foundation
+import Statechart
 
 /// A short fingerprint of a ``Chart``'s content, to tell whether a rendered picture is current.
 ///

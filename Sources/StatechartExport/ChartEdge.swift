@@ -1,3 +1,5 @@
+import Statechart
+
 /// The transitions of a chart that share a source and a target, drawn as one arrow.
 ///
 /// Diagram exporters merge parallel transitions so that large charts stay legible: one arrow per

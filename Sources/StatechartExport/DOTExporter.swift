@@ -1,3 +1,5 @@
+import Statechart
+
 /// Writes a ``Chart`` as a Graphviz `digraph`, for `dot -Tsvg` to render.
 ///
 /// The graph is titled with the chart's name and Swift type, starts from a point node with an

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Statechart
+import Statechart
+@testable import StatechartExport
 
 /// A small chart with guards, parallel transitions, two finals and names that need escaping.
 let doorChart = Chart(

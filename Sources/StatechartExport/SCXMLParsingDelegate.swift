@@ -1,4 +1,5 @@
 import Foundation
+import Statechart
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

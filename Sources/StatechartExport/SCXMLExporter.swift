@@ -1,3 +1,5 @@
+import Statechart
+
 /// Writes a ``Chart`` as a W3C SCXML 1.0 document.
 ///
 /// The document names the Swift type that declares the chart in a comment, lists one `<state>` per

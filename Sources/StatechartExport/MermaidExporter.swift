@@ -1,3 +1,5 @@
+import Statechart
+
 /// Writes a ``Chart`` as a Mermaid `stateDiagram-v2`, as GitHub renders in Markdown.
 ///
 /// The diagram starts at `[*] --> initial`, draws one arrow per (source, target) pair with the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Statechart
+import Statechart
+@testable import StatechartExport
 
 @Suite("Chart files")
 struct StatechartChartFilesTests {

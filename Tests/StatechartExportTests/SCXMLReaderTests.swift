@@ -1,5 +1,6 @@
 import Testing
-@testable import Statechart
+import Statechart
+@testable import StatechartExport
 
 @Suite("SCXML reader")
 struct SCXMLReaderTests {

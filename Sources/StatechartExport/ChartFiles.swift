@@ -1,4 +1,5 @@
 import Foundation
+import Statechart
 
 /// The chart files of a set of charts in a directory: which files the code would write, writing
 /// them, and checking committed files against them.

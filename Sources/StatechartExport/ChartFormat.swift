@@ -1,3 +1,5 @@
+import Statechart
+
 /// A file format ``ChartFiles`` can write a ``Chart`` in.
 public enum ChartFormat: String, CaseIterable, Sendable, Hashable {
     /// W3C SCXML 1.0, written by ``SCXMLExporter``, read back by ``SCXMLReader``.

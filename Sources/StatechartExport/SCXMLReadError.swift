@@ -1,3 +1,5 @@
+import Statechart
+
 /// Why ``SCXMLReader`` could not turn a document into a ``Chart``.
 public enum SCXMLReadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The text is not well-formed XML.
