@@ -79,3 +79,20 @@ extension UserClient {
         return waiter
     }
 }
+
+extension FlowHost {
+    /// A host for completion-handler calls: no challenges, one completion on the executor.
+    static func completion(_ executor: CallbackExecutor, _ completion: @escaping @Sendable (IdentityFlowError?) -> Void) -> FlowHost {
+        FlowHost(
+            started: { _ in },
+            challenge: { $0.cancel() },
+            finished: { outcome in
+                executor.run {
+                    switch outcome {
+                    case .success: completion(nil)
+                    case .failure(let error): completion(error)
+                    }
+                }
+            })
+    }
+}
