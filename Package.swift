@@ -33,7 +33,7 @@ let package = Package(
             dependencies: ["IdentityFlow", "IdentityFlowTesting", "IdentityFlowCharts", "Statechart", "StatechartExport"]),
         .testTarget(name: "IdentityFlowTestingTests", dependencies: ["IdentityFlowTesting", "IdentityFlow"]),
         .testTarget(name: "ExplorationTests", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart"]),
-        .testTarget(name: "InteropTests", dependencies: ["IdentityFlow", "IdentityFlowTesting"]),
+        .testTarget(name: "InteropTests", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart"]),
     ],
     swiftLanguageModes: [.v6]
 )

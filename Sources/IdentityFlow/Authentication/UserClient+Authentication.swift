@@ -1,3 +1,5 @@
+import Statechart
+
 extension UserClient {
     /// The authenticators registered for a profile: the PIN, and biometrics when registered.
     /// - Parameter profile: The profile.

@@ -1,3 +1,5 @@
+import Statechart
+
 extension UserClient {
     /// Changes the authenticated user's PIN, reporting to a delegate.
     /// - Parameter delegate: Receives the callbacks; retained until the terminal one.

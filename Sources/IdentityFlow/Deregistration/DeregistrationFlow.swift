@@ -1,3 +1,5 @@
+import Statechart
+
 /// Performs a ``DeregistrationMachine``'s effects.
 final class DeregistrationFlow: FlowPerformer {
     typealias Machine = DeregistrationMachine

@@ -100,7 +100,7 @@ extension IdentityFlowError {
     /// for task cancellation, `unknown` otherwise.
     /// - Parameter error: The error.
     /// - Returns: The error with a code.
-    public static func wrapping(_ error: any Error) -> IdentityFlowError {
+    package static func wrapping(_ error: any Error) -> IdentityFlowError {
         if let error = error as? IdentityFlowError { return error }
         if error is CancellationError { return IdentityFlowError(.actionCancelled, "The task running the flow was cancelled.") }
         return IdentityFlowError(.unknown, underlying: error as (any Error & Sendable))

@@ -1,3 +1,5 @@
+import Statechart
+
 /// Events of the flows that ask for the current PIN (login, PIN change, biometric registration).
 protocol PinEntryEvents: ChallengeEvents {
     /// The server told the counters.

@@ -1,3 +1,5 @@
+import Statechart
+
 /// What every flow shares: its runner, its open challenge ticket and its way out.
 ///
 /// A flow (registration, authentication, ...) owns one engine and performs its machine's effects.

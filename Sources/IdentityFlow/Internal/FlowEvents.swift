@@ -1,3 +1,5 @@
+import Statechart
+
 /// Events every flow machine has, so the shared plumbing can produce them.
 protocol FlowEvents: Sendable {
     /// The first event of every flow.

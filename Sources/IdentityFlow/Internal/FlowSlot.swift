@@ -1,3 +1,5 @@
+import Statechart
+
 /// The client's handle on its one running flow: cancellable from the moment it is reserved,
 /// even while the flow still prepares (resolving its identity provider, say), until it reaches a
 /// step a cancel can no longer undo.

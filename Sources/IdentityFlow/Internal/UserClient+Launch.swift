@@ -1,3 +1,5 @@
+import Statechart
+
 extension UserClient {
     /// Reserves the one flow slot, prepares the flow (which may call the server) and starts it.
     ///

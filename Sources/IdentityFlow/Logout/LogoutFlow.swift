@@ -1,3 +1,5 @@
+import Statechart
+
 /// Performs a ``LogoutMachine``'s effects.
 final class LogoutFlow: FlowPerformer {
     typealias Machine = LogoutMachine

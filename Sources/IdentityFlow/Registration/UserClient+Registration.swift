@@ -1,4 +1,5 @@
 import Foundation
+import Statechart
 
 extension UserClient {
     /// Registers a user, reporting to a delegate.

@@ -1,4 +1,5 @@
 import Foundation
+import Statechart
 
 /// Redirects and registrations that survive the app being killed while the user is in the browser.
 ///
