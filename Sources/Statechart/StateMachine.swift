@@ -91,7 +91,7 @@ extension StateMachine {
 ///
 /// - Parameter value: An enum value; other values print as `String(describing:)`.
 /// - Returns: The case name, e.g. `awaitingPin` for `.awaitingPin(step)`.
-public func caseName(of value: Any) -> String {
+package func caseName(of value: Any) -> String {
     let mirror = Mirror(reflecting: value)
     if mirror.displayStyle == .enum, let label = mirror.children.first?.label {
         return label
