@@ -11,11 +11,8 @@ import Foundation
 /// which holds `lock` for the whole access, so no two threads touch it at once; `Value: Sendable`
 /// means whatever leaves the lock may cross threads.
 ///
-/// Where `Synchronization.Mutex` needs no availability check (Linux, Windows) the lock is a
-/// `Mutex` stored inline, so a `Locked` is one allocation; elsewhere it is an `NSLock`.
-///
-/// `withLock` is inlinable so that other modules of the package specialise it for their value
-/// types instead of calling it generically (a metadata lookup per call on the hot paths).
+/// The lock is a `Synchronization.Mutex` where that needs no availability check, an `NSLock`
+/// elsewhere. Speed: docs/performance-notes.md#locked.
 package final class Locked<Value: Sendable>: @unchecked Sendable {
     @usableFromInline var value: Value
     #if canImport(Synchronization) && !canImport(Darwin)

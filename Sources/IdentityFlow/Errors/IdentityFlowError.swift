@@ -26,8 +26,7 @@ public struct IdentityFlowError: Error, Sendable, CustomStringConvertible, Local
         var oauthError: String?
     }
 
-    /// One box: errors ride in the machines' events, states and effects, which are copied on
-    /// every transition, and a boxed error copies with one retain.
+    /// One box (docs/performance-notes.md#boxed-payloads).
     private var fields: Box<Fields>
 
     /// The stable numeric code.

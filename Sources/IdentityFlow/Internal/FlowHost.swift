@@ -5,8 +5,8 @@ import Statechart
 struct FlowHost<Start: Sendable, Success: Sendable>: Sendable {
     private let route: Route
 
-    /// Callbacks (the delegate APIs), or the async API's waiter, which needs no closures (each one
-    /// a heap block per flow, as closures made in this generic context carry the type metadata).
+    /// Callbacks (the delegate APIs), or the async API's waiter, which needs no closures
+    /// (docs/performance-notes.md#async-waiting-task).
     private enum Route: Sendable {
         case callbacks(started: @Sendable (Start) -> Void, challenge: @Sendable (Challenge) -> Void, finished: @Sendable (Result<Success, IdentityFlowError>) -> Void)
         case waiter(FlowWaiter)
@@ -52,8 +52,7 @@ extension UserClient {
     /// Runs a flow for the async API: builds a responder host, lets `launch` start the flow with
     /// it, and cancels the flow if the awaiting task is cancelled.
     ///
-    /// Inlined, and starting the flow in a synchronous call, so that while the task waits its
-    /// frames hold little more than the waiter: they then fit the task's first stack slab.
+    /// Inlined, starting the flow in a synchronous call: docs/performance-notes.md#async-waiting-task.
     @inline(__always)
     func runAsync<Start: Sendable, Success: Sendable>(
         responder: any ChallengeResponder,

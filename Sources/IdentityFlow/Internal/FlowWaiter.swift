@@ -3,9 +3,8 @@ import Statechart
 /// What the async API keeps for one flow, under one lock: the responder, the awaiting task's
 /// continuation, the flow's slot (to cancel it) and, once the flow ends, its outcome.
 ///
-/// Neither generic nor carrying the outcome through the continuation, so the awaiting task's
-/// frames stay small while it is suspended: generic frames with result buffers overflowed the
-/// task's first stack slab, costing a second one (about 1 KiB) per waiting flow.
+/// Neither generic nor carrying the outcome through the continuation:
+/// docs/performance-notes.md#async-waiting-task.
 final class FlowWaiter: Sendable {
     private struct State: Sendable {
         let responder: any ChallengeResponder
@@ -29,8 +28,8 @@ final class FlowWaiter: Sendable {
     /// Suspends until the flow's outcome is recorded (returns at once if it is already).
     func wait() async {
         await withTaskCancellationHandler {
-            // `withCheckedContinuation`'s own frame would overflow the task's first stack slab; the
-            // continuation is wrapped at once, so it keeps the same misuse checks.
+            // Not `withCheckedContinuation` (docs/performance-notes.md#async-waiting-task); wrapped
+            // at once, so it keeps the same misuse checks.
             await withUnsafeContinuation { (unsafe: UnsafeContinuation<Void, Never>) in
                 let continuation = CheckedContinuation(continuation: unsafe, function: "FlowWaiter.wait()")
                 let ended = state.withLock { state in

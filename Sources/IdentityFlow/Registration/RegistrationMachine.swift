@@ -9,8 +9,7 @@ import Statechart
 package struct RegistrationMachine: StateMachine {
     /// What the machine knows from the start.
     ///
-    /// Its fields sit in one box: a machine is built per registration and its context copied
-    /// with it, so a copy is one retain rather than one per string. It compares by value.
+    /// Its fields sit in one box (docs/performance-notes.md#boxed-payloads). It compares by value.
     package struct Context: Sendable, Equatable {
         private struct Fields: Sendable, Equatable {
             let profile: UserProfile
@@ -49,8 +48,8 @@ package struct RegistrationMachine: StateMachine {
 
     /// What a successful server registration left: tokens and the provider's last answer.
     ///
-    /// Its fields sit in one box, so the states and effects that carry it copy with one retain.
-    /// It compares and hashes by value.
+    /// Its fields sit in one box (docs/performance-notes.md#boxed-payloads). It compares and
+    /// hashes by value.
     package struct Credentials: Sendable, Hashable {
         private struct Fields: Sendable, Hashable {
             let tokens: TokenSet
@@ -203,8 +202,7 @@ package struct RegistrationMachine: StateMachine {
     /// - Parameter event: What happened.
     /// - Returns: The guard and effects, or `nil` if the current state has no transition for it.
     package mutating func handle(_ event: Event) -> Reaction<Effect>? {
-        // One switch on the state, then one on the event: a tuple switch copies both into a
-        // temporary and tests the pairs one by one.
+        // Speed: docs/performance-notes.md#state-then-event-switch.
         switch state {
         case .idle:
             switch event {
