@@ -131,3 +131,103 @@ extension UserClient {
             authorization: authorization, pinPolicy: configuration.pinPolicy)
     }
 }
+
+/// Redirects and registrations that survive the app being killed while the user is in the browser.
+///
+/// A browser registration checkpoints itself (``RegistrationCheckpoint``) before it hands the
+/// host the browser challenge. When the redirect comes back, ``handleRedirect(_:)`` gives it to the
+/// registration waiting in this process, or keeps it for the checkpointed one, which the host then
+/// continues with ``resumeRegistration(delegate:)`` (or the async variants).
+extension UserClient {
+    /// Hands a redirect that opened the app to the registration it belongs to.
+    ///
+    /// Call it from `application(_:open:options:)` or SwiftUI's `onOpenURL`:
+    ///
+    /// ```swift
+    /// .onOpenURL { url in
+    ///     if client.handleRedirect(url) { resumeIfNeeded() }
+    /// }
+    /// ```
+    ///
+    /// - A registration of this process that waits for this redirect gets it as its browser
+    ///   challenge's answer, exactly as `sender.respond(with:to:)` would give it.
+    /// - Otherwise a checkpointed registration whose `state` the URL carries keeps it, and
+    ///   ``resumeRegistration(delegate:)`` continues with it.
+    /// - Any other URL (another app link, a stale or replayed redirect) returns `false` and changes
+    ///   nothing.
+    /// - Parameter url: The URL the app was opened with.
+    /// - Returns: Whether the URL belongs to a registration of this client.
+    @discardableResult
+    public func handleRedirect(_ url: URL) -> Bool {
+        if let waiter = withState({ $0.redirectWaiter }), waiter.claims(url) {
+            return waiter.ticket.settle(.answered(url))
+        }
+        guard let checkpoint = loadCheckpoint(), checkpoint.claims(url) else {
+            configuration.logger.log(.info, "A URL handed to handleRedirect belongs to no registration; ignored.")
+            return false
+        }
+        withState { $0.handedOverRedirect = url }
+        return true
+    }
+
+    /// Continues the checkpointed browser registration, reporting to a delegate.
+    ///
+    /// The registration continues where it stopped: with the redirect ``handleRedirect(_:)`` kept,
+    /// or, without one, with the browser challenge again (same URL). Then code exchange, create
+    /// PIN, enrolment and storage, with the same callbacks and errors as an uninterrupted one.
+    /// - Parameter delegate: Receives the callbacks; retained until the terminal one.
+    /// - Important: Exactly one of `didRegisterUser` / `didFailToRegisterUser` is called. It fails
+    ///   with ``ErrorCode/registrationCheckpointNotFound`` when nothing waits to be resumed (also
+    ///   for a second resume), and ``ErrorCode/registrationCheckpointExpired`` when the checkpoint
+    ///   is older than ``ClientConfiguration/checkpointLifetime`` (it is then deleted).
+    public func resumeRegistration(delegate: some RegistrationDelegate) {
+        launchResumedRegistration(host: registrationHost(delegate, provider: nil))
+    }
+
+    /// Continues the checkpointed browser registration, answering challenges through a responder.
+    ///
+    /// ```swift
+    /// let report = try await client.start()
+    /// if !report.resumableRegistrations.isEmpty {
+    ///     let result = try await client.resumeRegistration(responder: registrationScreen)
+    /// }
+    /// ```
+    /// - Parameter responder: Receives each challenge and answers through its sender.
+    /// - Returns: The new profile (now authenticated), the provider and its answer.
+    /// - Throws: ``IdentityFlowError``, as ``resumeRegistration(delegate:)`` reports them.
+    public func resumeRegistration(responder: some ChallengeResponder) async throws(IdentityFlowError) -> RegistrationResult {
+        try await runAsync(responder: responder) { (host: FlowHost<RegistrationMachine.Context, RegistrationResult>) in
+            launchResumedRegistration(host: host)
+        }
+    }
+
+    /// Continues the checkpointed browser registration, answering challenges with a closure.
+    /// - Parameter answer: Called with each challenge; answers through the challenge's sender.
+    /// - Returns: The new profile, the provider and its answer.
+    /// - Throws: ``IdentityFlowError``, as ``resumeRegistration(delegate:)`` reports them.
+    public func resumeRegistration(answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> RegistrationResult {
+        try await resumeRegistration(responder: ClosureResponder(answer))
+    }
+
+    @discardableResult
+    private func launchResumedRegistration(host: FlowHost<RegistrationMachine.Context, RegistrationResult>) -> FlowSlot? {
+        launch(host: host) { id throws(IdentityFlowError) in
+            guard let checkpoint = self.loadCheckpoint() else {
+                throw IdentityFlowError(.registrationCheckpointNotFound)
+            }
+            let redirect = self.withState { state in
+                defer { state.handedOverRedirect = nil }
+                return state.handedOverRedirect.flatMap { checkpoint.claims($0) ? $0 : nil }
+            }
+            guard !checkpoint.isExpired(at: self.configuration.now()) else {
+                self.discardCheckpoint(checkpoint)
+                throw IdentityFlowError(.registrationCheckpointExpired)
+            }
+            let context = RegistrationMachine.Context(
+                profile: checkpoint.profile, provider: checkpoint.provider,
+                authorization: checkpoint.authorization, pinPolicy: self.configuration.pinPolicy)
+            return RegistrationFlow(client: self, id: id, context: context, host: host,
+                                    startEvent: .resumed(authorizationURL: checkpoint.authorizationURL, redirect: redirect))
+        }
+    }
+}
