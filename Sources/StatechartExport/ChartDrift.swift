@@ -28,7 +28,7 @@ public struct ChartDrift: Sendable, Hashable, CustomStringConvertible {
         self.kind = kind
     }
 
-    /// `Registration.mmd: line 7 differs: expected "…", found "…"`, and the like.
+    /// `Door.mmd: line 7 differs: expected "…", found "…"`, and the like.
     public var description: String {
         switch kind {
         case .missing:

@@ -1,6 +1,6 @@
 /// A file the code would write: its name and content.
 public struct GeneratedFile: Sendable, Hashable {
-    /// The file name, such as `Registration.scxml`.
+    /// The file name, such as `Door.scxml`.
     public let name: String
     /// The content.
     public let content: String

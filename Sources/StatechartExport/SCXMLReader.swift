@@ -14,7 +14,7 @@ import FoundationXML
 ///
 /// ```swift
 /// let chart = try SCXMLReader().read(String(contentsOf: url, encoding: .utf8))
-/// #expect(Set(chart.transitions) == Set(RegistrationMachine.chart.transitions))
+/// #expect(Set(chart.transitions) == Set(Door.chart.transitions))
 /// ```
 public struct SCXMLReader: Sendable {
     /// Creates a reader.
