@@ -13,17 +13,27 @@ let package = Package(
     ],
     targets: [
         .target(name: "Statechart"),
+        // Tooling, not shipped in a product: the chart writers (SCXML, Mermaid, DOT), the SCXML
+        // reader (FoundationXML), drift checks and the README block. The tool and the tests use it.
+        .target(name: "StatechartExport", dependencies: ["Statechart"]),
         .target(name: "CIdentityFlowCrypto"),
         .target(name: "IdentityFlow", dependencies: ["Statechart", "CIdentityFlowCrypto"]),
         .target(name: "IdentityFlowTesting", dependencies: ["IdentityFlow", "Statechart"]),
-        .executableTarget(name: "identityflow", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart", "CIdentityFlowCrypto"]),
+        // IdentityFlow's chart files (StateCharts/, the README block), for the tool and the tests.
+        .target(name: "IdentityFlowCharts", dependencies: ["IdentityFlow", "StatechartExport"]),
+        .executableTarget(
+            name: "identityflow",
+            dependencies: ["IdentityFlow", "IdentityFlowTesting", "IdentityFlowCharts", "Statechart", "StatechartExport", "CIdentityFlowCrypto"]),
         // Writes into a FileStorage until killed: the crash-safety test's child process.
         .executableTarget(name: "identityflow-crash-writer", dependencies: ["IdentityFlow", "IdentityFlowTesting"]),
         .testTarget(name: "StatechartTests", dependencies: ["Statechart"]),
-        .testTarget(name: "IdentityFlowTests", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart"]),
+        .testTarget(name: "StatechartExportTests", dependencies: ["StatechartExport", "Statechart"]),
+        .testTarget(
+            name: "IdentityFlowTests",
+            dependencies: ["IdentityFlow", "IdentityFlowTesting", "IdentityFlowCharts", "Statechart", "StatechartExport"]),
         .testTarget(name: "IdentityFlowTestingTests", dependencies: ["IdentityFlowTesting", "IdentityFlow"]),
         .testTarget(name: "ExplorationTests", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart"]),
-        .testTarget(name: "InteropTests", dependencies: ["IdentityFlow", "IdentityFlowTesting"]),
+        .testTarget(name: "InteropTests", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,1 +1,1 @@
-@_exported import Statechart
+import Statechart

@@ -1,4 +1,5 @@
 import IdentityFlow
+import Statechart
 
 /// A clock that moves only when a test says so, for challenge timeouts and server latency
 /// without real waiting.

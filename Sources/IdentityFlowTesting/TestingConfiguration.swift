@@ -1,5 +1,6 @@
 import Foundation
 import IdentityFlow
+import Statechart
 
 extension ClientConfiguration {
     /// A configuration for tests: callbacks at once on the flow's context, a fast PIN key

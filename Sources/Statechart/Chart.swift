@@ -1,8 +1,8 @@
 /// A machine's statechart as data: its states, initial state, final states and transitions.
 ///
 /// Every ``StateMachine`` declares its chart once. The ``MachineRunner`` checks each transition it
-/// takes against it, `identityflow charts` draws it (SCXML, Mermaid, DOT), and tests compare the
-/// committed drawings with what the code would write.
+/// takes against it, the StatechartExport tooling draws it (SCXML, Mermaid, DOT), and tests compare
+/// the committed drawings with what the code would write.
 ///
 /// ```swift
 /// static let chart = Chart(

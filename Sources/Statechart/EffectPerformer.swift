@@ -1,7 +1,7 @@
 /// Carries out a machine's effects for a ``MachineRunner``.
 ///
 /// The runner calls ``perform(_:)`` on its own actor, synchronously, in order, right after the
-/// transition that named the effect. Effects that only hand something over (emit a challenge,
+/// transition that named the effect. Effects that only hand something over (ask the user,
 /// report a result) do it there and return ``EffectWork/done``, so their order is the machine's
 /// order. Effects that wait for I/O return ``EffectWork/run(_:)``: the runner runs that work as a
 /// task it owns and sends the event it returns back to the machine.

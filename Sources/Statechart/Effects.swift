@@ -1,5 +1,5 @@
 /// The effects of one transition, in order, held without a heap allocation when there are at most
-/// two (no transition of the IdentityFlow machines names more).
+/// two.
 ///
 /// Machines build it with ``init(_:)`` and ``init(_:_:)``, which store the effects inline. It is
 /// also a random-access collection that an array literal builds (the literal is an array first,
@@ -10,8 +10,7 @@
 /// for effect in effects { perform(effect) }
 /// ```
 ///
-/// Its members are `@inlinable` so that the machines' module and the runner's callers specialize
-/// them; unspecialized, every construction and access would look up generic metadata.
+/// Speed: docs/performance-notes.md#effects-inline-slots (inline slots, `@inlinable` members).
 public struct Effects<Effect>: RandomAccessCollection, ExpressibleByArrayLiteral {
     /// Up to two effects inline; more go to an array, so the representation of a count is unique.
     @usableFromInline
@@ -22,8 +21,7 @@ public struct Effects<Effect>: RandomAccessCollection, ExpressibleByArrayLiteral
         case many([Effect])
     }
 
-    /// The number of effects. Stored ahead of the effects, so even unspecialized code reads it
-    /// without generic metadata.
+    /// The number of effects, stored ahead of them (see the performance notes).
     public let count: Int
     @usableFromInline
     let storage: Storage

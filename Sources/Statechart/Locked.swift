@@ -11,13 +11,10 @@ import Foundation
 /// which holds `lock` for the whole access, so no two threads touch it at once; `Value: Sendable`
 /// means whatever leaves the lock may cross threads.
 ///
-/// Where `Synchronization.Mutex` needs no availability check (Linux, Windows) the lock is a
-/// `Mutex` stored inline, so a `Locked` is one allocation; elsewhere it is an `NSLock`.
-/// Building with `-Xswiftc -DIDENTITYFLOW_NSLOCK` selects `NSLock` everywhere: ThreadSanitizer
-/// does not model `Mutex` on this toolchain and reports false races inside it (scripts/tsan.sh).
-///
-/// `withLock` is inlinable so that other modules of the package specialise it for their value
-/// types instead of calling it generically (a metadata lookup per call on the hot paths).
+/// The lock is a `Synchronization.Mutex` where that needs no availability check, an `NSLock`
+/// elsewhere. Building with `-Xswiftc -DIDENTITYFLOW_NSLOCK` selects `NSLock` everywhere:
+/// ThreadSanitizer does not model `Mutex` on this toolchain (scripts/tsan.sh). Speed:
+/// docs/performance-notes.md#locked.
 package final class Locked<Value: Sendable>: @unchecked Sendable {
     @usableFromInline var value: Value
     #if canImport(Synchronization) && !canImport(Darwin) && !IDENTITYFLOW_NSLOCK

@@ -5,11 +5,11 @@
 /// Asynchronous effect work runs in tasks the runner owns (never detached). Work belongs to the
 /// state whose transition started it: when the machine takes any other transition (an answer, a
 /// cancel) the runner cancels the work still running, so a stale call cannot land after the flow
-/// moved on (say, a PIN enrolment after the half-made registration was discarded). When the
+/// moved on (say, a save for a document the user already discarded). When the
 /// machine reaches a final state the runner also drops its performer.
 ///
 /// Events from outside the actor (a host's answer, a cancel) arrive through ``post(_:)``. One
-/// posted while the runner performs a transition's effects (a host that answers a challenge
+/// posted while the runner performs a transition's effects (a caller that answers a request
 /// inside the callback that handed it over) is taken by that same call right after the effects,
 /// on the actor, in posting order; any other starts a task that sends it.
 ///
@@ -87,7 +87,7 @@ public actor MachineRunner<Machine: StateMachine> {
     /// Takes the events posted by the effects (or meanwhile by other threads) until none is left.
     ///
     /// Past ``inlineEventBound`` events, a new task takes the rest: a performer whose effects
-    /// post forever (a host answering every challenge inline, wrongly) then costs CPU but hands
+    /// post forever (a caller answering every request inline, wrongly) then costs CPU but hands
     /// its thread back between batches, and an event posted meanwhile (a cancel) is reached.
     /// Posting stays taken (`isTaking`) across the hand-off, so events keep their order.
     private func takePostedEvents(reusing effects: inout [Machine.Effect]) {

@@ -8,11 +8,11 @@
 /// let reaction = machine.handle(.opened)   // nil when the chart has no such transition
 /// ```
 public protocol StateMachine: Sendable {
-    /// What the machine waits for. Cases name the waiting (`awaitingPin`), payloads are structs.
+    /// What the machine waits for. Cases name the waiting (`awaitingKey`), payloads are structs.
     associatedtype State: Sendable & Equatable
-    /// What happened (`redirectReceived`, `pinRejected`).
+    /// What happened (`keyTurned`, `doorPushed`).
     associatedtype Event: Sendable
-    /// What to do next (`exchangeCode`, `emitCreatePinChallenge`).
+    /// What to do next (`unlock`, `chime`).
     associatedtype Effect: Sendable
 
     /// The chart this machine follows: every transition ``handle(_:)`` can take is declared here.
@@ -33,11 +33,7 @@ public protocol StateMachine: Sendable {
 
     /// Reacts to an event for a ``MachineRunner``: as ``handle(_:)``, with the effects appended to
     /// `effects`. Machines keep the default implementation.
-    ///
-    /// A runner is generic and not specialized for its machine, and ``Reaction``'s size depends
-    /// on the effects it holds inline, so a runner handling a `Reaction<Effect>` itself would look
-    /// up its generic metadata on every event. The default implementation is `@inlinable`: the
-    /// module declaring the machine specializes it, and the runner sees only an array it reuses.
+    /// Speed: docs/performance-notes.md#appending-effects-for-the-runner.
     ///
     /// - Parameters:
     ///   - event: What happened.
@@ -90,8 +86,8 @@ extension StateMachine {
 /// The case name of an enum value, without its payload (payloads never reach logs).
 ///
 /// - Parameter value: An enum value; other values print as `String(describing:)`.
-/// - Returns: The case name, e.g. `awaitingPin` for `.awaitingPin(step)`.
-public func caseName(of value: Any) -> String {
+/// - Returns: The case name, e.g. `awaitingKey` for `.awaitingKey(attempt)`.
+package func caseName(of value: Any) -> String {
     let mirror = Mirror(reflecting: value)
     if mirror.displayStyle == .enum, let label = mirror.children.first?.label {
         return label

@@ -30,7 +30,7 @@ public struct TransitionRecord: Sendable, Hashable, CustomStringConvertible {
         self.isDeclared = isDeclared
     }
 
-    /// `flow#3 Registration: awaitingPin --pinProvided [policyViolated]--> awaitingPin / emitCreatePinChallenge`.
+    /// `flow#3 Door: awaitingKey --keyTurned [wrongKey]--> awaitingKey / chime`.
     public var description: String {
         let effectList = effects.isEmpty ? "" : " / " + effects.joined(separator: ", ")
         let undeclared = isDeclared ? "" : " (NOT IN CHART)"

@@ -1,5 +1,7 @@
 import Foundation
 import IdentityFlow
+import IdentityFlowCharts
+import StatechartExport
 
 /// `identityflow charts`: writes StateCharts/ (and the README's diagrams) from the machines'
 /// charts, or with `--check` reports every difference between them and the committed files.

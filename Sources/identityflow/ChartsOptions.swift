@@ -1,4 +1,4 @@
-import Statechart
+import StatechartExport
 
 /// The parsed options of `identityflow charts`.
 struct ChartsOptions: Equatable {

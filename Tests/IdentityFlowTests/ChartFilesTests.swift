@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+import IdentityFlow
+import IdentityFlowCharts
+import Statechart
+import StatechartExport
 
 /// The committed `StateCharts/` (and the README's charts block) against the machines' charts.
 @Suite("Committed chart files")

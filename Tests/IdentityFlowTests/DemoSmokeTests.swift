@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IdentityFlow
 import IdentityFlowTesting
+import Statechart
 
 /// `identityflow demo` runs ``DemoScenario``; these tests run the same scenario with a sink that
 /// collects the lines.

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 @testable import IdentityFlow
 import IdentityFlowTesting
+import Statechart
 
 /// Runs every flow with known secrets and looks for them in everything a developer could see.
 @Suite("No secret reaches a log")

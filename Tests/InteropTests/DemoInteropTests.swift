@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IdentityFlow
+import Statechart
 
 extension InteropSuite {
 /// `identityflow demo --issuer …` driven like a person at a terminal: the test reads the printed

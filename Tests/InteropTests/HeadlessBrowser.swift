@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import IdentityFlow
+import Statechart
 
 /// Replays the fixture's browser login without a browser (`Tests/Fixtures/oidc/README.md`,
 /// "Browser login, replayed without a browser"): one cookie jar for the whole flow, redirects never

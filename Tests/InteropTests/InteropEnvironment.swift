@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IdentityFlow
+import Statechart
 
 /// Every interop suite, nested so that they run one test at a time: the fixture keeps its state in
 /// SQLite, whose writers lock each other out ("database is locked" answers HTTP 500) under

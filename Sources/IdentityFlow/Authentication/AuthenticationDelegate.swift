@@ -62,7 +62,7 @@ public struct AuthenticationResult: Sendable, Hashable {
     ///   - profile: The profile.
     ///   - authenticator: The authenticator.
     ///   - info: Extra information.
-    public init(profile: UserProfile, authenticator: Authenticator, info: CustomInfo?) {
+    package init(profile: UserProfile, authenticator: Authenticator, info: CustomInfo?) {
         self.profile = profile
         self.authenticator = authenticator
         self.info = info

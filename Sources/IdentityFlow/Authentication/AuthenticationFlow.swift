@@ -1,3 +1,5 @@
+import Statechart
+
 /// Performs an ``AuthenticationMachine``'s effects.
 final class AuthenticationFlow: FlowPerformer {
     typealias Machine = AuthenticationMachine

@@ -1,24 +1,26 @@
+import Statechart
+
 /// Login as a pure state machine: with the PIN, or with biometrics falling back to the PIN.
 ///
 /// A wrong PIN asks again with updated counters; a network error asks again with the counters
 /// untouched; the last allowed wrong PIN deletes the profile. Another user still logged in is
 /// logged out first. Its chart is ``AuthenticationMachine/chart``.
-public struct AuthenticationMachine: StateMachine {
+package struct AuthenticationMachine: StateMachine {
     /// What the machine knows from the start.
-    public struct Context: Sendable, Equatable {
+    package struct Context: Sendable, Equatable {
         /// The profile logging in.
-        public let profile: UserProfile
+        package let profile: UserProfile
         /// `.pin` or `.biometric`.
-        public let authenticator: Authenticator
+        package let authenticator: Authenticator
         /// Another profile that is logged in now and must be logged out first.
-        public let previousProfile: UserProfile?
+        package let previousProfile: UserProfile?
 
         /// Creates a context.
         /// - Parameters:
         ///   - profile: The profile.
         ///   - authenticator: The authenticator.
         ///   - previousProfile: The profile to log out first.
-        public init(profile: UserProfile, authenticator: Authenticator, previousProfile: UserProfile?) {
+        package init(profile: UserProfile, authenticator: Authenticator, previousProfile: UserProfile?) {
             self.profile = profile
             self.authenticator = authenticator
             self.previousProfile = previousProfile
@@ -26,19 +28,19 @@ public struct AuthenticationMachine: StateMachine {
     }
 
     /// The PIN prompt's state: the counters the host was shown.
-    public struct PinPrompt: Sendable, Hashable {
+    package struct PinPrompt: Sendable, Hashable {
         /// The counters.
-        public let counters: PinCounters
+        package let counters: PinCounters
     }
 
     /// An error waiting to be shown on the first PIN challenge (after a biometric failure).
-    public struct PendingError: Sendable, Equatable {
+    package struct PendingError: Sendable, Equatable {
         /// The error, or `nil`.
-        public let error: IdentityFlowError?
+        package let error: IdentityFlowError?
     }
 
     /// What the machine waits for.
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         /// Not started.
         case idle
         /// The other logged-in user is being logged out.
@@ -69,7 +71,7 @@ public struct AuthenticationMachine: StateMachine {
     }
 
     /// What happened.
-    public enum Event: Sendable {
+    package enum Event: Sendable {
         /// The flow started.
         case started
         /// The previous user is logged out.
@@ -97,7 +99,7 @@ public struct AuthenticationMachine: StateMachine {
     }
 
     /// What to do.
-    public enum Effect: Sendable {
+    package enum Effect: Sendable {
         /// Tell the host the login started.
         case reportStarted
         /// Log the other user out (revoking its tokens, best effort).
@@ -125,28 +127,28 @@ public struct AuthenticationMachine: StateMachine {
     }
 
     /// What the machine knows from the start.
-    public let context: Context
+    package let context: Context
     /// The current state.
-    public private(set) var state: State
+    package private(set) var state: State
 
     /// Creates a machine.
     /// - Parameters:
     ///   - context: Profile, authenticator and the profile to log out first.
     ///   - state: The state to start in; ``State/idle`` unless a test starts mid-flow.
-    public init(context: Context, state: State = .idle) {
+    package init(context: Context, state: State = .idle) {
         self.context = context
         self.state = state
     }
 
     /// Whether the login ended.
-    public var isFinished: Bool { state == .authenticated || state == .failed }
+    package var isFinished: Bool { state == .authenticated || state == .failed }
 
     private var usesBiometrics: Bool { context.authenticator.kind == .biometric }
 
     /// Reacts to an event; see ``chart``.
     /// - Parameter event: What happened.
     /// - Returns: The guard and effects, or `nil` when the current state has no transition for it.
-    public mutating func handle(_ event: Event) -> Reaction<Effect>? {
+    package mutating func handle(_ event: Event) -> Reaction<Effect>? {
         switch (state, event) {
         case (.idle, .started):
             if let previous = context.previousProfile {
@@ -239,7 +241,7 @@ public struct AuthenticationMachine: StateMachine {
 
 extension AuthenticationMachine {
     /// Every transition the login machine can take. `identityflow charts` draws it.
-    public static let chart = Chart(
+    package static let chart = Chart(
         name: "Authentication",
         swiftType: "IdentityFlow.AuthenticationMachine",
         initial: "idle",

@@ -1,5 +1,7 @@
+import Statechart
+
 /// What the server said about one PIN attempt.
-public enum PinCheck: Sendable, Hashable {
+package enum PinCheck: Sendable, Hashable {
     /// Right PIN: fresh tokens, and the key the PIN derived (kept only to register biometrics).
     case accepted(TokenSet, key: Redacted<[UInt8]>)
     /// Wrong PIN; attempts remain.

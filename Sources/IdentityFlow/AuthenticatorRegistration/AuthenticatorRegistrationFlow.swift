@@ -1,3 +1,5 @@
+import Statechart
+
 /// Performs an ``AuthenticatorRegistrationMachine``'s effects.
 final class AuthenticatorRegistrationFlow: FlowPerformer {
     typealias Machine = AuthenticatorRegistrationMachine

@@ -1,9 +1,11 @@
+import Statechart
+
 /// Registering biometrics for a profile as a pure state machine: the PIN is checked by the
 /// server (counted like a login), and the key it derives is stored for biometric logins.
 /// Its chart is ``AuthenticatorRegistrationMachine/chart``.
-public struct AuthenticatorRegistrationMachine: StateMachine {
+package struct AuthenticatorRegistrationMachine: StateMachine {
     /// What the machine waits for.
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         /// Not started.
         case idle
         /// The server tells the PIN counters.
@@ -28,7 +30,7 @@ public struct AuthenticatorRegistrationMachine: StateMachine {
     }
 
     /// What happened.
-    public enum Event: Sendable {
+    package enum Event: Sendable {
         /// The flow started.
         case started
         /// The server told the counters.
@@ -52,7 +54,7 @@ public struct AuthenticatorRegistrationMachine: StateMachine {
     }
 
     /// What to do.
-    public enum Effect: Sendable {
+    package enum Effect: Sendable {
         /// Tell the host the registration started.
         case reportStarted
         /// Ask the server for the counters.
@@ -74,26 +76,26 @@ public struct AuthenticatorRegistrationMachine: StateMachine {
     }
 
     /// The profile biometrics are registered for.
-    public let profile: UserProfile
+    package let profile: UserProfile
     /// The current state.
-    public private(set) var state: State
+    package private(set) var state: State
 
     /// Creates a machine.
     /// - Parameters:
     ///   - profile: The profile.
     ///   - state: The state to start in; ``State/idle`` unless a test starts mid-flow.
-    public init(profile: UserProfile, state: State = .idle) {
+    package init(profile: UserProfile, state: State = .idle) {
         self.profile = profile
         self.state = state
     }
 
     /// Whether the registration ended.
-    public var isFinished: Bool { state == .registered || state == .failed }
+    package var isFinished: Bool { state == .registered || state == .failed }
 
     /// Reacts to an event; see ``chart``.
     /// - Parameter event: What happened.
     /// - Returns: The guard and effects, or `nil` when the current state has no transition for it.
-    public mutating func handle(_ event: Event) -> Reaction<Effect>? {
+    package mutating func handle(_ event: Event) -> Reaction<Effect>? {
         switch (state, event) {
         case (.idle, .started):
             return go(.fetchingPinStatus, Effects(.reportStarted, .fetchPinStatus))
@@ -153,7 +155,7 @@ public struct AuthenticatorRegistrationMachine: StateMachine {
 
 extension AuthenticatorRegistrationMachine {
     /// Every transition the biometric registration machine can take. `identityflow charts` draws it.
-    public static let chart = Chart(
+    package static let chart = Chart(
         name: "AuthenticatorRegistration",
         swiftType: "IdentityFlow.AuthenticatorRegistrationMachine",
         initial: "idle",

@@ -1,7 +1,7 @@
 /// What a successful authenticator registration registered, as ``ChallengeResponder/flowEnded(_:)`` is told.
-public struct RegisteredAuthenticator: Sendable, Hashable {
+package struct RegisteredAuthenticator: Sendable, Hashable {
     /// The authenticator registered.
-    public let authenticator: Authenticator
+    package let authenticator: Authenticator
     /// The profile it was registered for.
-    public let profile: UserProfile
+    package let profile: UserProfile
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// How a challenge ended without an answer. Every kind fails the flow with
 /// ``ErrorCode/actionCancelled``; the message says which.
-public enum ChallengeAbandonment: Sendable, Hashable {
+package enum ChallengeAbandonment: Sendable, Hashable {
     /// The host called the sender's `cancel`.
     case cancelled
     /// Every reference to the challenge was released before it was answered.
@@ -11,7 +11,7 @@ public enum ChallengeAbandonment: Sendable, Hashable {
     case timedOut
 
     /// The error the flow fails with.
-    public var error: IdentityFlowError {
+    package var error: IdentityFlowError {
         switch self {
         case .cancelled: IdentityFlowError(.actionCancelled, "The host cancelled the challenge.")
         case .released: IdentityFlowError(.actionCancelled, "The challenge was released without an answer; keep a reference until you answer it.")
@@ -20,7 +20,7 @@ public enum ChallengeAbandonment: Sendable, Hashable {
     }
 
     /// The error a flow fails with when the host cancels it or its task is cancelled.
-    public static var flowCancelled: IdentityFlowError {
+    package static var flowCancelled: IdentityFlowError {
         IdentityFlowError(.actionCancelled, "The flow was cancelled.")
     }
 }

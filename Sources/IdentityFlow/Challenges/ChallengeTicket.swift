@@ -1,4 +1,5 @@
 import Foundation
+import Statechart
 
 /// How a challenge ended, as the flow learns it.
 enum ChallengeOutcome<Answer: Sendable>: Sendable {

@@ -1,3 +1,5 @@
+import Statechart
+
 /// Performs a ``ChangePinMachine``'s effects.
 final class ChangePinFlow: FlowPerformer {
     typealias Machine = ChangePinMachine

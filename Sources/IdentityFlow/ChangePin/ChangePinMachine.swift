@@ -1,26 +1,28 @@
+import Statechart
+
 /// Changing the PIN as a pure state machine: the current PIN (checked by the server, counted
 /// like a login, lockout included), then a new PIN that follows the policy, enrolled with the
 /// server. Its chart is ``ChangePinMachine/chart``.
-public struct ChangePinMachine: StateMachine {
+package struct ChangePinMachine: StateMachine {
     /// What the machine knows from the start.
-    public struct Context: Sendable, Equatable {
+    package struct Context: Sendable, Equatable {
         /// The authenticated profile.
-        public let profile: UserProfile
+        package let profile: UserProfile
         /// The rules the new PIN must follow.
-        public let pinPolicy: PinPolicy
+        package let pinPolicy: PinPolicy
 
         /// Creates a context.
         /// - Parameters:
         ///   - profile: The profile.
         ///   - pinPolicy: The PIN rules.
-        public init(profile: UserProfile, pinPolicy: PinPolicy) {
+        package init(profile: UserProfile, pinPolicy: PinPolicy) {
             self.profile = profile
             self.pinPolicy = pinPolicy
         }
     }
 
     /// What the machine waits for.
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         /// Not started.
         case idle
         /// The server tells the PIN counters.
@@ -49,7 +51,7 @@ public struct ChangePinMachine: StateMachine {
     }
 
     /// What happened.
-    public enum Event: Sendable {
+    package enum Event: Sendable {
         /// The flow started.
         case started
         /// The server told the counters.
@@ -75,7 +77,7 @@ public struct ChangePinMachine: StateMachine {
     }
 
     /// What to do.
-    public enum Effect: Sendable {
+    package enum Effect: Sendable {
         /// Tell the host the change started.
         case reportStarted
         /// Ask the server for the counters.
@@ -101,26 +103,26 @@ public struct ChangePinMachine: StateMachine {
     }
 
     /// What the machine knows from the start.
-    public let context: Context
+    package let context: Context
     /// The current state.
-    public private(set) var state: State
+    package private(set) var state: State
 
     /// Creates a machine.
     /// - Parameters:
     ///   - context: The profile and PIN policy.
     ///   - state: The state to start in; ``State/idle`` unless a test starts mid-flow.
-    public init(context: Context, state: State = .idle) {
+    package init(context: Context, state: State = .idle) {
         self.context = context
         self.state = state
     }
 
     /// Whether the change ended.
-    public var isFinished: Bool { state == .changed || state == .failed }
+    package var isFinished: Bool { state == .changed || state == .failed }
 
     /// Reacts to an event; see ``chart``.
     /// - Parameter event: What happened.
     /// - Returns: The guard and effects, or `nil` when the current state has no transition for it.
-    public mutating func handle(_ event: Event) -> Reaction<Effect>? {
+    package mutating func handle(_ event: Event) -> Reaction<Effect>? {
         switch (state, event) {
         case (.idle, .started):
             return go(.fetchingPinStatus, Effects(.reportStarted, .fetchPinStatus))
@@ -197,7 +199,7 @@ public struct ChangePinMachine: StateMachine {
 
 extension ChangePinMachine {
     /// Every transition the PIN change machine can take. `identityflow charts` draws it.
-    public static let chart = Chart(
+    package static let chart = Chart(
         name: "ChangePin",
         swiftType: "IdentityFlow.ChangePinMachine",
         initial: "idle",

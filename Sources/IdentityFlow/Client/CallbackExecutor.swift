@@ -28,5 +28,5 @@ public struct CallbackExecutor: Sendable {
 
     /// Runs a job.
     /// - Parameter job: The callback.
-    public func run(_ job: @escaping @Sendable () -> Void) { enqueue(job) }
+    package func run(_ job: @escaping @Sendable () -> Void) { enqueue(job) }
 }

@@ -1,7 +1,9 @@
+import Statechart
+
 /// The charts of every machine IdentityFlow runs, in the order `StateCharts/` lists them.
-public enum FlowCharts {
+package enum FlowCharts {
     /// Every chart.
-    public static let all: [Chart] = [
+    package static let all: [Chart] = [
         RegistrationMachine.chart,
         AuthenticationMachine.chart,
         ChangePinMachine.chart,

@@ -1,4 +1,5 @@
 import Foundation
+import Statechart
 
 /// Where IdentityFlow writes what a developer should know: ignored answers, timeouts, cleanup
 /// that failed. Messages are written by IdentityFlow and never contain secrets.
@@ -35,7 +36,7 @@ public struct IdentityFlowLogger: Sendable {
         /// The message.
         public let message: String
         /// The flow it concerns, if any.
-        public let flowID: FlowID?
+        package let flowID: FlowID?
 
         /// `[IdentityFlow warning flow#3] message`.
         public var description: String {
@@ -69,7 +70,7 @@ public struct IdentityFlowLogger: Sendable {
     ///   - level: Its importance.
     ///   - message: The text; never put a secret in it.
     ///   - flowID: The flow it concerns.
-    public func log(_ level: Level, _ message: @autoclosure () -> String, flow flowID: FlowID? = nil) {
+    package func log(_ level: Level, _ message: @autoclosure () -> String, flow flowID: FlowID? = nil) {
         guard level >= minimumLevel else { return }
         handler(Record(level: level, message: message(), flowID: flowID))
     }

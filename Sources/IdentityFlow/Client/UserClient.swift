@@ -1,4 +1,5 @@
 import Foundation
+import Statechart
 
 /// The façade a host talks to: registers users and runs their flows, one at a time.
 ///
@@ -15,7 +16,7 @@ public final class UserClient: Sendable {
     /// How the client behaves.
     public let configuration: ClientConfiguration
     /// Every transition of every flow this client runs.
-    public let transitionLog = TransitionLog()
+    package let transitionLog = TransitionLog()
     let service: any IdentityService
     let profileStore: ProfileStore
     let transport: any ResourceTransport

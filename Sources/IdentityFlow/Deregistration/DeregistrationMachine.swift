@@ -1,16 +1,18 @@
+import Statechart
+
 /// Deregistering a profile as a pure state machine: the server removes it (PIN enrolment and
 /// tokens), then the device deletes everything of it. When the server cannot be told, the
 /// profile is removed locally all the same (``ErrorCode/localDeregistration``).
 /// Its chart is ``DeregistrationMachine/chart``.
-public struct DeregistrationMachine: StateMachine {
+package struct DeregistrationMachine: StateMachine {
     /// Whether the server confirmed the removal.
-    public struct ServerOutcome: Sendable, Equatable {
+    package struct ServerOutcome: Sendable, Equatable {
         /// `nil` when the server confirmed; the reason otherwise.
-        public let failure: IdentityFlowError?
+        package let failure: IdentityFlowError?
     }
 
     /// What the machine waits for.
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         /// Not started.
         case idle
         /// The server removes the profile.
@@ -26,7 +28,7 @@ public struct DeregistrationMachine: StateMachine {
     }
 
     /// What happened.
-    public enum Event: Sendable {
+    package enum Event: Sendable {
         /// The flow started.
         case started
         /// The server removed the profile.
@@ -40,7 +42,7 @@ public struct DeregistrationMachine: StateMachine {
     }
 
     /// What to do.
-    public enum Effect: Sendable {
+    package enum Effect: Sendable {
         /// Ask the server to remove the profile.
         case deregisterOnServer
         /// Delete the profile's data on the device.
@@ -52,26 +54,26 @@ public struct DeregistrationMachine: StateMachine {
     }
 
     /// The profile being removed.
-    public let profile: UserProfile
+    package let profile: UserProfile
     /// The current state.
-    public private(set) var state: State
+    package private(set) var state: State
 
     /// Creates a machine.
     /// - Parameters:
     ///   - profile: The profile.
     ///   - state: The state to start in.
-    public init(profile: UserProfile, state: State = .idle) {
+    package init(profile: UserProfile, state: State = .idle) {
         self.profile = profile
         self.state = state
     }
 
     /// Whether the deregistration ended.
-    public var isFinished: Bool { state == .deregistered || state == .deregisteredLocally || state == .failed }
+    package var isFinished: Bool { state == .deregistered || state == .deregisteredLocally || state == .failed }
 
     /// Reacts to an event; see ``chart``.
     /// - Parameter event: What happened.
     /// - Returns: The guard and effects, or `nil` when the current state has no transition for it.
-    public mutating func handle(_ event: Event) -> Reaction<Effect>? {
+    package mutating func handle(_ event: Event) -> Reaction<Effect>? {
         switch (state, event) {
         case (.idle, .started):
             state = .deregisteringOnServer
@@ -103,7 +105,7 @@ public struct DeregistrationMachine: StateMachine {
     }
 
     /// Every transition the deregistration machine can take. `identityflow charts` draws it.
-    public static let chart = Chart(
+    package static let chart = Chart(
         name: "Deregistration",
         swiftType: "IdentityFlow.DeregistrationMachine",
         initial: "idle",

@@ -1,18 +1,18 @@
 /// One entry of the error catalogue: a code, its domain and what it means.
-public struct ErrorCatalogueEntry: Sendable, Hashable {
+package struct ErrorCatalogueEntry: Sendable, Hashable {
     /// The code.
-    public let code: ErrorCode
+    package let code: ErrorCode
     /// The domain it belongs to.
-    public let domain: ErrorDomain
+    package let domain: ErrorDomain
     /// The anchor SDK's name for it, or IdentityFlow's own for 11000 and up.
-    public let name: String
+    package let name: String
     /// What it means, as the default message of errors with this code.
-    public let meaning: String
+    package let meaning: String
 }
 
 extension ErrorCode {
     /// Every code IdentityFlow produces, in numeric order: the one documented catalogue.
-    public static let catalogue: [ErrorCatalogueEntry] = [
+    package static let catalogue: [ErrorCatalogueEntry] = [
         entry(.networkConnectivityFailure, .generic, "networkConnectivityFailure", "The network connection failed."),
         entry(.serverNotReachable, .generic, "serverNotReachable", "The server could not be reached or failed."),
         entry(.userDeregistered, .generic, "userDeregistered", "Too many wrong PINs: the user was deregistered and the profile's data on this device removed."),
@@ -44,7 +44,7 @@ extension ErrorCode {
     ].sorted { $0.code.rawValue < $1.code.rawValue }
 
     /// This code's catalogue entry.
-    public var entry: ErrorCatalogueEntry {
+    package var entry: ErrorCatalogueEntry {
         Self.catalogue.first { $0.code == self }
             ?? ErrorCatalogueEntry(code: self, domain: .generic, name: "code\(rawValue)", meaning: "Error \(rawValue).")
     }

@@ -26,8 +26,7 @@ public struct IdentityFlowError: Error, Sendable, CustomStringConvertible, Local
         var oauthError: String?
     }
 
-    /// One box: errors ride in the machines' events, states and effects, which are copied on
-    /// every transition, and a boxed error copies with one retain.
+    /// One box (docs/performance-notes.md#boxed-payloads).
     private var fields: Box<Fields>
 
     /// The stable numeric code.
@@ -100,7 +99,7 @@ extension IdentityFlowError {
     /// for task cancellation, `unknown` otherwise.
     /// - Parameter error: The error.
     /// - Returns: The error with a code.
-    public static func wrapping(_ error: any Error) -> IdentityFlowError {
+    package static func wrapping(_ error: any Error) -> IdentityFlowError {
         if let error = error as? IdentityFlowError { return error }
         if error is CancellationError { return IdentityFlowError(.actionCancelled, "The task running the flow was cancelled.") }
         return IdentityFlowError(.unknown, underlying: error as (any Error & Sendable))

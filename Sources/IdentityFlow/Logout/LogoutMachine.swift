@@ -1,9 +1,11 @@
+import Statechart
+
 /// Logging out as a pure state machine: the session ends on the device at once, then the
 /// server is asked to revoke the tokens. When it cannot be told, the logout is local only
 /// (``ErrorCode/localLogout``). Its chart is ``LogoutMachine/chart``.
-public struct LogoutMachine: StateMachine {
+package struct LogoutMachine: StateMachine {
     /// What the machine waits for.
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         /// Not started.
         case idle
         /// The server revokes the tokens.
@@ -15,7 +17,7 @@ public struct LogoutMachine: StateMachine {
     }
 
     /// What happened.
-    public enum Event: Sendable {
+    package enum Event: Sendable {
         /// The flow started.
         case started
         /// The server revoked the tokens.
@@ -27,7 +29,7 @@ public struct LogoutMachine: StateMachine {
     }
 
     /// What to do.
-    public enum Effect: Sendable {
+    package enum Effect: Sendable {
         /// End the session on the device.
         case endLocalSession
         /// Ask the server to revoke the tokens.
@@ -39,26 +41,26 @@ public struct LogoutMachine: StateMachine {
     }
 
     /// The tokens of the session that ends.
-    public let tokens: TokenSet
+    package let tokens: TokenSet
     /// The current state.
-    public private(set) var state: State
+    package private(set) var state: State
 
     /// Creates a machine.
     /// - Parameters:
     ///   - tokens: The session's tokens.
     ///   - state: The state to start in.
-    public init(tokens: TokenSet, state: State = .idle) {
+    package init(tokens: TokenSet, state: State = .idle) {
         self.tokens = tokens
         self.state = state
     }
 
     /// Whether the logout ended.
-    public var isFinished: Bool { state == .loggedOut || state == .loggedOutLocally }
+    package var isFinished: Bool { state == .loggedOut || state == .loggedOutLocally }
 
     /// Reacts to an event; see ``chart``.
     /// - Parameter event: What happened.
     /// - Returns: The effects, or `nil` when the current state has no transition for it.
-    public mutating func handle(_ event: Event) -> Reaction<Effect>? {
+    package mutating func handle(_ event: Event) -> Reaction<Effect>? {
         switch (state, event) {
         case (.idle, .started):
             state = .revokingTokens
@@ -82,7 +84,7 @@ public struct LogoutMachine: StateMachine {
     }
 
     /// Every transition the logout machine can take. `identityflow charts` draws it.
-    public static let chart = Chart(
+    package static let chart = Chart(
         name: "Logout",
         swiftType: "IdentityFlow.LogoutMachine",
         initial: "idle",

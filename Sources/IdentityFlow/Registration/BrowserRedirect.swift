@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a browser redirect says, once checked against the request that started it.
-public enum BrowserRedirect: Sendable, Hashable {
+package enum BrowserRedirect: Sendable, Hashable {
     /// The provider granted access: exchange this code.
     case authorized(code: Redacted<String>)
     /// The provider refused with an OAuth `error` (e.g. `access_denied`).
@@ -22,7 +22,7 @@ public enum BrowserRedirect: Sendable, Hashable {
     ///   - url: The URL the browser was sent to.
     ///   - request: The request that started the registration.
     /// - Returns: What the redirect says.
-    public static func check(_ url: URL, against request: AuthorizationRequest) -> BrowserRedirect {
+    package static func check(_ url: URL, against request: AuthorizationRequest) -> BrowserRedirect {
         guard let actual = Endpoint(url), let expected = Endpoint(request.redirectURI), actual == expected else {
             return .redirectMismatch
         }

@@ -80,7 +80,7 @@ public struct RegistrationResult: Sendable, Hashable {
     ///   - profile: The profile.
     ///   - identityProvider: The provider.
     ///   - info: The custom answer.
-    public init(profile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo?) {
+    package init(profile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo?) {
         self.profile = profile
         self.identityProvider = identityProvider
         self.info = info

@@ -1,4 +1,5 @@
 import Foundation
+import Statechart
 
 /// Performs a ``RegistrationMachine``'s effects: server calls, challenges, storage, results.
 final class RegistrationFlow: FlowPerformer {

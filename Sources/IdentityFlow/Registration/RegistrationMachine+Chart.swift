@@ -1,7 +1,9 @@
+import Statechart
+
 extension RegistrationMachine {
     /// Every transition the registration machine can take. `identityflow charts` draws it into
     /// `StateCharts/Registration.*`; tests check the machine takes no other.
-    public static let chart = Chart(
+    package static let chart = Chart(
         name: "Registration",
         swiftType: "IdentityFlow.RegistrationMachine",
         initial: "idle",

@@ -1,16 +1,16 @@
 import Foundation
+import Statechart
 
 /// The registration flow as a pure state machine: browser, custom one-step and custom two-step
 /// registration, then PIN creation, enrolment and storage.
 ///
 /// It does no I/O: ``RegistrationFlow`` performs its effects. Its chart is
 /// ``RegistrationMachine/chart``; `StateCharts/Registration.scxml` draws it.
-public struct RegistrationMachine: StateMachine {
+package struct RegistrationMachine: StateMachine {
     /// What the machine knows from the start.
     ///
-    /// Its fields sit in one box: a machine is built per registration and its context copied
-    /// with it, so a copy is one retain rather than one per string. It compares by value.
-    public struct Context: Sendable, Equatable {
+    /// Its fields sit in one box (docs/performance-notes.md#boxed-payloads). It compares by value.
+    package struct Context: Sendable, Equatable {
         private struct Fields: Sendable, Equatable {
             let profile: UserProfile
             let provider: IdentityProvider
@@ -21,13 +21,13 @@ public struct RegistrationMachine: StateMachine {
         private let fields: Box<Fields>
 
         /// The profile being registered (its identifier is chosen by the device).
-        public var profile: UserProfile { fields.value.profile }
+        package var profile: UserProfile { fields.value.profile }
         /// The identity provider.
-        public var provider: IdentityProvider { fields.value.provider }
+        package var provider: IdentityProvider { fields.value.provider }
         /// PKCE, state and nonce for a browser provider; `nil` for a custom one.
-        public var authorization: AuthorizationRequest? { fields.value.authorization }
+        package var authorization: AuthorizationRequest? { fields.value.authorization }
         /// The rules the new PIN must follow.
-        public var pinPolicy: PinPolicy { fields.value.pinPolicy }
+        package var pinPolicy: PinPolicy { fields.value.pinPolicy }
 
         /// Creates a context.
         /// - Parameters:
@@ -35,7 +35,7 @@ public struct RegistrationMachine: StateMachine {
         ///   - provider: The provider.
         ///   - authorization: The browser request, for a browser provider.
         ///   - pinPolicy: The PIN rules.
-        public init(profile: UserProfile, provider: IdentityProvider, authorization: AuthorizationRequest?, pinPolicy: PinPolicy) {
+        package init(profile: UserProfile, provider: IdentityProvider, authorization: AuthorizationRequest?, pinPolicy: PinPolicy) {
             fields = Box(Fields(profile: profile, provider: provider, authorization: authorization, pinPolicy: pinPolicy))
         }
     }
@@ -43,23 +43,23 @@ public struct RegistrationMachine: StateMachine {
     /// A custom registration session (two-step init answers open one).
     ///
     /// Its description, debug description and `dump` show only whether there is a session.
-    public struct CustomSession: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    package struct CustomSession: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
         /// The session identifier, or `nil` for a one-step registration.
-        public let id: String?
+        package let id: String?
 
         /// `CustomSession(id: <redacted>)`, or `CustomSession(id: nil)`.
-        public var description: String { "CustomSession(id: \(id == nil ? "nil" : "<redacted>"))" }
+        package var description: String { "CustomSession(id: \(id == nil ? "nil" : "<redacted>"))" }
         /// The same as ``description``.
-        public var debugDescription: String { description }
+        package var debugDescription: String { description }
         /// A mirror that shows only whether there is a session.
-        public var customMirror: Mirror { Mirror(self, children: ["id": id == nil ? "nil" : "<redacted>"], displayStyle: .struct) }
+        package var customMirror: Mirror { Mirror(self, children: ["id": id == nil ? "nil" : "<redacted>"], displayStyle: .struct) }
     }
 
     /// What a successful server registration left: tokens and the provider's last answer.
     ///
-    /// Its fields sit in one box, so the states and effects that carry it copy with one retain.
-    /// It compares and hashes by value.
-    public struct Credentials: Sendable, Hashable {
+    /// Its fields sit in one box (docs/performance-notes.md#boxed-payloads). It compares and
+    /// hashes by value.
+    package struct Credentials: Sendable, Hashable {
         private struct Fields: Sendable, Hashable {
             let tokens: TokenSet
             let info: CustomInfo?
@@ -68,21 +68,21 @@ public struct RegistrationMachine: StateMachine {
         private let fields: Box<Fields>
 
         /// The new user's tokens.
-        public var tokens: TokenSet { fields.value.tokens }
+        package var tokens: TokenSet { fields.value.tokens }
         /// The custom provider's success answer, `nil` for a browser provider.
-        public var info: CustomInfo? { fields.value.info }
+        package var info: CustomInfo? { fields.value.info }
 
         init(tokens: TokenSet, info: CustomInfo?) { fields = Box(Fields(tokens: tokens, info: info)) }
     }
 
     /// A failure waiting to be reported once the server-side leftovers are discarded.
-    public struct PendingFailure: Sendable, Equatable {
+    package struct PendingFailure: Sendable, Equatable {
         /// The error the flow fails with.
-        public let error: IdentityFlowError
+        package let error: IdentityFlowError
     }
 
     /// What the machine waits for.
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         /// Not started.
         case idle
         /// The server builds the authorization URL.
@@ -120,7 +120,7 @@ public struct RegistrationMachine: StateMachine {
     }
 
     /// What happened.
-    public enum Event: Sendable {
+    package enum Event: Sendable {
         /// The flow started.
         case started
         /// The server built the authorization URL.
@@ -155,7 +155,7 @@ public struct RegistrationMachine: StateMachine {
     }
 
     /// What to do.
-    public enum Effect: Sendable {
+    package enum Effect: Sendable {
         /// Tell the host the registration started.
         case reportStarted
         /// Ask the server for the authorization URL.
@@ -187,32 +187,31 @@ public struct RegistrationMachine: StateMachine {
     }
 
     /// What the machine knows from the start.
-    public let context: Context
+    package let context: Context
     /// The current state.
-    public private(set) var state: State = .idle
+    package private(set) var state: State = .idle
 
     /// Creates a machine in ``State/idle``.
     /// - Parameter context: Profile, provider, browser request and PIN policy.
-    public init(context: Context) { self.context = context }
+    package init(context: Context) { self.context = context }
 
     /// Creates a machine in a given state, for tests that start mid-flow.
     /// - Parameters:
     ///   - context: Profile, provider, browser request and PIN policy.
     ///   - state: The state to start in.
-    public init(context: Context, state: State) {
+    package init(context: Context, state: State) {
         self.context = context
         self.state = state
     }
 
     /// Whether the registration ended.
-    public var isFinished: Bool { state == .registered || state == .failed }
+    package var isFinished: Bool { state == .registered || state == .failed }
 
     /// Reacts to an event; see ``chart`` for every transition.
     /// - Parameter event: What happened.
     /// - Returns: The guard and effects, or `nil` if the current state has no transition for it.
-    public mutating func handle(_ event: Event) -> Reaction<Effect>? {
-        // One switch on the state, then one on the event: a tuple switch copies both into a
-        // temporary and tests the pairs one by one.
+    package mutating func handle(_ event: Event) -> Reaction<Effect>? {
+        // Speed: docs/performance-notes.md#state-then-event-switch.
         switch state {
         case .idle:
             switch event {

@@ -21,7 +21,7 @@ public struct ResumableRegistration: Sendable, Hashable, CustomStringConvertible
     ///   - identityProvider: The provider.
     ///   - createdAt: When it started waiting.
     ///   - expiresAt: When it expires.
-    public init(profile: UserProfile, identityProvider: IdentityProvider, createdAt: Date, expiresAt: Date) {
+    package init(profile: UserProfile, identityProvider: IdentityProvider, createdAt: Date, expiresAt: Date) {
         self.profile = profile
         self.identityProvider = identityProvider
         self.createdAt = createdAt

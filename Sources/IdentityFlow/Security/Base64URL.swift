@@ -5,7 +5,7 @@
 /// let text = Base64URL.encode([0xfb, 0xff])   // "-_8"
 /// let bytes = Base64URL.decode("-_8")          // [0xfb, 0xff]
 /// ```
-public enum Base64URL {
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Maps an ASCII byte to its 6-bit value, or 0xFF when the byte is not in the alphabet.
@@ -20,7 +20,7 @@ public enum Base64URL {
     /// Encodes bytes as base64url without padding.
     /// - Parameter bytes: The bytes to encode.
     /// - Returns: The encoded string (no `=` padding, no line breaks).
-    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+    package static func encode(_ bytes: some Collection<UInt8>) -> String {
         if let encoded = bytes.withContiguousStorageIfAvailable(encode(buffer:)) { return encoded }
         return Array(bytes).withUnsafeBufferPointer(encode(buffer:))
     }
@@ -61,7 +61,7 @@ public enum Base64URL {
     /// bits are all rejected, so every byte sequence has exactly one accepted unpadded form.
     /// - Parameter string: The encoded text.
     /// - Returns: The decoded bytes, or `nil` if `string` is not valid base64url.
-    public static func decode(_ string: String) -> [UInt8]? {
+    package static func decode(_ string: String) -> [UInt8]? {
         var characters = Array(string.utf8)
         if let firstPad = characters.firstIndex(of: UInt8(ascii: "=")) {
             let padCount = characters.count - firstPad

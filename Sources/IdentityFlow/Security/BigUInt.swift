@@ -3,7 +3,7 @@
 /// (Knuth's Algorithm D). Modular exponentiation lives in ``MontgomeryModulus``.
 ///
 /// Limbs are 32-bit, least significant first, and normalised (no most-significant zero limbs;
-/// zero has no limbs). Only public values go through this type (keys and signatures), so it
+/// zero has no limbs). Only package values go through this type (keys and signatures), so it
 /// makes no constant-time claims.
 struct BigUInt: Equatable, Comparable, Sendable {
     /// The limbs, least significant first, without most-significant zero limbs.

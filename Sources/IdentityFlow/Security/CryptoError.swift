@@ -11,51 +11,51 @@
 ///     // reject the configuration
 /// }
 /// ```
-public struct CryptoError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct CryptoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure happened.
     ///
     /// New codes may be added in later versions; switch with a `default` branch.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The stable string identifying the code, such as `"invalidArgument"`.
-        public let rawValue: String
+        package let rawValue: String
 
         /// Creates a code from its raw string.
         /// - Parameter rawValue: The stable identifier of the code.
-        public init(rawValue: String) {
+        package init(rawValue: String) {
             self.rawValue = rawValue
         }
 
         /// A numeric or size argument is out of its documented range
         /// (for example zero PBKDF2 iterations or a negative byte count).
-        public static let invalidArgument = Code(rawValue: "invalidArgument")
+        package static let invalidArgument = Code(rawValue: "invalidArgument")
 
-        /// An RSA public key is unusable: modulus too small or too large, even modulus,
+        /// An RSA package key is unusable: modulus too small or too large, even modulus,
         /// exponent below 3, even or not smaller than the modulus, or undecodable JWK fields.
-        public static let invalidKey = Code(rawValue: "invalidKey")
+        package static let invalidKey = Code(rawValue: "invalidKey")
 
         /// A compact JSON Web Token is malformed: wrong number of parts, invalid base64url,
         /// or a header or claims set that is not a JSON object.
-        public static let malformedToken = Code(rawValue: "malformedToken")
+        package static let malformedToken = Code(rawValue: "malformedToken")
 
         /// The raw string of the code.
-        public var description: String { rawValue }
+        package var description: String { rawValue }
     }
 
     /// What kind of failure happened.
-    public let code: Code
+    package let code: Code
 
     /// A human-readable explanation for logs. Never contains secrets.
-    public let reason: String
+    package let reason: String
 
     /// Creates an error.
     /// - Parameters:
     ///   - code: What kind of failure happened.
     ///   - reason: A human-readable explanation without secrets.
-    public init(_ code: Code, reason: String) {
+    package init(_ code: Code, reason: String) {
         self.code = code
         self.reason = reason
     }
 
     /// The code followed by the reason, for logs.
-    public var description: String { "CryptoError(\(code.rawValue)): \(reason)" }
+    package var description: String { "CryptoError(\(code.rawValue)): \(reason)" }
 }

@@ -6,7 +6,7 @@
 /// let subject = token.claims["sub"]?.stringValue
 /// let audiences = token.claims["aud"]?.arrayValue?.compactMap(\.stringValue)
 /// ```
-public enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
     /// A JSON string.
     case string(String)
     /// A JSON number. Integers are exact up to 2⁵³.
@@ -23,48 +23,48 @@ public enum JSONValue: Sendable, Hashable {
     // MARK: - Accessors
 
     /// The string, if this is a `.string`.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
     /// The number, if this is a `.number`.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         if case .number(let value) = self { return value }
         return nil
     }
 
     /// The number as an `Int`, if this is a `.number` holding an integer that `Int` can represent exactly.
-    public var intValue: Int? {
+    package var intValue: Int? {
         guard case .number(let value) = self else { return nil }
         return Int(exactly: value)
     }
 
     /// The Boolean, if this is a `.bool`.
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let value) = self { return value }
         return nil
     }
 
     /// The elements, if this is an `.array`.
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
     /// The members, if this is an `.object`.
-    public var objectValue: [String: JSONValue]? {
+    package var objectValue: [String: JSONValue]? {
         if case .object(let value) = self { return value }
         return nil
     }
 
     /// Whether this is `.null`.
-    public var isNull: Bool { self == .null }
+    package var isNull: Bool { self == .null }
 
     /// The member named `key`, if this is an `.object` that has it.
     /// - Parameter key: The member name.
     /// - Returns: The member's value, or `nil`.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         objectValue?[key]
     }
 }
@@ -75,7 +75,7 @@ extension JSONValue: Codable {
     /// Decodes any JSON value.
     /// - Parameter decoder: The decoder to read from.
     /// - Throws: `DecodingError` if the input is not JSON the decoder can represent.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -95,7 +95,7 @@ extension JSONValue: Codable {
     /// Encodes the value as the corresponding JSON.
     /// - Parameter encoder: The encoder to write to.
     /// - Throws: `EncodingError` if the encoder refuses a value (such as a non-finite number).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .string(let value): try container.encode(value)
@@ -114,31 +114,31 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByFloatLiteral, Expr
     ExpressibleByBooleanLiteral, ExpressibleByNilLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
     /// Creates a `.string`.
     /// - Parameter value: The string.
-    public init(stringLiteral value: String) { self = .string(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
 
     /// Creates a `.number`.
     /// - Parameter value: The number.
-    public init(floatLiteral value: Double) { self = .number(value) }
+    package init(floatLiteral value: Double) { self = .number(value) }
 
     /// Creates a `.number` from an integer literal.
     /// - Parameter value: The integer.
-    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    package init(integerLiteral value: Int) { self = .number(Double(value)) }
 
     /// Creates a `.bool`.
     /// - Parameter value: The Boolean.
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
 
     /// Creates `.null`.
     /// - Parameter nilLiteral: The `nil` literal.
-    public init(nilLiteral: ()) { self = .null }
+    package init(nilLiteral: ()) { self = .null }
 
     /// Creates an `.array`.
     /// - Parameter elements: The elements.
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 
     /// Creates an `.object`; a repeated key keeps its last value.
     /// - Parameter elements: The members.
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }

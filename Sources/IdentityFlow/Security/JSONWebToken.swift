@@ -14,31 +14,31 @@ import Foundation
 /// guard let kid = token.keyID, let key = keys[kid], token.verifyRS256(with: key) else { throw ... }
 /// let subject = token.claims["sub"]?.stringValue
 /// ```
-public struct JSONWebToken: Sendable {
+package struct JSONWebToken: Sendable {
     /// The JOSE header (`alg`, `kid`, `typ`, ...).
-    public let header: [String: JSONValue]
+    package let header: [String: JSONValue]
 
     /// The claims set (payload).
-    public let claims: [String: JSONValue]
+    package let claims: [String: JSONValue]
 
     /// The JWS signing input: the ASCII bytes of `BASE64URL(header) "." BASE64URL(payload)`.
-    public let signingInput: [UInt8]
+    package let signingInput: [UInt8]
 
     /// The decoded signature bytes (empty for an unsecured token).
-    public let signature: [UInt8]
+    package let signature: [UInt8]
 
     /// The header's `alg` member, if it is a string.
-    public var algorithm: String? { header["alg"]?.stringValue }
+    package var algorithm: String? { header["alg"]?.stringValue }
 
     /// The header's `kid` member, if it is a string.
-    public var keyID: String? { header["kid"]?.stringValue }
+    package var keyID: String? { header["kid"]?.stringValue }
 
     /// Splits and decodes a compact JWS.
     /// - Parameter compact: The token, `header.payload.signature` in unpadded base64url.
     /// - Throws: ``CryptoError`` with code ``CryptoError/Code/malformedToken`` when the token does
     ///   not have exactly three parts, a part is not unpadded base64url, or the header or payload
     ///   is not a JSON object.
-    public init(compact: String) throws {
+    package init(compact: String) throws {
         let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else {
             throw CryptoError(.malformedToken, reason: "a compact JWS has 3 parts, found \(parts.count)")
@@ -53,9 +53,9 @@ public struct JSONWebToken: Sendable {
     ///
     /// Any other `alg` in the header, including `none` and `HS256`, is refused, so an attacker
     /// cannot downgrade the algorithm.
-    /// - Parameter key: The issuer's RSA public key (usually chosen by ``keyID`` from its JWKS).
+    /// - Parameter key: The issuer's RSA package key (usually chosen by ``keyID`` from its JWKS).
     /// - Returns: `true` only if `alg` is `RS256` and the signature is valid for the signing input.
-    public func verifyRS256(with key: RSAPublicKey) -> Bool {
+    package func verifyRS256(with key: RSAPublicKey) -> Bool {
         guard algorithm == "RS256" else { return false }
         return key.isValidSignature(signature, for: signingInput)
     }
@@ -85,15 +85,15 @@ public struct JSONWebToken: Sendable {
 
 extension JSONWebToken: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The algorithm and key ID; claims and signature show as `<redacted>`.
-    public var description: String {
+    package var description: String {
         "JSONWebToken(alg: \(algorithm ?? "nil"), kid: \(keyID ?? "nil"), claims: <redacted>)"
     }
 
     /// The same as ``description``.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
     /// A mirror with the algorithm and key ID only, so `dump` never reveals claims.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: ["alg": algorithm ?? "nil", "kid": keyID ?? "nil", "claims": "<redacted>"], displayStyle: .struct)
     }
 }

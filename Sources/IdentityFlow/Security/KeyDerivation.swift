@@ -4,10 +4,10 @@
 /// let key = try KeyDerivation.pbkdf2SHA256(
 ///     password: Array("correct horse".utf8), salt: salt, iterations: 600_000, keyLength: 32)
 /// ```
-public enum KeyDerivation {
+package enum KeyDerivation {
     /// The largest derived key PBKDF2-HMAC-SHA256 allows: (2³² − 1) blocks of 32 bytes (RFC 8018 §5.2),
     /// or `Int.max` where `Int` is smaller.
-    public static let maximumPBKDF2KeyLength = Int(exactly: UInt64(UInt32.max) * UInt64(SHA256.digestByteCount)) ?? Int.max
+    package static let maximumPBKDF2KeyLength = Int(exactly: UInt64(UInt32.max) * UInt64(SHA256.digestByteCount)) ?? Int.max
 
     /// Derives a key with PBKDF2 using HMAC-SHA256 as the pseudorandom function (RFC 8018 §5.2).
     ///
@@ -21,7 +21,7 @@ public enum KeyDerivation {
     /// - Returns: The derived key of `keyLength` bytes.
     /// - Throws: ``CryptoError`` with code ``CryptoError/Code/invalidArgument`` when `iterations`
     ///   or `keyLength` is out of range.
-    public static func pbkdf2SHA256(
+    package static func pbkdf2SHA256(
         password: some Collection<UInt8>,
         salt: some Collection<UInt8>,
         iterations: Int,

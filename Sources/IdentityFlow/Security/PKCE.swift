@@ -11,25 +11,25 @@
 /// // later, in the token request:
 /// form["code_verifier"] = pkce.verifier
 /// ```
-public struct PKCE: Sendable, Equatable {
+package struct PKCE: Sendable, Equatable {
     /// The code verifier: 43 to 128 characters from `A–Z a–z 0–9 - . _ ~`. Secret.
-    public let verifier: String
+    package let verifier: String
 
     /// The code challenge: `BASE64URL(SHA256(ASCII(verifier)))` without padding.
-    public let challenge: String
+    package let challenge: String
 
     /// The challenge method, always `"S256"`.
-    public let method: String
+    package let method: String
 
     /// The number of random bytes behind a generated verifier (256 bits, 43 characters).
-    public static let verifierEntropyByteCount = 32
+    package static let verifierEntropyByteCount = 32
 
     /// Creates the pair for an existing verifier, computing its `S256` challenge.
     /// - Parameter verifier: A code verifier of 43 to 128 unreserved characters
     ///   (`A–Z a–z 0–9 - . _ ~`, RFC 7636 §4.1).
     /// - Throws: ``CryptoError`` with code ``CryptoError/Code/invalidArgument`` when the verifier
     ///   has the wrong length or a character outside that set.
-    public init(verifier: String) throws {
+    package init(verifier: String) throws {
         let characters = Array(verifier.utf8)
         guard (43...128).contains(characters.count), characters.allSatisfy(Self.isUnreserved) else {
             throw CryptoError(.invalidArgument, reason: "PKCE verifier must be 43-128 unreserved characters")
@@ -42,14 +42,14 @@ public struct PKCE: Sendable, Equatable {
     /// Generates a fresh pair from 32 secure random bytes (a 43-character verifier).
     /// - Returns: The verifier, its `S256` challenge and the method.
     /// - Throws: ``CryptoError`` if the secure random generator fails.
-    public static func generate() throws -> PKCE {
+    package static func generate() throws -> PKCE {
         try PKCE(verifier: SecureRandom.token(byteCount: verifierEntropyByteCount))
     }
 
     /// Computes the `S256` code challenge of a verifier (RFC 7636 §4.2).
     /// - Parameter verifier: The code verifier.
     /// - Returns: `BASE64URL(SHA256(ASCII(verifier)))` without padding.
-    public static func challenge(for verifier: String) -> String {
+    package static func challenge(for verifier: String) -> String {
         Base64URL.encode(Hashing.sha256(verifier))
     }
 
@@ -69,16 +69,16 @@ public struct PKCE: Sendable, Equatable {
 
 extension PKCE: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The pair with the verifier shown as `<redacted>`.
-    public var description: String {
+    package var description: String {
         "PKCE(verifier: <redacted>, challenge: \(challenge), method: \(method))"
     }
 
     /// The pair with the verifier shown as `<redacted>`.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
     /// A mirror whose `verifier` child is the string `<redacted>`, so `dump` and reflection
     /// never reveal the secret.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: ["verifier": "<redacted>", "challenge": challenge, "method": method], displayStyle: .struct)
     }
 }

@@ -28,10 +28,10 @@ public struct PinPolicy: Sendable, Hashable, Codable {
     }
 
     /// The range of lengths a policy may ask for.
-    public static let allowedLengths = 5...32
+    package static let allowedLengths = 5...32
 
     /// Whether the policy itself is valid: a length in ``allowedLengths`` and a positive maximum.
-    public var isValid: Bool {
+    package var isValid: Bool {
         Self.allowedLengths.contains(length) && (maxSimilarDigits ?? 1) >= 1
     }
 

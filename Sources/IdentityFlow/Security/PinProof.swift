@@ -1,11 +1,11 @@
 /// The PIN proof protocol (`docs/pin-proof.md`): the PIN never leaves the device. At enrolment
 /// the server receives a verifier derived from the PIN; at login the device proves it knows the
 /// PIN with an HMAC over a fresh server nonce. Servers written in Swift use the same functions.
-public enum PinProof {
+package enum PinProof {
     /// The length of the derived key, in bytes.
-    public static let keyLength = 32
+    package static let keyLength = 32
     /// The length of the enrolment salt, in bytes.
-    public static let saltLength = 16
+    package static let saltLength = 16
     private static let context = Array("identityflow-pin-proof-v1".utf8)
 
     /// A fresh enrolment: a random salt and `PBKDF2-HMAC-SHA256(PIN, salt, iterations, 32)`.
@@ -15,7 +15,7 @@ public enum PinProof {
     ///   - iterations: The PBKDF2 iteration count.
     /// - Returns: What the server stores.
     /// - Throws: ``ErrorCode/configurationInvalid`` for invalid parameters.
-    public static func enrolment(for profile: UserProfile, pin: Redacted<String>, iterations: Int) throws(IdentityFlowError) -> PinEnrolment {
+    package static func enrolment(for profile: UserProfile, pin: Redacted<String>, iterations: Int) throws(IdentityFlowError) -> PinEnrolment {
         let salt: [UInt8]
         do { salt = try SecureRandom.bytes(count: saltLength) } catch {
             throw IdentityFlowError(.unknown, "The secure random generator failed.", underlying: error)
@@ -31,7 +31,7 @@ public enum PinProof {
     ///   - iterations: The iteration count.
     /// - Returns: The key (the verifier).
     /// - Throws: ``ErrorCode/configurationInvalid`` for invalid parameters.
-    public static func derivedKey(pin: Redacted<String>, salt: [UInt8], iterations: Int) throws(IdentityFlowError) -> Redacted<[UInt8]> {
+    package static func derivedKey(pin: Redacted<String>, salt: [UInt8], iterations: Int) throws(IdentityFlowError) -> Redacted<[UInt8]> {
         do {
             return Redacted(try KeyDerivation.pbkdf2SHA256(password: Array(pin.value.utf8), salt: salt, iterations: iterations, keyLength: keyLength))
         } catch {
@@ -45,7 +45,7 @@ public enum PinProof {
     ///   - profile: The profile logging in.
     ///   - nonce: The server's nonce.
     /// - Returns: The proof.
-    public static func proof(key: Redacted<[UInt8]>, profile: UserProfile, nonce: [UInt8]) -> Redacted<[UInt8]> {
+    package static func proof(key: Redacted<[UInt8]>, profile: UserProfile, nonce: [UInt8]) -> Redacted<[UInt8]> {
         Redacted(Hashing.hmacSHA256(key: key.value, message: context + [0] + Array(profile.profileId.utf8) + [0] + nonce))
     }
 
@@ -54,7 +54,7 @@ public enum PinProof {
     ///   - lhs: One proof.
     ///   - rhs: The other.
     /// - Returns: Whether they are equal.
-    public static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    package static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         guard lhs.count == rhs.count else { return false }
         return zip(lhs, rhs).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }

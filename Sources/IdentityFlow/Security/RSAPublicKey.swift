@@ -1,4 +1,4 @@
-/// An RSA public key that verifies RSASSA-PKCS1-v1_5 signatures with SHA-256 (RFC 8017 §8.2.2),
+/// An RSA package key that verifies RSASSA-PKCS1-v1_5 signatures with SHA-256 (RFC 8017 §8.2.2),
 /// the `RS256` algorithm of JSON Web Signatures (RFC 7518 §3.3) used for OpenID Connect ID tokens.
 ///
 /// Moduli from 1024 to 8192 bits are accepted (1024 to 4096 are tested against OpenSSL).
@@ -7,33 +7,33 @@
 /// let key = try RSAPublicKey(jwkModulus: jwk["n"], jwkExponent: jwk["e"])
 /// guard key.isValidSignature(signature, for: signingInput) else { throw ... }
 /// ```
-public struct RSAPublicKey: Sendable, Equatable {
+package struct RSAPublicKey: Sendable, Equatable {
     /// The smallest accepted modulus size in bits: 2048, as RFC 7518 §3.3 requires for RS256.
-    public static let minimumModulusBitCount = 2048
+    package static let minimumModulusBitCount = 2048
 
     /// The largest accepted modulus size in bits; it bounds the cost of a verification.
-    public static let maximumModulusBitCount = 8192
+    package static let maximumModulusBitCount = 8192
 
     let modulus: BigUInt
     let exponent: BigUInt
     let arithmetic: MontgomeryModulus
 
     /// The size of the modulus in bits.
-    public var modulusBitCount: Int { modulus.bitWidth }
+    package var modulusBitCount: Int { modulus.bitWidth }
 
     /// The size of the modulus in bytes, `k` in RFC 8017: every valid signature has exactly this length.
-    public var modulusByteCount: Int { (modulus.bitWidth + 7) / 8 }
+    package var modulusByteCount: Int { (modulus.bitWidth + 7) / 8 }
 
     // MARK: - Creating keys
 
-    /// Creates a key from the unsigned big-endian bytes of its modulus and public exponent.
+    /// Creates a key from the unsigned big-endian bytes of its modulus and package exponent.
     /// - Parameters:
     ///   - modulus: The modulus `n`; leading zero bytes are ignored.
-    ///   - exponent: The public exponent `e`; leading zero bytes are ignored.
+    ///   - exponent: The package exponent `e`; leading zero bytes are ignored.
     /// - Throws: ``CryptoError`` with code ``CryptoError/Code/invalidKey`` when the modulus is
     ///   outside ``minimumModulusBitCount``...``maximumModulusBitCount`` bits or even, or the
     ///   exponent is below 3, even, or not smaller than the modulus.
-    public init(modulus: [UInt8], exponent: [UInt8]) throws {
+    package init(modulus: [UInt8], exponent: [UInt8]) throws {
         let n = BigUInt(bigEndianBytes: modulus)
         let e = BigUInt(bigEndianBytes: exponent)
         guard (Self.minimumModulusBitCount...Self.maximumModulusBitCount).contains(n.bitWidth) else {
@@ -43,7 +43,7 @@ public struct RSAPublicKey: Sendable, Equatable {
             throw CryptoError(.invalidKey, reason: "RSA modulus is even")
         }
         guard e >= BigUInt(3), !e.isEven, e < n else {
-            throw CryptoError(.invalidKey, reason: "RSA public exponent must be odd, at least 3 and smaller than the modulus")
+            throw CryptoError(.invalidKey, reason: "RSA package exponent must be odd, at least 3 and smaller than the modulus")
         }
         guard let arithmetic = MontgomeryModulus(n) else {
             throw CryptoError(.invalidKey, reason: "RSA modulus is unusable")
@@ -59,7 +59,7 @@ public struct RSAPublicKey: Sendable, Equatable {
     ///   - jwkExponent: The JWK `e` member: the exponent as base64url big-endian bytes (usually `"AQAB"`).
     /// - Throws: ``CryptoError`` with code ``CryptoError/Code/invalidKey`` when either member is
     ///   not valid base64url or the key is refused by ``init(modulus:exponent:)``.
-    public init(jwkModulus: String, jwkExponent: String) throws {
+    package init(jwkModulus: String, jwkExponent: String) throws {
         guard let modulus = Base64URL.decode(jwkModulus), let exponent = Base64URL.decode(jwkExponent) else {
             throw CryptoError(.invalidKey, reason: "JWK n or e is not valid base64url")
         }
@@ -83,7 +83,7 @@ public struct RSAPublicKey: Sendable, Equatable {
     ///   - signature: The signature bytes.
     ///   - message: The signed message (for a JWS, the ASCII signing input `header.payload`).
     /// - Returns: `true` only if the signature is valid for `message` under this key.
-    public func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>) -> Bool {
+    package func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>) -> Bool {
         let k = modulusByteCount
         guard signature.count == k else { return false }
         let s = BigUInt(bigEndianBytes: signature)

@@ -17,12 +17,12 @@ import Musl
 /// let state = try SecureRandom.token()        // 43 base64url characters, 256 bits
 /// let nonce = try SecureRandom.bytes(count: 16)
 /// ```
-public enum SecureRandom {
+package enum SecureRandom {
     /// Returns random bytes.
     /// - Parameter count: The number of bytes, zero or more.
     /// - Returns: `count` bytes from the system's secure generator.
     /// - Throws: ``CryptoError`` with code ``CryptoError/Code/invalidArgument`` when `count` is negative.
-    public static func bytes(count: Int) throws -> [UInt8] {
+    package static func bytes(count: Int) throws -> [UInt8] {
         guard count >= 0 else {
             throw CryptoError(.invalidArgument, reason: "random byte count must not be negative, got \(count)")
         }
@@ -38,7 +38,7 @@ public enum SecureRandom {
     ///   The default of 32 bytes gives 256 bits and a 43-character token.
     /// - Returns: The token, `⌈byteCount × 4 / 3⌉` characters from `A–Z a–z 0–9 - _`.
     /// - Throws: ``CryptoError`` with code ``CryptoError/Code/invalidArgument`` when `byteCount` is below 1.
-    public static func token(byteCount: Int = 32) throws -> String {
+    package static func token(byteCount: Int = 32) throws -> String {
         guard byteCount >= 1 else {
             throw CryptoError(.invalidArgument, reason: "token needs at least one random byte, got \(byteCount)")
         }

@@ -23,7 +23,7 @@ public struct AuthorizationRequest: Sendable, Hashable, CustomStringConvertible 
     ///   - redirectURI: The app's redirect URI.
     ///   - scopes: The scopes to ask for.
     /// - Throws: ``IdentityFlowError`` ``ErrorCode/unknown`` if the system's random generator fails.
-    public init(redirectURI: URL, scopes: [String]) throws(IdentityFlowError) {
+    package init(redirectURI: URL, scopes: [String]) throws(IdentityFlowError) {
         let entropy = PKCE.verifierEntropyByteCount
         let random: [UInt8]
         do { random = try SecureRandom.bytes(count: 3 * entropy) } catch {
@@ -42,7 +42,7 @@ public struct AuthorizationRequest: Sendable, Hashable, CustomStringConvertible 
     ///   - state: The state value.
     ///   - nonce: The nonce.
     ///   - codeVerifier: The PKCE verifier; the S256 challenge is derived from it.
-    public init(redirectURI: URL, scopes: [String], state: String, nonce: String, codeVerifier: String) {
+    package init(redirectURI: URL, scopes: [String], state: String, nonce: String, codeVerifier: String) {
         self.redirectURI = redirectURI
         self.scopes = scopes
         self.state = Redacted(state)

@@ -64,7 +64,7 @@ public struct TokenSet: Sendable, Hashable, Codable, CustomStringConvertible {
     ///   - date: The moment to check.
     ///   - leeway: How long before expiry the token already counts as expired.
     /// - Returns: `true` when no expiry is known or it lies after `date + leeway`.
-    public func isAccessTokenValid(at date: Date, leeway: TimeInterval = 0) -> Bool {
+    package func isAccessTokenValid(at date: Date, leeway: TimeInterval = 0) -> Bool {
         guard let expiresAt else { return true }
         return expiresAt > date.addingTimeInterval(leeway)
     }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Statechart
 
 extension UserClient {
     /// Whether the authenticated user's access token is still valid now (by the expiry the

@@ -1,4 +1,5 @@
 import Foundation
+import Statechart
 
 /// What flows do to the client's profiles and session: verify PINs, store tokens, delete profiles.
 extension UserClient {

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Statechart
 
 /// A ``SecureStorage`` in a directory: one file per key, owner-only permissions (0700 for the
 /// directory, 0600 for files), and atomic writes (a temporary file is written, flushed with

@@ -1,4 +1,5 @@
 import Foundation
+import Statechart
 
 /// A ``SecureStorage`` in memory: gone when the process ends.
 public final class InMemoryStorage: SecureStorage {

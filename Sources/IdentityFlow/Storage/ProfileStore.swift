@@ -1,4 +1,5 @@
 import Foundation
+import Statechart
 
 /// What the device keeps of one profile: its tokens and, when biometrics are registered, the
 /// PIN-derived key that biometric confirmation unlocks. Never the PIN.

@@ -2,8 +2,8 @@ import Foundation
 
 extension StoredProfile {
     /// The profile as the JSON that `JSONEncoder` would write for it (same keys, nesting and
-    /// value forms, absent optionals left out), written directly: saving a profile is on every
-    /// registration's path, and the generic encoder costs several times more.
+    /// value forms, absent optionals left out), written directly
+    /// (docs/performance-notes.md#stored-profile-json).
     ///
     /// `JSONDecoder` reads it back, as it reads profiles that earlier versions stored with
     /// `JSONEncoder`. Dates are seconds since 2001-01-01, `JSONEncoder`'s default.

@@ -1,9 +1,8 @@
 /// An immutable heap cell for the fields of a value type that flows through the state machines.
 ///
-/// A machine copies its events, states and effects on every transition; a payload whose fields
-/// sit in one box copies with a single retain, however many strings and tokens it holds. The box
-/// is never mutated: a setter on the owning value puts a new box in place (``replacing(_:with:)``),
-/// so copies keep value semantics and the box stays `Sendable`.
+/// The box is never mutated: a setter on the owning value puts a new box in place
+/// (``replacing(_:with:)``), so copies keep value semantics and the box stays `Sendable`.
+/// Why boxes: docs/performance-notes.md#boxed-payloads.
 final class Box<Value: Sendable>: Sendable {
     /// The fields.
     let value: Value

@@ -1,5 +1,6 @@
 import Foundation
 import IdentityFlow
+import Statechart
 
 /// An in-memory identity server for tests, demos and hosts' own unit tests.
 ///

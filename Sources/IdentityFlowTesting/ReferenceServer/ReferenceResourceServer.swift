@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import IdentityFlow
+import Statechart
 
 /// A host API for tests of ``UserClient/authenticatedRequest(_:)``: answers `200` to requests
 /// whose bearer token the ``ReferenceIdentityService`` accepts and `401` to the others.

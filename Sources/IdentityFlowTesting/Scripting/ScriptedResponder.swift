@@ -1,5 +1,6 @@
 import Foundation
 import IdentityFlow
+import Statechart
 
 /// Answers a flow's challenges from a script, for hosts' unit tests. Works with the async API
 /// (as a ``ChallengeResponder``) and as a delegate.

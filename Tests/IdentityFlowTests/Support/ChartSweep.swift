@@ -1,5 +1,6 @@
 import Testing
 import IdentityFlow
+import Statechart
 
 /// Runs every sample event in every sample state of a machine, as plain values, and checks the
 /// machine against its chart: every transition taken is declared, every declared transition is

@@ -1,6 +1,7 @@
 import Foundation
 import IdentityFlow
 import IdentityFlowTesting
+import Statechart
 
 /// A started client over a fresh reference server, with a log capture and transition records.
 struct Harness {

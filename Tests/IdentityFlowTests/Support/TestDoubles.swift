@@ -1,6 +1,7 @@
 import Foundation
 import IdentityFlow
 import IdentityFlowTesting
+import Statechart
 
 /// A storage whose writes can be made to fail.
 final class FailingStorage: SecureStorage {

@@ -21,7 +21,7 @@ extension HTTPIdentityService {
     /// - Returns: The claims.
     /// - Throws: ``ErrorCode/invalidServerResponse`` naming the failed check (never the token);
     ///   discovery and JWKS errors as the table in the type's discussion.
-    public func validateIdToken(_ idToken: Redacted<String>, nonce: String?) async throws(IdentityFlowError) -> IdTokenInfo {
+    package func validateIdToken(_ idToken: Redacted<String>, nonce: String?) async throws(IdentityFlowError) -> IdTokenInfo {
         try await validateIdToken(idToken, nonce: nonce, accessToken: nil)
     }
 
@@ -61,7 +61,7 @@ extension HTTPIdentityService {
     ///   - idToken: The compact ID token.
     ///   - nonce: The expected nonce, or `nil` not to check it.
     /// - Returns: `true` when it is valid; `false` for any failure, including network errors.
-    public func isValidIdToken(_ idToken: Redacted<String>, nonce: String?) async -> Bool {
+    package func isValidIdToken(_ idToken: Redacted<String>, nonce: String?) async -> Bool {
         do { _ = try await validateIdToken(idToken, nonce: nonce) } catch { return false }
         return true
     }

@@ -128,7 +128,7 @@ extension HTTPIdentityService {
     /// - Returns: The claims (`sub`, and e.g. `email`, `name`).
     /// - Throws: ``ErrorCode/userNotAuthenticated`` when the token is refused (401);
     ///   ``ErrorCode/configurationInvalid`` when the server names no userinfo endpoint.
-    public func userInfo(accessToken: Redacted<String>) async throws(IdentityFlowError) -> [String: JSONValue] {
+    package func userInfo(accessToken: Redacted<String>) async throws(IdentityFlowError) -> [String: JSONValue] {
         let metadata = try await providerMetadata()
         guard let endpoint = metadata.userinfoEndpoint else {
             throw IdentityFlowError(.configurationInvalid, "The provider names no userinfo_endpoint in its discovery document.")

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Statechart
 
 /// An ``IdentityService`` that talks to a real server over HTTP: OpenID Connect (discovery, PKCE
 /// authorization code flow, token exchange, refresh, RFC 7009 revocation, userinfo, ID token
@@ -77,7 +78,7 @@ public final class HTTPIdentityService: IdentityService {
     /// - Returns: The metadata.
     /// - Throws: As the table in the type's discussion; ``ErrorCode/configurationInvalid`` when the
     ///   document's `issuer` differs from the configured one.
-    public func providerMetadata() async throws(IdentityFlowError) -> OpenIDProviderMetadata {
+    package func providerMetadata() async throws(IdentityFlowError) -> OpenIDProviderMetadata {
         if let cached = cache.withLock({ $0.metadata }) { return cached }
         var lastError = IdentityFlowError(.configurationInvalid, "No discovery document URL could be derived.")
         let candidates = configuration.discoveryCandidates

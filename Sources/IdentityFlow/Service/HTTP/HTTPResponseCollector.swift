@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Statechart
 
 /// The delegate of one request's `URLSession`: gathers the answer within the body cap, decides on
 /// redirects, and hands the outcome to the waiting caller exactly once.

@@ -5,35 +5,35 @@ import Foundation
 /// ``HTTPIdentityService`` validates every ID token it receives (signature, issuer, audience,
 /// times, nonce) before it hands out tokens; call ``HTTPIdentityService/validateIdToken(_:nonce:)``
 /// to read the claims of one you hold. Descriptions name the subject only.
-public struct IdTokenInfo: Sendable, Hashable, CustomStringConvertible {
+package struct IdTokenInfo: Sendable, Hashable, CustomStringConvertible {
     /// `sub`: the user's identifier at the issuer.
-    public let subject: String
+    package let subject: String
     /// `iss`: the issuer.
-    public let issuer: String
+    package let issuer: String
     /// `aud`: the audiences (the client id among them).
-    public let audiences: [String]
+    package let audiences: [String]
     /// `azp`: the authorized party, when present.
-    public let authorizedParty: String?
+    package let authorizedParty: String?
     /// `exp`: when the token expires.
-    public let expiresAt: Date
+    package let expiresAt: Date
     /// `iat`: when it was issued.
-    public let issuedAt: Date
+    package let issuedAt: Date
     /// `nbf`: when it becomes valid, when present.
-    public let notBefore: Date?
+    package let notBefore: Date?
     /// `nonce`, when present.
-    public let nonce: String?
+    package let nonce: String?
     /// `email`, when present.
-    public let email: String?
+    package let email: String?
     /// `name`, when present.
-    public let name: String?
+    package let name: String?
     /// Every claim, as sent.
-    public let claims: [String: JSONValue]
+    package let claims: [String: JSONValue]
 
     /// Reads the registered claims from a claims set.
     /// - Parameter claims: The token's claims.
     /// - Throws: ``ErrorCode/invalidServerResponse`` when `sub`, `iss`, `aud`, `exp` or `iat` is
     ///   missing or of the wrong type.
-    public init(claims: [String: JSONValue]) throws(IdentityFlowError) {
+    package init(claims: [String: JSONValue]) throws(IdentityFlowError) {
         func invalid(_ claim: String) -> IdentityFlowError {
             IdentityFlowError(.invalidServerResponse, "The ID token's '\(claim)' claim is missing or malformed.")
         }
@@ -63,5 +63,5 @@ public struct IdTokenInfo: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `IdTokenInfo(sub: <subject>, iss: <issuer>)`.
-    public var description: String { "IdTokenInfo(sub: \(subject), iss: \(issuer))" }
+    package var description: String { "IdTokenInfo(sub: \(subject), iss: \(issuer))" }
 }

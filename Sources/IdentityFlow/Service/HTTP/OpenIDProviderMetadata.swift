@@ -2,21 +2,21 @@ import Foundation
 
 /// The parts of an OpenID Connect discovery document (or RFC 8414 authorization server metadata)
 /// that ``HTTPIdentityService`` uses.
-public struct OpenIDProviderMetadata: Sendable, Hashable {
+package struct OpenIDProviderMetadata: Sendable, Hashable {
     /// The issuer identifier; ID tokens must carry it as `iss`.
-    public let issuer: String
+    package let issuer: String
     /// The authorization endpoint.
-    public let authorizationEndpoint: URL
+    package let authorizationEndpoint: URL
     /// The token endpoint.
-    public let tokenEndpoint: URL
+    package let tokenEndpoint: URL
     /// The userinfo endpoint, if offered.
-    public let userinfoEndpoint: URL?
+    package let userinfoEndpoint: URL?
     /// The JWKS URL, if offered (required to validate ID tokens).
-    public let jwksURI: URL?
+    package let jwksURI: URL?
     /// The RFC 7009 revocation endpoint, if offered.
-    public let revocationEndpoint: URL?
+    package let revocationEndpoint: URL?
     /// The PKCE methods the server names; empty when it names none.
-    public let codeChallengeMethodsSupported: [String]
+    package let codeChallengeMethodsSupported: [String]
 
     /// Creates metadata.
     /// - Parameters:
@@ -27,7 +27,7 @@ public struct OpenIDProviderMetadata: Sendable, Hashable {
     ///   - jwksURI: The JWKS URL.
     ///   - revocationEndpoint: The revocation endpoint.
     ///   - codeChallengeMethodsSupported: The PKCE methods.
-    public init(issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, userinfoEndpoint: URL? = nil, jwksURI: URL? = nil,
+    package init(issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, userinfoEndpoint: URL? = nil, jwksURI: URL? = nil,
                 revocationEndpoint: URL? = nil, codeChallengeMethodsSupported: [String] = []) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint

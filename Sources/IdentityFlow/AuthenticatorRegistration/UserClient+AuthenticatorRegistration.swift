@@ -1,0 +1,58 @@
+extension UserClient {
+    /// Registers biometrics for a profile, reporting to a delegate. The PIN is asked once.
+    /// - Parameters:
+    ///   - profile: A registered profile.
+    ///   - delegate: Receives the callbacks; retained until the terminal one.
+    /// - Important: Exactly one terminal callback.
+    public func registerBiometricAuthenticator(for profile: UserProfile, delegate: some AuthenticatorRegistrationDelegate) {
+        let executor = configuration.callbackExecutor
+        let host = FlowHost<UserProfile, RegisteredAuthenticator>(
+            started: { profile in executor.run { delegate.userClient(self, didStartRegistering: .biometric, for: profile) } },
+            challenge: { challenge in
+                executor.run {
+                    if case .pin(let pin) = challenge { delegate.userClient(self, didReceivePinChallenge: pin) } else { challenge.cancel() }
+                }
+            },
+            finished: { outcome in
+                executor.run {
+                    switch outcome {
+                    case .success(let registered): delegate.userClient(self, didRegister: registered.authenticator, for: registered.profile)
+                    case .failure(let error): delegate.userClient(self, didFailToRegister: .biometric, for: profile, error: error)
+                    }
+                }
+            })
+        launchAuthenticatorRegistration(for: profile, host: host)
+    }
+
+    /// Registers biometrics for a profile, answering the PIN challenge through a responder.
+    /// Logs the profile in as a side effect (the PIN was proven).
+    /// - Parameters:
+    ///   - profile: A registered profile.
+    ///   - responder: Receives the PIN challenges.
+    /// - Throws: ``IdentityFlowError``: the login errors for a wrong PIN, ``ErrorCode/requestInvalid`` for an unknown profile.
+    public func registerBiometricAuthenticator(for profile: UserProfile, responder: some ChallengeResponder) async throws(IdentityFlowError) {
+        _ = try await runAsync(responder: responder) { (host: FlowHost<UserProfile, RegisteredAuthenticator>) in
+            launchAuthenticatorRegistration(for: profile, host: host)
+        }
+    }
+
+    /// Removes biometrics from a profile on this device; the PIN stays.
+    /// - Parameter profile: The profile.
+    /// - Throws: ``ErrorCode/authenticatorNotRegistered`` when none is registered,
+    ///   ``ErrorCode/dataStorageNotAvailable`` when the storage fails.
+    public func deregisterBiometricAuthenticator(for profile: UserProfile) throws(IdentityFlowError) {
+        try requireStarted()
+        guard try storedProfile(profile).biometricKey != nil else {
+            throw IdentityFlowError(.authenticatorNotRegistered, "Biometrics are not registered for this profile.")
+        }
+        try updateStoredProfile(profile) { $0.biometricKey = nil }
+    }
+
+    @discardableResult
+    private func launchAuthenticatorRegistration(for profile: UserProfile, host: FlowHost<UserProfile, RegisteredAuthenticator>) -> FlowSlot? {
+        launch(host: host) { id throws(IdentityFlowError) in
+            _ = try self.storedProfile(profile)
+            return AuthenticatorRegistrationFlow(client: self, id: id, profile: profile, host: host)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Statechart
+
+extension UserClient {
+    /// Changes the authenticated user's PIN, reporting to a delegate.
+    /// - Parameter delegate: Receives the callbacks; retained until the terminal one.
+    /// - Important: Exactly one terminal callback; ``ErrorCode/userNotAuthenticated`` when no user is logged in.
+    public func changePin(delegate: some ChangePinDelegate) {
+        let executor = configuration.callbackExecutor
+        let profile = authenticatedUserProfile
+        let host = FlowHost<UserProfile, UserProfile>(
+            started: { profile in executor.run { delegate.userClient(self, didStartPinChangeFor: profile) } },
+            challenge: { challenge in
+                executor.run {
+                    switch challenge {
+                    case .pin(let challenge): delegate.userClient(self, didReceivePinChallenge: challenge)
+                    case .createPin(let challenge): delegate.userClient(self, didReceiveCreatePinChallenge: challenge)
+                    default: challenge.cancel()  // a PIN change never asks for these
+                    }
+                }
+            },
+            finished: { outcome in
+                executor.run {
+                    switch outcome {
+                    case .success(let profile): delegate.userClient(self, didChangePinFor: profile)
+                    case .failure(let error): delegate.userClient(self, didFailToChangePinFor: profile, error: error)
+                    }
+                }
+            })
+        launchPinChange(host: host)
+    }
+
+    /// Changes the authenticated user's PIN, answering challenges through a responder.
+    ///
+    /// ```swift
+    /// try await client.changePin { challenge in
+    ///     switch challenge {
+    ///     case .pin(let current): current.sender.respond(with: oldPin, to: current)
+    ///     case .createPin(let new): new.sender.respond(with: newPin, to: new)
+    ///     default: challenge.cancel()
+    ///     }
+    /// }
+    /// ```
+    /// - Parameter responder: Receives each challenge.
+    /// - Returns: The profile whose PIN changed.
+    /// - Throws: ``ErrorCode/userNotAuthenticated`` without a logged-in user; the login errors for a wrong current PIN.
+    @discardableResult
+    public func changePin(responder: some ChallengeResponder) async throws(IdentityFlowError) -> UserProfile {
+        try await runAsync(responder: responder) { (host: FlowHost<UserProfile, UserProfile>) in launchPinChange(host: host) }
+    }
+
+    /// Changes the authenticated user's PIN, answering challenges with a closure.
+    /// - Parameter answer: Called with each challenge.
+    /// - Returns: The profile whose PIN changed.
+    /// - Throws: ``IdentityFlowError``.
+    @discardableResult
+    public func changePin(answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> UserProfile {
+        try await changePin(responder: ClosureResponder(answer))
+    }
+
+    @discardableResult
+    private func launchPinChange(host: FlowHost<UserProfile, UserProfile>) -> FlowSlot? {
+        launch(host: host) { id throws(IdentityFlowError) in
+            guard let profile = self.authenticatedUserProfile else {
+                throw IdentityFlowError(.userNotAuthenticated, "Changing the PIN needs an authenticated user: log in first.")
+            }
+            return ChangePinFlow(client: self, id: id, context: .init(profile: profile, pinPolicy: self.configuration.pinPolicy), host: host)
+        }
+    }
+}

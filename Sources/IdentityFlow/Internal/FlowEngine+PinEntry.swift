@@ -1,0 +1,65 @@
+import Statechart
+
+/// Events of the flows that ask for the current PIN (login, PIN change, biometric registration).
+protocol PinEntryEvents: ChallengeEvents {
+    /// The server told the counters.
+    static func pinStatusFetched(_ counters: PinCounters) -> Self
+    /// The host entered a PIN.
+    static func pinProvided(_ pin: Redacted<String>) -> Self
+    /// The server checked a proof.
+    static func pinChecked(_ check: PinCheck) -> Self
+    /// The deregistered profile is deleted.
+    static var profileDeleted: Self { get }
+    /// A token set the flow will not use is revoked.
+    static var tokensRevoked: Self { get }
+}
+
+extension FlowEngine {
+    /// Ends the flow and hands the host its one terminal outcome.
+    func finish<Start, Success>(_ outcome: Result<Success, IdentityFlowError>, to host: FlowHost<Start, Success>) -> EffectWork<Machine.Event> {
+        end()
+        host.finished(outcome)
+        return .done
+    }
+}
+
+extension FlowEngine where Machine.Event: PinEntryEvents {
+    /// Asks the server for the counters; a profile it no longer knows comes back as deregistered.
+    func fetchPinStatus(of profile: UserProfile, client: UserClient) -> EffectWork<Machine.Event> {
+        call { () throws(IdentityFlowError) in
+            guard let counters = try await client.pinStatus(for: profile) else { return .pinChecked(.deregistered) }
+            return .pinStatusFetched(counters)
+        }
+    }
+
+    /// Hands the host a ``PinChallenge`` whose answer becomes `pinProvided`.
+    func emitPinChallenge<Start, Success>(for profile: UserProfile, counters: PinCounters, error: IdentityFlowError?, to host: FlowHost<Start, Success>) -> EffectWork<Machine.Event> {
+        host.challenge(pinChallenge(for: profile, counters: counters, error: error, answered: Machine.Event.pinProvided))
+        return .done
+    }
+
+    /// Proves the PIN to the server.
+    func verifyPin(_ pin: Redacted<String>, of profile: UserProfile, client: UserClient) -> EffectWork<Machine.Event> {
+        call { () throws(IdentityFlowError) in .pinChecked(try await client.checkPin(pin, for: profile)) }
+    }
+
+    /// Deletes a deregistered profile from the device (a storage failure is logged, not fatal).
+    /// Revokes a token set the flow will not use (best effort: a failure is logged).
+    func revoke(_ tokens: TokenSet, client: UserClient) -> EffectWork<Machine.Event> {
+        commit()
+        let id = self.id
+        return .run {
+            await client.revokeUnused(tokens, flow: id)
+            return .tokensRevoked
+        }
+    }
+
+    func deleteProfile(_ profile: UserProfile, client: UserClient) -> EffectWork<Machine.Event> {
+        commit()
+        let id = self.id
+        return .run {
+            client.forgetProfile(profile, flow: id)
+            return .profileDeleted
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Statechart
+
+/// How a running flow reaches its host, whichever API started it: a delegate (callbacks on the
+/// configured executor) or the async API (a responder and a waiting task). Built once per flow.
+struct FlowHost<Start: Sendable, Success: Sendable>: Sendable {
+    private let route: Route
+
+    /// Callbacks (the delegate APIs), or the async API's waiter, which needs no closures
+    /// (docs/performance-notes.md#async-waiting-task).
+    private enum Route: Sendable {
+        case callbacks(started: @Sendable (Start) -> Void, challenge: @Sendable (Challenge) -> Void, finished: @Sendable (Result<Success, IdentityFlowError>) -> Void)
+        case waiter(FlowWaiter)
+    }
+
+    /// A host that calls back.
+    /// - Parameters:
+    ///   - started: The flow started (the delegate's `didStart…`), with what it is about.
+    ///   - challenge: A challenge for the host.
+    ///   - finished: The terminal outcome.
+    init(started: @escaping @Sendable (Start) -> Void, challenge: @escaping @Sendable (Challenge) -> Void, finished: @escaping @Sendable (Result<Success, IdentityFlowError>) -> Void) {
+        route = .callbacks(started: started, challenge: challenge, finished: finished)
+    }
+
+    /// A host for the async API: challenges go to the waiter's responder, the outcome to the waiter.
+    static func responder(_ waiter: FlowWaiter) -> FlowHost { FlowHost(route: .waiter(waiter)) }
+
+    private init(route: Route) { self.route = route }
+
+    /// The flow started, with what it is about.
+    func started(_ start: Start) {
+        if case .callbacks(let started, _, _) = route { started(start) }
+    }
+
+    /// Hands the host a challenge.
+    func challenge(_ challenge: Challenge) {
+        switch route {
+        case .callbacks(_, let deliver, _): deliver(challenge)
+        case .waiter(let waiter): waiter.receive(challenge)
+        }
+    }
+
+    /// Hands the host the terminal outcome. The flow calls it exactly once.
+    func finished(_ outcome: Result<Success, IdentityFlowError>) {
+        switch route {
+        case .callbacks(_, _, let finished): finished(outcome)
+        case .waiter(let waiter): waiter.finish(outcome)
+        }
+    }
+}
+
+extension UserClient {
+    /// Runs a flow for the async API: builds a responder host, lets `launch` start the flow with
+    /// it, and cancels the flow if the awaiting task is cancelled.
+    ///
+    /// Inlined, starting the flow in a synchronous call: docs/performance-notes.md#async-waiting-task.
+    @inline(__always)
+    func runAsync<Start: Sendable, Success: Sendable>(
+        responder: any ChallengeResponder,
+        launch: (FlowHost<Start, Success>) -> FlowSlot?
+    ) async throws(IdentityFlowError) -> Success {
+        let waiter = startAsync(responder: responder, launch: launch)
+        await waiter.wait()
+        return try waiter.outcome(as: Success.self).get()
+    }
+
+    /// Starts a flow for the async API and returns the waiter to await its outcome.
+    @inline(never)
+    private func startAsync<Start: Sendable, Success: Sendable>(
+        responder: any ChallengeResponder,
+        launch: (FlowHost<Start, Success>) -> FlowSlot?
+    ) -> FlowWaiter {
+        let waiter = FlowWaiter(responder: responder)
+        let slot = launch(.responder(waiter))
+        waiter.cancelOnTaskCancel(slot)
+        // A task cancelled before the call cancels the flow too: its cancellation handler would
+        // only run for a cancel that comes while it waits.
+        if Task.isCancelled { slot?.cancel() }
+        return waiter
+    }
+}
+
+extension FlowHost {
+    /// A host for completion-handler calls: no challenges, one completion on the executor.
+    static func completion(_ executor: CallbackExecutor, _ completion: @escaping @Sendable (IdentityFlowError?) -> Void) -> FlowHost {
+        FlowHost(
+            started: { _ in },
+            challenge: { $0.cancel() },
+            finished: { outcome in
+                executor.run {
+                    switch outcome {
+                    case .success: completion(nil)
+                    case .failure(let error): completion(error)
+                    }
+                }
+            })
+    }
+}

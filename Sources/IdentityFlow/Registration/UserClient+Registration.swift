@@ -1,0 +1,233 @@
+import Foundation
+import Statechart
+
+extension UserClient {
+    /// Registers a user, reporting to a delegate.
+    ///
+    /// ```swift
+    /// client.registerUser(with: provider, scopes: ["openid"], delegate: registrationScreen)
+    /// ```
+    /// - Parameters:
+    ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
+    ///   - scopes: The scopes to ask for; `nil` uses ``ClientConfiguration/defaultScopes``; an
+    ///     empty list fails with ``ErrorCode/requestInvalid`` before anything is sent.
+    ///   - delegate: Receives the callbacks; retained until the terminal one.
+    /// - Important: Exactly one of `didRegisterUser` / `didFailToRegisterUser` is called, also when
+    ///   the registration cannot start (``ErrorCode/actionAlreadyInProgress``, ``ErrorCode/requestInvalid``).
+    public func registerUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, delegate: some RegistrationDelegate) {
+        launchRegistration(provider: identityProvider, scopes: scopes, host: registrationHost(delegate, provider: identityProvider))
+    }
+
+    /// A host that reports a registration's callbacks to `delegate`.
+    func registrationHost(_ delegate: some RegistrationDelegate, provider identityProvider: IdentityProvider?) -> FlowHost<RegistrationMachine.Context, RegistrationResult> {
+        let executor = configuration.callbackExecutor
+        let provider = Locked(identityProvider)
+        let host = FlowHost<RegistrationMachine.Context, RegistrationResult>(
+            started: { context in
+                provider.withLock { $0 = context.provider }
+                executor.run { delegate.userClient(self, didStartRegistrationOf: context.profile) }
+            },
+            challenge: { challenge in
+                executor.run {
+                    switch challenge {
+                    case .browserRegistration(let challenge):
+                        delegate.userClient(self, didReceiveBrowserRegistrationChallenge: challenge)
+                    case .customRegistration(let challenge) where challenge.step == .initialization:
+                        delegate.userClient(self, didReceiveCustomRegistrationInitChallenge: challenge)
+                    case .customRegistration(let challenge):
+                        delegate.userClient(self, didReceiveCustomRegistrationFinishChallenge: challenge)
+                    case .createPin(let challenge):
+                        delegate.userClient(self, didReceiveCreatePinChallenge: challenge)
+                    case .pin, .biometric:
+                        challenge.cancel()  // a registration never asks for these
+                    }
+                }
+            },
+            finished: { outcome in
+                let provider = provider.current
+                executor.run {
+                    switch outcome {
+                    case .success(let result):
+                        delegate.userClient(self, didRegisterUser: result.profile, identityProvider: result.identityProvider, info: result.info)
+                    case .failure(let error):
+                        delegate.userClient(self, didFailToRegisterUserWith: provider, error: error)
+                    }
+                }
+            })
+        return host
+    }
+
+    /// Registers a user, answering challenges through a responder.
+    ///
+    /// ```swift
+    /// let result = try await client.registerUser(with: provider, responder: registrationScreen)
+    /// ```
+    /// - Parameters:
+    ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
+    ///   - scopes: The scopes to ask for; `nil` uses ``ClientConfiguration/defaultScopes``; an
+    ///     empty list fails with ``ErrorCode/requestInvalid`` before anything is sent.
+    ///   - responder: Receives each challenge and answers through its sender.
+    /// - Returns: The new profile (now authenticated), the provider and its answer.
+    /// - Throws: ``IdentityFlowError``; cancelling the awaiting task cancels the flow (``ErrorCode/actionCancelled``).
+    public func registerUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, responder: some ChallengeResponder) async throws(IdentityFlowError) -> RegistrationResult {
+        try await runAsync(responder: responder) { (host: FlowHost<RegistrationMachine.Context, RegistrationResult>) in
+            launchRegistration(provider: identityProvider, scopes: scopes, host: host)
+        }
+    }
+
+    /// Registers a user, answering challenges with a closure.
+    ///
+    /// ```swift
+    /// let result = try await client.registerUser(with: provider) { challenge in
+    ///     if case .createPin(let pin) = challenge { pin.sender.respond(with: "24680", to: pin) }
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
+    ///   - scopes: The scopes to ask for.
+    ///   - answer: Called with each challenge; answers through the challenge's sender.
+    /// - Returns: The new profile, the provider and its answer.
+    /// - Throws: ``IdentityFlowError``.
+    public func registerUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> RegistrationResult {
+        try await registerUser(with: identityProvider, scopes: scopes, responder: ClosureResponder(answer))
+    }
+
+    @discardableResult
+    private func launchRegistration(provider: IdentityProvider?, scopes: [String]?, host: FlowHost<RegistrationMachine.Context, RegistrationResult>) -> FlowSlot? {
+        launch(host: host) { id throws(IdentityFlowError) in
+            // A new registration supersedes one that waited for its redirect in an earlier process.
+            self.discardCheckpoint(self.loadCheckpoint())
+            let context = try await self.registrationContext(provider: provider, scopes: scopes ?? self.configuration.defaultScopes)
+            return RegistrationFlow(client: self, id: id, context: context, host: host)
+        }
+    }
+
+    private func registrationContext(provider: IdentityProvider?, scopes: [String]) async throws(IdentityFlowError) -> RegistrationMachine.Context {
+        guard !scopes.isEmpty else {
+            throw IdentityFlowError(.requestInvalid, "Ask for at least one scope, or pass nil for ClientConfiguration.defaultScopes.")
+        }
+        let resolved: IdentityProvider
+        if let provider {
+            // A custom provider the server does not offer would ask the user for data in vain.
+            if case .custom = provider.kind, try await !identityProviders().contains(where: { $0.identifier == provider.identifier }) {
+                throw IdentityFlowError(.invalidIdentityProvider, "The server offers no custom identity provider \(provider.identifier).")
+            }
+            resolved = provider
+        } else {
+            guard let first = try await identityProviders().first(where: { $0.kind == .browser }) else {
+                throw IdentityFlowError(.invalidIdentityProvider, "The server offers no browser identity provider; name one.")
+            }
+            resolved = first
+        }
+        let authorization = resolved.kind == .browser
+            ? try AuthorizationRequest(redirectURI: configuration.redirectURI, scopes: scopes)
+            : nil
+        let profileId: String
+        do { profileId = try SecureRandom.token(byteCount: 9) } catch {
+            throw IdentityFlowError(.unknown, "The secure random generator failed.", underlying: error)
+        }
+        return RegistrationMachine.Context(
+            profile: UserProfile(profileId: profileId), provider: resolved,
+            authorization: authorization, pinPolicy: configuration.pinPolicy)
+    }
+}
+
+/// Redirects and registrations that survive the app being killed while the user is in the browser.
+///
+/// A browser registration checkpoints itself (``RegistrationCheckpoint``) before it hands the
+/// host the browser challenge. When the redirect comes back, ``handleRedirect(_:)`` gives it to the
+/// registration waiting in this process, or keeps it for the checkpointed one, which the host then
+/// continues with ``resumeRegistration(delegate:)`` (or the async variants).
+extension UserClient {
+    /// Hands a redirect that opened the app to the registration it belongs to.
+    ///
+    /// Call it from `application(_:open:options:)` or SwiftUI's `onOpenURL`:
+    ///
+    /// ```swift
+    /// .onOpenURL { url in
+    ///     if client.handleRedirect(url) { resumeIfNeeded() }
+    /// }
+    /// ```
+    ///
+    /// - A registration of this process that waits for this redirect gets it as its browser
+    ///   challenge's answer, exactly as `sender.respond(with:to:)` would give it.
+    /// - Otherwise a checkpointed registration whose `state` the URL carries keeps it, and
+    ///   ``resumeRegistration(delegate:)`` continues with it.
+    /// - Any other URL (another app link, a stale or replayed redirect) returns `false` and changes
+    ///   nothing.
+    /// - Parameter url: The URL the app was opened with.
+    /// - Returns: Whether the URL belongs to a registration of this client.
+    @discardableResult
+    public func handleRedirect(_ url: URL) -> Bool {
+        if let waiter = withState({ $0.redirectWaiter }), waiter.claims(url) {
+            return waiter.ticket.settle(.answered(url))
+        }
+        guard let checkpoint = loadCheckpoint(), checkpoint.claims(url) else {
+            configuration.logger.log(.info, "A URL handed to handleRedirect belongs to no registration; ignored.")
+            return false
+        }
+        withState { $0.handedOverRedirect = url }
+        return true
+    }
+
+    /// Continues the checkpointed browser registration, reporting to a delegate.
+    ///
+    /// The registration continues where it stopped: with the redirect ``handleRedirect(_:)`` kept,
+    /// or, without one, with the browser challenge again (same URL). Then code exchange, create
+    /// PIN, enrolment and storage, with the same callbacks and errors as an uninterrupted one.
+    /// - Parameter delegate: Receives the callbacks; retained until the terminal one.
+    /// - Important: Exactly one of `didRegisterUser` / `didFailToRegisterUser` is called. It fails
+    ///   with ``ErrorCode/registrationCheckpointNotFound`` when nothing waits to be resumed (also
+    ///   for a second resume), and ``ErrorCode/registrationCheckpointExpired`` when the checkpoint
+    ///   is older than ``ClientConfiguration/checkpointLifetime`` (it is then deleted).
+    public func resumeRegistration(delegate: some RegistrationDelegate) {
+        launchResumedRegistration(host: registrationHost(delegate, provider: nil))
+    }
+
+    /// Continues the checkpointed browser registration, answering challenges through a responder.
+    ///
+    /// ```swift
+    /// let report = try await client.start()
+    /// if !report.resumableRegistrations.isEmpty {
+    ///     let result = try await client.resumeRegistration(responder: registrationScreen)
+    /// }
+    /// ```
+    /// - Parameter responder: Receives each challenge and answers through its sender.
+    /// - Returns: The new profile (now authenticated), the provider and its answer.
+    /// - Throws: ``IdentityFlowError``, as ``resumeRegistration(delegate:)`` reports them.
+    public func resumeRegistration(responder: some ChallengeResponder) async throws(IdentityFlowError) -> RegistrationResult {
+        try await runAsync(responder: responder) { (host: FlowHost<RegistrationMachine.Context, RegistrationResult>) in
+            launchResumedRegistration(host: host)
+        }
+    }
+
+    /// Continues the checkpointed browser registration, answering challenges with a closure.
+    /// - Parameter answer: Called with each challenge; answers through the challenge's sender.
+    /// - Returns: The new profile, the provider and its answer.
+    /// - Throws: ``IdentityFlowError``, as ``resumeRegistration(delegate:)`` reports them.
+    public func resumeRegistration(answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> RegistrationResult {
+        try await resumeRegistration(responder: ClosureResponder(answer))
+    }
+
+    @discardableResult
+    private func launchResumedRegistration(host: FlowHost<RegistrationMachine.Context, RegistrationResult>) -> FlowSlot? {
+        launch(host: host) { id throws(IdentityFlowError) in
+            guard let checkpoint = self.loadCheckpoint() else {
+                throw IdentityFlowError(.registrationCheckpointNotFound)
+            }
+            let redirect = self.withState { state in
+                defer { state.handedOverRedirect = nil }
+                return state.handedOverRedirect.flatMap { checkpoint.claims($0) ? $0 : nil }
+            }
+            guard !checkpoint.isExpired(at: self.configuration.now()) else {
+                self.discardCheckpoint(checkpoint)
+                throw IdentityFlowError(.registrationCheckpointExpired)
+            }
+            let context = RegistrationMachine.Context(
+                profile: checkpoint.profile, provider: checkpoint.provider,
+                authorization: checkpoint.authorization, pinPolicy: self.configuration.pinPolicy)
+            return RegistrationFlow(client: self, id: id, context: context, host: host,
+                                    startEvent: .resumed(authorizationURL: checkpoint.authorizationURL, redirect: redirect))
+        }
+    }
+}

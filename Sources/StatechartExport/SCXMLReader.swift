@@ -1,0 +1,64 @@
+import Foundation
+import Statechart
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Reads an SCXML document, such as one ``SCXMLExporter`` wrote, back into a ``Chart``.
+///
+/// It understands the subset the exporter writes: `<scxml name initial>`, flat `<state>` and
+/// `<final>` elements, and `<transition event cond target>` children (`cond` is the guard's name),
+/// plus the `swift-type:` comment. Anything else a chart cannot express (nested or parallel states,
+/// executable content, isolated states) is an error rather than being dropped, and so is markup a
+/// chart never needs (DOCTYPE, entities, processing instructions), refused before parsing, so comparing the
+/// result with a machine's chart shows every difference.
+///
+/// ```swift
+/// let chart = try SCXMLReader().read(String(contentsOf: url, encoding: .utf8))
+/// #expect(Set(chart.transitions) == Set(Door.chart.transitions))
+/// ```
+public struct SCXMLReader: Sendable {
+    /// Creates a reader.
+    public init() {}
+
+    /// Parses an SCXML document.
+    /// - Parameter text: The document.
+    /// - Returns: The chart it describes: name (the `name` attribute, or empty), Swift type (from
+    ///   the `swift-type:` comment, or empty), initial state (the `initial` attribute, or the first
+    ///   state), final states and transitions (in document order).
+    /// - Throws: ``SCXMLReadError`` when the text is not XML, not SCXML, not expressible as a chart,
+    ///   or holds markup the reader refuses. It never traps, whatever the text.
+    public func read(_ text: String) throws(SCXMLReadError) -> Chart {
+        let bytes = Array(text.utf8)
+        try SCXMLMarkupScreen.check(bytes)
+        let delegate = SCXMLParsingDelegate()
+        let parser = XMLParser(data: Data(bytes))
+        parser.shouldProcessNamespaces = true
+        parser.delegate = delegate
+        let parsed = parser.parse()
+        if let error = delegate.error { throw error }
+        if !parsed {
+            throw .malformed(
+                line: parser.lineNumber, column: parser.columnNumber,
+                message: parser.parserError?.localizedDescription ?? "parse failed")
+        }
+        guard let initial = delegate.initial ?? delegate.states.first?.id else {
+            throw .notSCXML(root: "scxml without states")
+        }
+        var declared: Set<String> = []
+        for state in delegate.states where !declared.insert(state.id).inserted {
+            throw .duplicateState(id: state.id)
+        }
+        for id in [initial] + delegate.transitions.map(\.target) where !declared.contains(id) {
+            throw .unknownState(id: id)
+        }
+        let chart = Chart(
+            name: delegate.name ?? "", swiftType: delegate.swiftType, initial: initial,
+            finals: Set(delegate.states.filter(\.isFinal).map(\.id)), transitions: delegate.transitions)
+        let connected = Set(chart.states)
+        if let isolated = delegate.states.first(where: { !connected.contains($0.id) }) {
+            throw .isolatedState(id: isolated.id)
+        }
+        return chart
+    }
+}

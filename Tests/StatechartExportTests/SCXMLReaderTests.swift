@@ -1,0 +1,97 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+import Statechart
+@testable import StatechartExport
+
+@Suite("SCXML reader")
+struct SCXMLReaderTests {
+    @Test func readsBackExactlyWhatWasWritten() throws {
+        let chart = try SCXMLReader().read(SCXMLExporter(note: "note").export(doorChart))
+        #expect(chart.name == doorChart.name)
+        #expect(chart.swiftType == doorChart.swiftType)
+        #expect(chart.initial == doorChart.initial)
+        #expect(chart.finals == doorChart.finals)
+        #expect(Set(chart.states) == Set(doorChart.states))
+        #expect(chart.transitions.count == doorChart.transitions.count)
+        #expect(Set(chart.transitions) == Set(doorChart.transitions))
+        #expect(chart.transitions.contains(.init(from: "closed", on: "x<y & \"z\"", guard: "a'b", to: "open")))
+    }
+
+    @Test func keepsDuplicateTransitionsSoCountsCanBeCompared() throws {
+        let text = document("""
+            <state id="a"><transition event="e" target="b"/><transition event="e" target="b"/></state>
+            <final id="b"/>
+            """)
+        #expect(try SCXMLReader().read(text).transitions.count == 2)
+    }
+
+    @Test func rejectsADocumentThatIsNotSCXML() {
+        #expect(throws: SCXMLReadError.notSCXML(root: "html")) { try SCXMLReader().read("<html/>") }
+        #expect(throws: SCXMLReadError.notSCXML(root: "scxml")) { try SCXMLReader().read("<scxml/>") }
+    }
+
+    @Test func rejectsMalformedXML() {
+        #expect {
+            try SCXMLReader().read(document(#"<state id="a">"#))
+        } throws: { error in
+            if case .malformed = error as? SCXMLReadError { true } else { false }
+        }
+    }
+
+    @Test func rejectsWhatAChartCannotExpress() {
+        #expect(throws: SCXMLReadError.unknownState(id: "nowhere")) {
+            try SCXMLReader().read(document(#"<state id="a"><transition event="e" target="nowhere"/></state>"#))
+        }
+        #expect(throws: SCXMLReadError.duplicateState(id: "a")) {
+            try SCXMLReader().read(document(#"<state id="a"><transition event="e" target="a"/></state><final id="a"/>"#))
+        }
+        #expect(throws: SCXMLReadError.isolatedState(id: "lonely")) {
+            try SCXMLReader().read(document(#"<state id="a"><transition event="e" target="b"/></state><state id="lonely"/><final id="b"/>"#))
+        }
+        #expect(throws: SCXMLReadError.missingAttribute(element: "transition", attribute: "event", line: 3)) {
+            try SCXMLReader().read(document(#"<state id="a"><transition target="a"/></state>"#))
+        }
+        #expect(throws: SCXMLReadError.unsupportedElement(name: "parallel", line: 3)) {
+            try SCXMLReader().read(document(#"<parallel id="p"/>"#))
+        }
+    }
+
+    @Test func refusesDoctypeEntitiesAndProcessingInstructionsBeforeParsing() {
+        let external = #"<?xml version="1.0"?><!DOCTYPE s [<!ENTITY x SYSTEM "file:///etc/passwd">]><scxml xmlns="http://www.w3.org/2005/07/scxml">&x;<"#
+        #expect(throws: SCXMLReadError.unsupportedMarkup(kind: "DOCTYPE or entity declaration", line: 1)) { try SCXMLReader().read(external) }
+        #expect(throws: SCXMLReadError.unsupportedMarkup(kind: "processing instruction", line: 1)) { try SCXMLReader().read("<?a?>") }
+        #expect(throws: SCXMLReadError.unsupportedMarkup(kind: "processing instruction", line: 3)) {
+            try SCXMLReader().read(document(#"<?a?><state id="a"><transition event="e" target="a"/></state>"#))
+        }
+        #expect(throws: SCXMLReadError.unsupportedMarkup(kind: "unterminated XML declaration", line: 1)) { try SCXMLReader().read("<?xml version") }
+        #expect(throws: SCXMLReadError.unsupportedMarkup(kind: "unterminated XML declaration", line: 1)) {
+            try SCXMLReader().read(#"<?xml version="1.0" <scxml xmlns="http://www.w3.org/2005/07/scxml"><?a?>"#)
+        }
+    }
+
+    @Test func commentsAndCDATAAreReadButCannotHideRefusedMarkup() throws {
+        let text = document(#"<!-- a note --><state id="a"><transition event="e" target="b"/></state><final id="b"/><![CDATA[x]]>"#)
+        #expect(try SCXMLReader().read(text).transitions.count == 1)
+        #expect(throws: SCXMLReadError.unsupportedMarkup(kind: "processing instruction", line: 3)) {
+            try SCXMLReader().read(document(#"<!-- unterminated <state id="a"/><?a?>"#))
+        }
+    }
+
+    @Test func anEndElementWithNoOpenStateDoesNotTrap() {
+        let delegate = SCXMLParsingDelegate()
+        delegate.parser(XMLParser(data: Data()), didEndElement: "state", namespaceURI: nil, qualifiedName: nil)
+        #expect(delegate.states.isEmpty)
+    }
+
+    private func document(_ body: String) -> String {
+        """
+        <?xml version="1.0"?>
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" name="T" initial="a">
+        \(body)
+        </scxml>
+        """
+    }
+}
