@@ -7,14 +7,13 @@ import Foundation
 /// A value guarded by a lock, for state that synchronous code (senders, façade properties) must
 /// read and change atomically.
 ///
-/// `@unchecked Sendable` is safe here: `value` is reached only inside `withLock`,
-/// which holds `lock` for the whole access, so no two threads touch it at once; `Value: Sendable`
-/// means whatever leaves the lock may cross threads.
-///
 /// The lock is a `Synchronization.Mutex` where that needs no availability check, an `NSLock`
 /// elsewhere. Building with `-Xswiftc -DIDENTITYFLOW_NSLOCK` selects `NSLock` everywhere:
 /// ThreadSanitizer does not model `Mutex` on this toolchain (scripts/tsan.sh). Speed:
 /// docs/performance-notes.md#locked.
+// @unchecked Sendable is safe: `value` is reached only inside `withLock`, which holds `lock` for
+// the whole access, so no two threads touch it at once; `Value: Sendable` means whatever leaves
+// the lock may cross threads.
 package final class Locked<Value: Sendable>: @unchecked Sendable {
     @usableFromInline var value: Value
     #if canImport(Synchronization) && !canImport(Darwin) && !IDENTITYFLOW_NSLOCK

@@ -7,6 +7,9 @@ import Darwin
 
 /// OpenSSL's libcrypto, opened at run time when the machine has it (never a build dependency),
 /// for the crypto rows' same-process comparison.
+// @unchecked Sendable is safe: every stored property is a `let` (a name and C function pointers
+// resolved once by `dlopen`/`dlsym`); the pointers are plain code addresses with no Swift state,
+// and the library stays loaded for the life of the process, so any thread may call them.
 struct OpenSSLLibrary: @unchecked Sendable {
     typealias SHA256Function = @convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> UnsafeMutablePointer<UInt8>?
     typealias DigestFunction = @convention(c) () -> OpaquePointer?
