@@ -1,4 +1,4 @@
-/// What a successful authenticator registration registered, as ``ChallengeResponder/flowEnded(_:)`` is told.
+/// What a successful authenticator registration registered, as ``FlowOutcomeObserver/flowEnded(_:)`` is told.
 package struct RegisteredAuthenticator: Sendable, Hashable {
     /// The authenticator registered.
     package let authenticator: Authenticator

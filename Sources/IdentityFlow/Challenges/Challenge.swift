@@ -62,18 +62,14 @@ public protocol ChallengeResponder: Sendable {
     /// Receives a challenge.
     /// - Parameter challenge: The challenge.
     nonisolated(nonsending) func receive(_ challenge: Challenge) async
-
-    /// Told the flow's terminal outcome, right before the awaiting call returns it: a
-    /// `RegistrationResult`, an `AuthenticationResult`, the `UserProfile` whose PIN changed, a
-    /// `RegisteredAuthenticator`, or the error. The default does nothing; test responders
-    /// record it (``ScriptedResponder``'s `outcomes`).
-    /// - Parameter outcome: The outcome.
-    func flowEnded(_ outcome: Result<any Sendable, IdentityFlowError>)
 }
 
-extension ChallengeResponder {
-    /// Does nothing.
-    public func flowEnded(_ outcome: Result<any Sendable, IdentityFlowError>) {}
+/// A responder that is also told the flow's terminal outcome (the test kit's `ScriptedResponder`
+/// records it), right before the awaiting call returns it.
+package protocol FlowOutcomeObserver: ChallengeResponder {
+    /// The outcome: a `RegistrationResult`, an `AuthenticationResult`, the `UserProfile` whose PIN
+    /// changed, a ``RegisteredAuthenticator``, or the error.
+    func flowEnded(_ outcome: Result<any Sendable, IdentityFlowError>)
 }
 
 /// A ``ChallengeResponder`` made from a closure.

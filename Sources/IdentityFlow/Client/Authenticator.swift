@@ -21,7 +21,7 @@ public struct Authenticator: Sendable, Hashable, Codable, Identifiable, CustomSt
     ///   - identifier: The identifier.
     ///   - name: A display name.
     ///   - kind: The kind.
-    public init(identifier: String, name: String, kind: Kind) {
+    package init(identifier: String, name: String, kind: Kind) {
         self.identifier = identifier
         self.name = name
         self.kind = kind

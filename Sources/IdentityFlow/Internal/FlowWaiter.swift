@@ -54,7 +54,7 @@ final class FlowWaiter: Sendable {
     func finish<Success: Sendable>(_ outcome: Result<Success, IdentityFlowError>) {
         let (responder, first) = state.withLock { state in (state.responder, state.outcome == nil) }
         guard first else { return }
-        responder.flowEnded(outcome.map { $0 as any Sendable })
+        (responder as? any FlowOutcomeObserver)?.flowEnded(outcome.map { $0 as any Sendable })
         state.withLock { state -> CheckedContinuation<Void, Never>? in
             if state.outcome != nil { return nil }
             state.outcome = outcome

@@ -71,9 +71,6 @@ package struct JSONWebToken: Sendable {
 
     private static func decodeObject(_ part: Substring, name: String) throws -> [String: JSONValue] {
         let bytes = try decodePart(part, name: name)
-        if case .duplicate = JSONDuplicateKeys.find(in: bytes) {
-            throw CryptoError(.malformedToken, reason: "the JWS \(name) names a member twice")
-        }
         guard let object = StrictJSONParser.parse(bytes)?.objectValue else {
             throw CryptoError(.malformedToken, reason: "the JWS \(name) is not a JSON object with unique member names")
         }

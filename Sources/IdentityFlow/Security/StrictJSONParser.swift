@@ -123,20 +123,11 @@ struct StrictJSONParser {
         guard index + 4 <= bytes.count else { return nil }
         var unit: UInt32 = 0
         for byte in bytes[index..<(index + 4)] {
-            guard let digit = Self.hexDigit(byte) else { return nil }
+            guard let digit = URLQuery.hexValue(byte).map(UInt32.init) else { return nil }
             unit = unit << 4 | digit
         }
         index += 4
         return unit
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
     }
 
     /// `-? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?`, finite as a `Double`.

@@ -17,7 +17,7 @@ import Statechart
 /// let result = try await client.registerUser(with: provider, responder: responder)
 /// try responder.verify()
 /// ```
-public final class ScriptedResponder: ChallengeResponder, Sendable {
+public final class ScriptedResponder: ChallengeResponder, FlowOutcomeObserver, Sendable {
     /// A terminal callback, as the responder saw it.
     public enum Outcome: Sendable, CustomStringConvertible {
         /// `didRegisterUser`.
@@ -200,7 +200,7 @@ public final class ScriptedResponder: ChallengeResponder, Sendable {
 
     /// Records the outcome of a flow run through the async API.
     /// - Parameter outcome: The outcome the awaiting call returns.
-    public func flowEnded(_ outcome: Result<any Sendable, IdentityFlowError>) {
+    package func flowEnded(_ outcome: Result<any Sendable, IdentityFlowError>) {
         switch outcome {
         case .success(let result as RegistrationResult): finish(.registered(result))
         case .success(let result as AuthenticationResult): finish(.authenticated(result))

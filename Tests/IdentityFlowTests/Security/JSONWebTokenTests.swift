@@ -129,6 +129,22 @@ struct StrictJSONParserTests {
         #expect(StrictJSONParser.parse(Array(text.utf8)) == nil)
     }
 
+    @Test("Reads the same name in different objects, and braces and quotes inside strings", arguments: [
+        #"[{"k": 1}, {"k": 2}]"#, #"{"a": "}\"{", "b": [ ] , "c": { } }"#, #"{"x": {"k": 1}, "k": 2}"#,
+    ])
+    func distinctNames(text: String) {
+        #expect(StrictJSONParser.parse(Array(text.utf8)) != nil)
+    }
+
+    @Test("A server answer or a token payload naming a member twice is refused where it is parsed")
+    func duplicatesRefusedWhereParsed() throws {
+        let response = HTTPResponse(status: 200, mediaType: "application/json", body: Data(#"{"access_token": "a", "access_token": "b"}"#.utf8))
+        #expect(throws: IdentityFlowError.self) { try HTTPIdentityService.jsonObject(response, context: "The token response") }
+        let header = Base64URL.encode(Array(#"{"alg":"RS256"}"#.utf8))
+        let payload = Base64URL.encode(Array(#"{"sub":"alice","sub":"mallory"}"#.utf8))
+        #expect(throws: CryptoError.self) { try JSONWebToken(compact: "\(header).\(payload).c2ln") }
+    }
+
     @Test("Refuses what is not exactly one RFC 8259 value", arguments: [
         "", " ", "{", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "-", "1e", "+1", "1e400", "NaN", "tru", "nul", "[1] 2",
         "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"\\x\"", "\"\t\"", "\"abc", "{1:2}", "[\"\\u12\"]",

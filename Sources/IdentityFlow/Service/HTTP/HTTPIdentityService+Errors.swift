@@ -44,11 +44,8 @@ extension HTTPIdentityService {
         guard response.isJSON else {
             throw IdentityFlowError(.invalidServerResponse, "\(context) is not JSON (content type \(response.mediaType ?? "none")).")
         }
-        if case .duplicate(let name) = JSONDuplicateKeys.find(in: response.body) {
-            throw IdentityFlowError(.invalidServerResponse, "\(context) names the member '\(name)' twice in one object.")
-        }
         guard let json = response.json, json.objectValue != nil || json.arrayValue != nil else {
-            throw IdentityFlowError(.invalidServerResponse, "\(context) is not valid JSON.")
+            throw IdentityFlowError(.invalidServerResponse, "\(context) is not strict JSON (RFC 8259; a repeated member name is refused too).")
         }
         return json
     }

@@ -203,7 +203,7 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     /// The first rule the configuration breaks, or `nil` when it is usable.
     ///
     /// Rules: an issuer or a discovery URL; a client id; every server URL `https`, or `http` to a
-    /// loopback host; a positive, finite timeout; a clock skew from 0 to ``maximumClockSkew`` (an
+    /// loopback host; a positive, finite timeout; a clock skew from 0 to 300 seconds (an
     /// infinite or huge skew would switch ID token expiry checks off); a body cap of at least 1 KiB.
     public var problem: IdentityFlowError? {
         guard let base = discoveryURL ?? issuer else {
@@ -222,7 +222,7 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     }
 
     /// The largest clock skew a configuration may allow, in seconds (5 minutes).
-    public static let maximumClockSkew: TimeInterval = 300
+    package static let maximumClockSkew: TimeInterval = 300
 
     /// The discovery documents to try, in order.
     var discoveryCandidates: [URL] {
