@@ -30,10 +30,17 @@ package enum BrowserRedirect: Sendable, Hashable {
         func first(_ name: String) -> String? {
             items.first { $0.name == name }.map { $0.value ?? "" }
         }
-        guard first("state") == request.state.value else { return .stateMismatch }
+        guard let state = first("state"), state.hasSameBytes(as: request.state.value) else { return .stateMismatch }
         if let error = first("error") { return .denied(error: error, description: first("error_description")) }
         guard let code = first("code"), !code.isEmpty else { return .malformed }
         return .authorized(code: Redacted(code))
+    }
+
+    /// Whether `url` carries `state` as its (first) `state` parameter, compared as bytes: how
+    /// ``UserClient/handleRedirect(_:)`` tells which registration a redirect belongs to.
+    static func carries(state: String, in url: URL) -> Bool {
+        guard let value = URLQuery.items(of: url)?.first(where: { $0.name == "state" })?.value else { return false }
+        return value.hasSameBytes(as: state)
     }
 
     /// Scheme, host, port and path after normalisation, read from the URL's own parse (a

@@ -52,10 +52,7 @@ struct RegistrationCheckpoint: Sendable, Equatable, CustomStringConvertible, Cus
 
     /// Whether `url` is this registration's redirect: its `state` parameter equals ours, compared
     /// as bytes (Unicode-equivalent strings are not the same state).
-    func claims(_ url: URL) -> Bool {
-        guard let state = URLQuery.items(of: url)?.first(where: { $0.name == "state" })?.value else { return false }
-        return Array(state.utf8) == Array(authorization.state.value.utf8)
-    }
+    func claims(_ url: URL) -> Bool { BrowserRedirect.carries(state: authorization.state.value, in: url) }
 
     func isExpired(at now: Date) -> Bool { now >= expiresAt }
 

@@ -58,8 +58,5 @@ struct RedirectWaiter: Sendable {
     let ticket: ChallengeTicket<URL>
 
     /// Whether `url` carries this registration's `state` (compared as bytes).
-    func claims(_ url: URL) -> Bool {
-        guard let value = URLQuery.items(of: url)?.first(where: { $0.name == "state" })?.value else { return false }
-        return Array(value.utf8) == Array(state.value.utf8)
-    }
+    func claims(_ url: URL) -> Bool { BrowserRedirect.carries(state: state.value, in: url) }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IdentityFlow
+@testable import IdentityFlow
 
 @Suite("Browser redirect checks")
 struct BrowserRedirectTests {
@@ -20,6 +20,13 @@ struct BrowserRedirectTests {
     ])
     func matches(url: String, redirectURI: String) {
         #expect(Self.check(url, redirectURI) == .authorized(code: Redacted("C")))
+    }
+
+    @Test("the state compares as bytes: a canonically equivalent spelling (e + combining accent) is not the state sent")
+    func stateBytes() {
+        #expect(Self.check("app://callback?code=C&state=s%201%2Fe%CC%81") == .stateMismatch)
+        #expect(BrowserRedirect.carries(state: "s 1/é", in: URL(string: "app://callback?state=s%201%2F%C3%A9")!))
+        #expect(!BrowserRedirect.carries(state: "s 1/é", in: URL(string: "app://callback?state=s%201%2Fe%CC%81")!))
     }
 
     @Test("any other scheme, host, port or path is a redirect mismatch", arguments: [

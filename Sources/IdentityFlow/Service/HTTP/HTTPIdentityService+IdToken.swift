@@ -49,7 +49,7 @@ extension HTTPIdentityService {
         if let accessToken, let atHash = token.claims["at_hash"] {
             // The left half of SHA-256 over the access token's ASCII, base64url-encoded.
             let digest = Hashing.sha256(accessToken.value)
-            guard let claimed = atHash.stringValue, Self.sameBytes(claimed, Base64URL.encode(digest.prefix(16))) else {
+            guard let claimed = atHash.stringValue, claimed.hasSameBytes(as: Base64URL.encode(digest.prefix(16))) else {
                 throw IdentityFlowError(.invalidServerResponse, "The ID token is not valid: its at_hash does not match the access token.")
             }
         }
@@ -70,22 +70,18 @@ extension HTTPIdentityService {
         func refuse(_ reason: String) -> IdentityFlowError {
             IdentityFlowError(.invalidServerResponse, "The ID token is not valid: \(reason).")
         }
-        guard Self.sameBytes(info.issuer, issuer) else { throw refuse("its issuer is not \(issuer)") }
+        guard info.issuer.hasSameBytes(as: issuer) else { throw refuse("its issuer is not \(issuer)") }
         let clientID = configuration.clientID
-        guard info.audiences.contains(where: { Self.sameBytes($0, clientID) }) else { throw refuse("its audience does not include the client id") }
+        guard info.audiences.contains(where: { $0.hasSameBytes(as: clientID) }) else { throw refuse("its audience does not include the client id") }
         if info.audiences.count > 1, info.authorizedParty == nil { throw refuse("it has several audiences and no azp") }
-        if let azp = info.authorizedParty, !Self.sameBytes(azp, clientID) { throw refuse("its azp is not the client id") }
+        if let azp = info.authorizedParty, !azp.hasSameBytes(as: clientID) { throw refuse("its azp is not the client id") }
         let now = now()
         let skew = configuration.clockSkew
         guard info.expiresAt.addingTimeInterval(skew) > now else { throw refuse("it has expired") }
         guard info.issuedAt.addingTimeInterval(-skew) <= now else { throw refuse("it was issued in the future") }
         if let notBefore = info.notBefore, notBefore.addingTimeInterval(-skew) > now { throw refuse("it is not valid yet (nbf)") }
-        if let nonce, !Self.sameBytes(info.nonce ?? "", nonce) || info.nonce == nil { throw refuse("its nonce is not the one sent") }
+        if let nonce, !(info.nonce?.hasSameBytes(as: nonce) ?? false) { throw refuse("its nonce is not the one sent") }
     }
-
-    /// Compares security-relevant strings (issuer, audience, nonce, `kid`) as bytes: Swift's `==`
-    /// applies Unicode canonical equivalence, so "\u{212A}1" (Kelvin sign) would equal "K1".
-    static func sameBytes(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
 
     // MARK: - JWKS
 
@@ -94,7 +90,7 @@ extension HTTPIdentityService {
     /// JWKS lists without `kid` is never chosen by a token's `kid`, whatever the token names.
     private func signingKey(for keyID: String?, metadata: OpenIDProviderMetadata) async throws(IdentityFlowError) -> RSAPublicKey {
         func pick(_ keys: JWKSKeys) -> RSAPublicKey? {
-            if let keyID { return keys.named.first { Self.sameBytes($0.keyID, keyID) }?.key }
+            if let keyID { return keys.named.first { $0.keyID.hasSameBytes(as: keyID) }?.key }
             let all = keys.named.map(\.key) + keys.unnamed
             return all.count == 1 ? all.first : nil
         }

@@ -123,7 +123,7 @@ public final class HTTPIdentityService: IdentityService {
     }
 
     /// Issuers compare as bytes, a trailing slash aside.
-    private static func sameIssuer(_ a: String, _ b: String) -> Bool { sameBytes(trimmed(a), trimmed(b)) }
+    private static func sameIssuer(_ a: String, _ b: String) -> Bool { trimmed(a).hasSameBytes(as: trimmed(b)) }
 
     private static func trimmed(_ text: String) -> String { text.hasSuffix("/") ? String(text.dropLast()) : text }
 
