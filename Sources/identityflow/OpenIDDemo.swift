@@ -20,7 +20,7 @@ struct OpenIDDemo {
         let launch: LaunchReport
         do {
             service = try HTTPIdentityService(configuration: configuration)
-            if await !hasExtensionEndpoints(service) { return await signInOnly(service) }
+            if try await !hasExtensionEndpoints(service) { return await signInOnly(service) }
             let clientConfiguration = ClientConfiguration(
                 redirectURI: configuration.redirectURI, defaultScopes: configuration.scopes,
                 pinKeyIterations: 10_000, callbackExecutor: .immediate)
@@ -78,9 +78,10 @@ struct OpenIDDemo {
 
     // MARK: - Providers without IdentityFlow's extension endpoints
 
-    /// Whether the provider serves the registration and PIN endpoints (`docs/extension-api.openapi.yaml`).
-    private func hasExtensionEndpoints(_ service: HTTPIdentityService) async -> Bool {
-        do { return try await !service.identityProviders().isEmpty } catch { return false }
+    /// Whether the provider serves the registration and PIN endpoints (`docs/extension-api.openapi.yaml`):
+    /// `false` only when they answer 404; any other failure is the library's error, reported as it is.
+    private func hasExtensionEndpoints(_ service: HTTPIdentityService) async throws(IdentityFlowError) -> Bool {
+        try await service.servesExtensionEndpoints()
     }
 
     /// The OpenID Connect part alone: PKCE sign-in, code exchange with ID token validation,
@@ -97,9 +98,11 @@ struct OpenIDDemo {
                   let redirect = URL(string: pasted.trimmingCharacters(in: .whitespaces)) else {
                 return fail("sign-in", ChallengeAbandonment.flowCancelled)
             }
-            guard case .authorized(let code) = BrowserRedirect.check(redirect, against: request) else {
-                return fail("sign-in", IdentityFlowError(.redirectMismatch, "The pasted URL is not an authorized redirect to \(configuration.redirectURI) with the state sent."))
+            let answer = BrowserRedirect.check(redirect, against: request)
+            guard case .authorized(let code, let issuer) = answer else {
+                return fail("sign-in", answer.failure(expecting: configuration.redirectURI) ?? IdentityFlowError(.unknown))
             }
+            try await service.checkAuthorizationResponseIssuer(issuer)
             section("2. Exchange the code and validate the ID token")
             let tokens = try await service.exchangeCode(code, request: request)
             if let idToken = tokens.idToken {

@@ -76,6 +76,9 @@ final class ExploringService: IdentityService {
         try await call(.authorizationURL) { () throws(IdentityFlowError) in try await reference.authorizationURL(for: provider, request: request) }
     }
 
+    nonisolated(nonsending) func checkAuthorizationResponseIssuer(_ issuer: String?) async throws(IdentityFlowError) {
+        try await reference.checkAuthorizationResponseIssuer(issuer)
+    }
     nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
         try await call(.exchangeCode) { () throws(IdentityFlowError) in try await reference.exchangeCode(code, request: request) }
     }

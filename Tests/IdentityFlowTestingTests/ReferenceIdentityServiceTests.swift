@@ -12,7 +12,7 @@ struct ReferenceIdentityServiceTests {
         let request = try AuthorizationRequest(redirectURI: redirect, scopes: ["openid"])
         let url = try await server.authorizationURL(for: ReferenceIdentityService.browserProvider, request: request)
         let redirectURL = try server.logIn(at: url)
-        guard case .authorized(let code) = BrowserRedirect.check(redirectURL, against: request) else {
+        guard case .authorized(let code, _) = BrowserRedirect.check(redirectURL, against: request) else {
             throw IdentityFlowError(.invalidServerResponse, "no code")
         }
         return (request, code)
@@ -79,7 +79,7 @@ extension ReferenceIdentityServiceTests {
         let redirect = try server.logIn(at: url)
         #expect(redirect.absoluteString.hasPrefix("app://callback/?keep=a%26b&code="))
         #expect(redirect.fragment == "frag")
-        guard case .authorized(let code) = BrowserRedirect.check(redirect, against: request) else {
+        guard case .authorized(let code, _) = BrowserRedirect.check(redirect, against: request) else {
             Issue.record("the redirect did not carry a code and the state")
             return
         }

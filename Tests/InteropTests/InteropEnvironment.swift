@@ -51,9 +51,10 @@ enum InteropEnvironment {
     static func code(for request: AuthorizationRequest, service: HTTPIdentityService) async throws -> Redacted<String> {
         let url = try await service.authorizationURL(for: browserProvider, request: request)
         let redirect = try await HeadlessBrowser().authorize(url)
-        guard case .authorized(let code) = BrowserRedirect.check(redirect, against: request) else {
+        guard case .authorized(let code, let issuer) = BrowserRedirect.check(redirect, against: request) else {
             throw HeadlessBrowser.Failure(description: "the redirect carried no code")
         }
+        try await service.checkAuthorizationResponseIssuer(issuer)
         return code
     }
 

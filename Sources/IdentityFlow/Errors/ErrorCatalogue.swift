@@ -41,6 +41,7 @@ extension ErrorCode {
         entry(.redirectMismatch, .registration, "redirectMismatch", "The browser redirect does not match the configured redirect URI."),
         entry(.registrationCheckpointExpired, .registration, "registrationCheckpointExpired", "The registration waited too long for its redirect and was cleaned up; start again."),
         entry(.registrationCheckpointNotFound, .registration, "registrationCheckpointNotFound", "No registration is waiting to be resumed."),
+        entry(.issuerMismatch, .registration, "issuerMismatch", "The browser redirect names another issuer, or none where the provider promises one (RFC 9207): nothing was exchanged."),
     ].sorted { $0.code.rawValue < $1.code.rawValue }
 
     /// This code's catalogue entry.

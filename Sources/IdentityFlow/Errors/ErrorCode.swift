@@ -90,6 +90,10 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     public static let invalidServerResponse = ErrorCode(rawValue: 11001)
     /// 11002: the browser redirect does not match the configured redirect URI.
     public static let redirectMismatch = ErrorCode(rawValue: 11002)
+    /// 11012: the browser redirect's `iss` names another issuer than the provider's, or is missing
+    /// although the provider advertises `authorization_response_iss_parameter_supported`
+    /// (RFC 9207, a mix-up defence). The code was not exchanged.
+    public static let issuerMismatch = ErrorCode(rawValue: 11012)
     /// 11010: the checkpointed registration to resume is older than
     /// ``ClientConfiguration/checkpointLifetime``; it was deleted. Start a new registration.
     public static let registrationCheckpointExpired = ErrorCode(rawValue: 11010)

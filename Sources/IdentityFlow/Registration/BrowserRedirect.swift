@@ -2,8 +2,9 @@ import Foundation
 
 /// What a browser redirect says, once checked against the request that started it.
 package enum BrowserRedirect: Sendable, Hashable {
-    /// The provider granted access: exchange this code.
-    case authorized(code: Redacted<String>)
+    /// The provider granted access: exchange this code. `issuer` is the response's `iss`
+    /// parameter (RFC 9207), `nil` when it carries none; the service checks it before the exchange.
+    case authorized(code: Redacted<String>, issuer: String?)
     /// The provider refused with an OAuth `error` (e.g. `access_denied`).
     case denied(error: String, description: String?)
     /// The `state` is missing or differs from the one sent.
@@ -33,7 +34,39 @@ package enum BrowserRedirect: Sendable, Hashable {
         guard let state = first("state"), state.hasSameBytes(as: request.state.value) else { return .stateMismatch }
         if let error = first("error") { return .denied(error: error, description: first("error_description")) }
         guard let code = first("code"), !code.isEmpty else { return .malformed }
-        return .authorized(code: Redacted(code))
+        return .authorized(code: Redacted(code), issuer: first("iss"))
+    }
+
+    /// The error a refused redirect ends the flow with; `nil` for ``authorized(code:issuer:)``.
+    /// The registration flow and the `identityflow demo` report the same codes.
+    /// - Parameter redirectURI: The configured redirect URI, named in the mismatch message.
+    package func failure(expecting redirectURI: URL) -> IdentityFlowError? {
+        switch self {
+        case .authorized:
+            return nil
+        case .denied(let oauthError, let description):
+            var error = IdentityFlowError(.externalIdentityProviderFailure,
+                                          "The identity provider refused: \(oauthError)\(description.map { " (\($0))" } ?? "").")
+            error.oauthError = oauthError
+            return error
+        case .stateMismatch:
+            return IdentityFlowError(.invalidState)
+        case .redirectMismatch:
+            return IdentityFlowError(.redirectMismatch, "The redirect does not match the configured redirect URI \(redirectURI).")
+        case .malformed:
+            return IdentityFlowError(.invalidServerResponse, "The redirect carries neither a code nor an error.")
+        }
+    }
+
+    /// The chart's guard name for this outcome.
+    var guardName: String {
+        switch self {
+        case .authorized: "authorized"
+        case .denied: "denied"
+        case .stateMismatch: "stateMismatch"
+        case .redirectMismatch: "redirectMismatch"
+        case .malformed: "malformed"
+        }
     }
 
     /// Whether `url` carries `state` as its (first) `state` parameter, compared as bytes: how

@@ -50,12 +50,13 @@ final class RegistrationFlow: FlowPerformer {
             return .done
         case .deliverRedirect(let url):
             return .run { .redirectReceived(url) }
-        case .exchangeCode(let code):
+        case .exchangeCode(let code, let issuer):
             // The code is single-use: from here on the checkpoint could not serve again.
             client.deleteCheckpoint(of: profile, flow: engine.id)
             let context = self.context, service = self.service
             return engine.call { () throws(IdentityFlowError) in
                 guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
+                try await service.checkAuthorizationResponseIssuer(issuer)
                 return .codeExchanged(try await service.exchangeCode(code, request: request))
             }
         case .emitCustomRegistrationChallenge(let step, let info, let error):

@@ -166,8 +166,8 @@ package struct RegistrationMachine: StateMachine {
         case emitBrowserChallenge(URL)
         /// Take the redirect a resumed registration was handed (it becomes `redirectReceived`).
         case deliverRedirect(URL)
-        /// Exchange the code for tokens.
-        case exchangeCode(Redacted<String>)
+        /// Have the service check the response's `iss` (RFC 9207), then exchange the code for tokens.
+        case exchangeCode(Redacted<String>, issuer: String?)
         /// Hand the host a ``CustomRegistrationChallenge``.
         case emitCustomRegistrationChallenge(CustomRegistrationStep, info: CustomInfo?, error: IdentityFlowError?)
         /// Send custom registration data to the server.
@@ -352,20 +352,12 @@ package struct RegistrationMachine: StateMachine {
 
     private mutating func receiveRedirect(_ url: URL) -> Reaction<Effect>? {
         guard let request = context.authorization else { return nil }
-        switch BrowserRedirect.check(url, against: request) {
-        case .authorized(let code):
-            return go(.exchangingCode, guard: "authorized", Effects(.exchangeCode(code)))
-        case .denied(let oauthError, let description):
-            var error = IdentityFlowError(.externalIdentityProviderFailure,
-                                          "The identity provider refused: \(oauthError)\(description.map { " (\($0))" } ?? "").")
-            error.oauthError = oauthError
-            return fail(error, guard: "denied")
-        case .stateMismatch:
-            return fail(IdentityFlowError(.invalidState), guard: "stateMismatch")
-        case .redirectMismatch:
-            return fail(IdentityFlowError(.redirectMismatch, "The redirect does not match the configured redirect URI \(request.redirectURI)."), guard: "redirectMismatch")
-        case .malformed:
-            return fail(IdentityFlowError(.invalidServerResponse, "The redirect carries neither a code nor an error."), guard: "malformed")
+        let redirect = BrowserRedirect.check(url, against: request)
+        switch redirect {
+        case .authorized(let code, let issuer):
+            return go(.exchangingCode, guard: redirect.guardName, Effects(.exchangeCode(code, issuer: issuer)))
+        case .denied, .stateMismatch, .redirectMismatch, .malformed:
+            return fail(redirect.failure(expecting: request.redirectURI) ?? IdentityFlowError(.unknown), guard: redirect.guardName)
         }
     }
 

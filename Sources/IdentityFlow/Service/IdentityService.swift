@@ -28,6 +28,14 @@ public protocol IdentityService: Sendable {
     ///   - request: The request that obtained it (its PKCE verifier proves the device).
     nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet
 
+    /// Checks the `iss` parameter of an authorization response before its code is exchanged
+    /// (RFC 9207, the mix-up defence). The registration flow calls it with every authorized
+    /// redirect. The default implementation accepts any value: a service that knows its issuer
+    /// should refuse one that differs, and a missing one when it promises to send it.
+    /// - Parameter issuer: The redirect's `iss` value, or `nil` when it carries none.
+    /// - Throws: ``ErrorCode/issuerMismatch`` to refuse the response; nothing is exchanged.
+    nonisolated(nonsending) func checkAuthorizationResponseIssuer(_ issuer: String?) async throws(IdentityFlowError)
+
     /// Sends the init step of a two-step custom registration.
     /// - Parameters:
     ///   - provider: A custom identity provider.
@@ -81,4 +89,10 @@ public protocol IdentityService: Sendable {
     /// Whether the server still knows a profile (checked at launch).
     /// - Parameter profile: The profile.
     nonisolated(nonsending) func profileExists(_ profile: UserProfile) async throws(IdentityFlowError) -> Bool
+}
+
+extension IdentityService {
+    /// Accepts any `iss`: a service that cannot name its issuer has nothing to compare with.
+    /// - Parameter issuer: The redirect's `iss` value, ignored.
+    public nonisolated(nonsending) func checkAuthorizationResponseIssuer(_ issuer: String?) async throws(IdentityFlowError) {}
 }

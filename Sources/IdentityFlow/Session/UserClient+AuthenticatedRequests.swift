@@ -70,6 +70,13 @@ extension UserClient {
             throw endSession(of: profile, because: error)
         }
         if fresh.refreshToken == nil { fresh.refreshToken = refreshToken }
+        if let problem = IdTokenContinuity.problem(previous: current.idToken, refreshed: fresh.idToken) {
+            // Tokens for someone else, or from elsewhere: never stored, never left live.
+            await revokeUnused(fresh, flow: nil)
+            throw endSession(of: profile, because: IdentityFlowError(.invalidServerResponse, "The refresh was refused: \(problem) (OpenID Connect Core §12.2)."))
+        }
+        // A refresh may omit the ID token; the session keeps the one it began with.
+        if fresh.idToken == nil { fresh.idToken = current.idToken }
         try updateStoredProfile(profile) { $0.tokens = fresh }
         sessionBroadcast.publish(.tokensRefreshed(profile))
         // The refresh token was spent; the old access token would stay live until it expires.

@@ -28,6 +28,13 @@ extension ReferenceIdentityService {
         return url
     }
 
+    /// Refuses an authorization response whose `iss` is not ``issuer`` (RFC 9207); one without
+    /// `iss` passes, as hand-built redirects in tests carry none.
+    public nonisolated(nonsending) func checkAuthorizationResponseIssuer(_ issuer: String?) async throws(IdentityFlowError) {
+        guard let issuer, issuer != Self.issuer else { return }
+        throw IdentityFlowError(.issuerMismatch, "The redirect's 'iss' is not the reference server's issuer.")
+    }
+
     /// Exchanges a code once, checking the PKCE verifier (S256) and the redirect URI.
     public nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
         try await enter(.exchangeCode)

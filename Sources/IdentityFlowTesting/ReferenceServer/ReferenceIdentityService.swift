@@ -19,6 +19,8 @@ import Statechart
 public final class ReferenceIdentityService: IdentityService {
     /// The browser provider every reference server offers.
     public static let browserProvider = IdentityProvider(identifier: "reference-browser", name: "Reference browser login", kind: .browser)
+    /// The issuer it names in authorization responses (RFC 9207 `iss`).
+    public static let issuer = "https://reference.identityflow.invalid"
     /// Where its authorization page pretends to live.
     public static let authorizationEndpoint = URL(string: "https://reference.identityflow.invalid/authorize")!
 
@@ -120,6 +122,7 @@ public final class ReferenceIdentityService: IdentityService {
             answer.append(("code", code))
         }
         if let sentState = query("state") { answer.append(("state", sentState)) }
+        answer.append(("iss", Self.issuer))
         guard let redirected = URLQuery.url(redirect, appending: answer) else {
             throw IdentityFlowError(.requestInvalid, "The redirect URI is not a URL.")
         }

@@ -145,7 +145,7 @@ struct FuzzTests {
             let text = String(decoding: input, as: UTF8.self)
             if let url = URL(string: text) {
                 let outcome = BrowserRedirect.check(url, against: request)
-                if case .authorized(let code) = outcome, code.value.isEmpty { return "authorized an empty code" }
+                if case .authorized(let code, _) = outcome, code.value.isEmpty { return "authorized an empty code" }
                 if outcome != .redirectMismatch, outcome != .stateMismatch, URLQuery.items(of: url) == nil { return "\(outcome) without a query" }
             }
             let name = String(text.prefix(8)), value = String(text.dropFirst(8))

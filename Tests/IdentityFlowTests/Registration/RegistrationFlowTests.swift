@@ -100,6 +100,22 @@ struct RegistrationFlowTests {
         #expect(outcome.failure?.code == .redirectMismatch)
     }
 
+    @Test("RFC 9207: a redirect naming another issuer fails with issuerMismatch and its code is never exchanged")
+    func issuerMismatch() async throws {
+        let harness = try await Harness.make()
+        let step = ScriptStep.browserRegistration(.respondWith { [server = harness.server] challenge in
+            var redirect = try #require(URLComponents(url: try server.logIn(at: challenge.url), resolvingAgainstBaseURL: false))
+            let items = redirect.queryItems ?? []
+            #expect(items.contains(URLQueryItem(name: "iss", value: ReferenceIdentityService.issuer)), "the reference server names itself")
+            redirect.queryItems = items.map { $0.name == "iss" ? URLQueryItem(name: "iss", value: "https://attacker.example") : $0 }
+            return try #require(redirect.url)
+        })
+        let (outcome, _) = try await register(harness, with: nil, [step])
+        #expect(outcome.failure?.code == .issuerMismatch)
+        #expect(!harness.server.calls.contains(.exchangeCode))
+        #expect(harness.server.activeAccessTokenCount == 0)
+    }
+
     @Test("a redirect with neither code nor error is an invalid server response")
     func redirectWithoutCode() async throws {
         let harness = try await Harness.make()

@@ -12,6 +12,7 @@ final class HookedService: IdentityService {
     let inner: ReferenceIdentityService
     typealias Hook = nonisolated(nonsending) @Sendable () async -> Void
     private let hooks = Locked<[String: Hook]>([:])
+    private let tokenEdits = Locked<[String: @Sendable (TokenSet) -> TokenSet]>([:])
 
     init(_ inner: ReferenceIdentityService = ReferenceIdentityService()) { self.inner = inner }
 
@@ -19,6 +20,14 @@ final class HookedService: IdentityService {
     func after(_ call: String, _ hook: @escaping Hook) { hooks.withLock { $0["after " + call] = hook } }
     /// Runs `hook` once, when the call named `call` starts.
     func before(_ call: String, _ hook: @escaping Hook) { hooks.withLock { $0["before " + call] = hook } }
+
+    /// Rewrites every token set the call named `call` returns (`exchangeCode` or `refresh`), as a
+    /// server that lies would.
+    func editTokens(of call: String, _ edit: @escaping @Sendable (TokenSet) -> TokenSet) { tokenEdits.withLock { $0[call] = edit } }
+
+    private func edited(_ tokens: TokenSet, by call: String) -> TokenSet {
+        tokenEdits.withLock { $0[call] }.map { $0(tokens) } ?? tokens
+    }
 
     private nonisolated(nonsending) func run<T>(_ call: String, _ body: nonisolated(nonsending) () async throws(IdentityFlowError) -> T) async throws(IdentityFlowError) -> T {
         if let hook = hooks.withLock({ $0.removeValue(forKey: "before " + call) }) { await hook() }
@@ -33,8 +42,11 @@ final class HookedService: IdentityService {
     nonisolated(nonsending) func authorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL {
         try await run("authorizationURL") { () throws(IdentityFlowError) in try await inner.authorizationURL(for: provider, request: request) }
     }
+    nonisolated(nonsending) func checkAuthorizationResponseIssuer(_ issuer: String?) async throws(IdentityFlowError) {
+        try await inner.checkAuthorizationResponseIssuer(issuer)
+    }
     nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
-        try await run("exchangeCode") { () throws(IdentityFlowError) in try await inner.exchangeCode(code, request: request) }
+        edited(try await run("exchangeCode") { () throws(IdentityFlowError) in try await inner.exchangeCode(code, request: request) }, by: "exchangeCode")
     }
     nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
         try await run("initCustomRegistration") { () throws(IdentityFlowError) in try await inner.initCustomRegistration(provider: provider, data: data) }
@@ -52,7 +64,7 @@ final class HookedService: IdentityService {
         try await run("verifyPinProof") { () throws(IdentityFlowError) in try await inner.verifyPinProof(proof, for: profile, nonce: nonce) }
     }
     nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
-        try await run("refresh") { () throws(IdentityFlowError) in try await inner.refresh(refreshToken) }
+        edited(try await run("refresh") { () throws(IdentityFlowError) in try await inner.refresh(refreshToken) }, by: "refresh")
     }
     nonisolated(nonsending) func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
         try await run("revoke") { () throws(IdentityFlowError) in try await inner.revoke(tokens) }

@@ -11,7 +11,21 @@ extension HTTPIdentityService {
     /// - Returns: The providers, in the server's order.
     /// - Throws: As the table in the type's discussion.
     public func identityProviders() async throws(IdentityFlowError) -> [IdentityProvider] {
+        guard let providers = try await providerList(absentOn404: false) else { return [] }
+        return providers
+    }
+
+    /// Whether the server offers the extension endpoints at all: `false` when the provider list
+    /// answers 404, `true` when it answers a valid list.
+    /// - Throws: Every other failure, mapped as the table in the type's discussion.
+    package func servesExtensionEndpoints() async throws(IdentityFlowError) -> Bool {
+        try await providerList(absentOn404: true) != nil
+    }
+
+    /// The provider list; `nil` for a 404 when `absentOn404`.
+    private func providerList(absentOn404: Bool) async throws(IdentityFlowError) -> [IdentityProvider]? {
         let response = try await send("GET", path: "identity-providers", body: nil, context: "the identity providers")
+        if absentOn404, response.status == 404 { return nil }
         guard response.status == 200 else { throw Self.extensionError(response, context: "the identity providers") }
         guard let entries = try Self.jsonObject(response, context: "The identity provider list").arrayValue else {
             throw IdentityFlowError(.invalidServerResponse, "The identity provider list is not a JSON array.")

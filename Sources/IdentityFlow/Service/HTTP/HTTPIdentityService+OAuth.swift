@@ -48,6 +48,24 @@ extension HTTPIdentityService {
         return url
     }
 
+    /// The RFC 9207 mix-up defence: an `iss` in the authorization response must be the
+    /// discovered issuer, compared as bytes; when the provider advertises
+    /// `authorization_response_iss_parameter_supported`, a response without `iss` is refused too.
+    /// - Parameter issuer: The redirect's `iss` value, or `nil` when it carries none.
+    /// - Throws: ``ErrorCode/issuerMismatch``; discovery errors.
+    public func checkAuthorizationResponseIssuer(_ issuer: String?) async throws(IdentityFlowError) {
+        let metadata = try await providerMetadata()
+        guard let issuer else {
+            guard !metadata.sendsAuthorizationResponseIssuer else {
+                throw IdentityFlowError(.issuerMismatch, "The redirect carries no 'iss' although the provider promises one (RFC 9207).")
+            }
+            return
+        }
+        guard issuer.hasSameBytes(as: metadata.issuer) else {
+            throw IdentityFlowError(.issuerMismatch, "The redirect's 'iss' is not the provider's issuer \(metadata.issuer) (RFC 9207).")
+        }
+    }
+
     // MARK: - Tokens
 
     /// Exchanges the code at the token endpoint with the PKCE verifier, then validates the ID

@@ -81,8 +81,9 @@ public final class HTTPIdentityService: IdentityService {
     package func providerMetadata() async throws(IdentityFlowError) -> OpenIDProviderMetadata {
         if let cached = cache.withLock({ $0.metadata }) { return cached }
         var lastError = IdentityFlowError(.configurationInvalid, "No discovery document URL could be derived.")
-        let candidates = configuration.discoveryCandidates
-        for (index, candidate) in candidates.enumerated() {
+        var tried: [URL] = []
+        for candidate in configuration.discoveryCandidates {
+            tried.append(candidate)
             let response = try await transport.send(URLRequest(url: candidate))
             guard response.status == 200 else {
                 lastError = Self.statusError(response, context: "discovery")
@@ -90,9 +91,13 @@ public final class HTTPIdentityService: IdentityService {
                 throw lastError
             }
             var metadata = try checkedMetadata(response)
-            // Providers often list revocation (or userinfo, JWKS) only in their RFC 8414 document.
-            for supplement in candidates[(index + 1)...] where metadata.lacksOptionalEndpoints {
-                guard let more = await supplementaryMetadata(supplement), Self.sameIssuer(more.issuer, metadata.issuer) else { continue }
+            // Providers often list revocation (or userinfo, JWKS) only in their RFC 8414 document;
+            // the issuer now pinned names where that is, even when only a discovery URL was
+            // configured. Only documents on the same origin are asked.
+            let supplements = HTTPServiceConfiguration.metadataURLs(of: metadata.issuer).filter { Self.sameOrigin($0, candidate) }
+            for supplement in supplements where metadata.lacksOptionalEndpoints && !tried.contains(supplement) {
+                tried.append(supplement)
+                guard let more = await supplementaryMetadata(supplement, issuer: metadata.issuer) else { continue }
                 metadata = metadata.filling(from: more)
             }
             cache.withLock { $0.metadata = metadata }
@@ -102,6 +107,7 @@ public final class HTTPIdentityService: IdentityService {
     }
 
     /// Metadata from a discovery answer, whose issuer must be the configured one (when configured).
+    /// Either way the issuer is then pinned: every ID token must name it.
     private func checkedMetadata(_ response: HTTPResponse) throws(IdentityFlowError) -> OpenIDProviderMetadata {
         let metadata = try OpenIDProviderMetadata(document: try Self.jsonObject(response, context: "The discovery document"))
         if let issuer = configuration.issuer, !Self.sameIssuer(issuer.absoluteString, metadata.issuer) {
@@ -110,13 +116,18 @@ public final class HTTPIdentityService: IdentityService {
         return metadata
     }
 
+    private static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && a.port == b.port
+    }
+
     /// Another metadata document of the same provider, or `nil` when it is absent or unusable (it
     /// only adds endpoints, so its failure never fails discovery).
-    private func supplementaryMetadata(_ url: URL) async -> OpenIDProviderMetadata? {
+    private func supplementaryMetadata(_ url: URL, issuer: String) async -> OpenIDProviderMetadata? {
         do throws(IdentityFlowError) {
             let response = try await transport.send(URLRequest(url: url))
             guard response.status == 200 else { return nil }
-            return try checkedMetadata(response)
+            let metadata = try checkedMetadata(response)
+            return Self.sameIssuer(metadata.issuer, issuer) ? metadata : nil
         } catch {
             return nil
         }

@@ -228,16 +228,27 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     var discoveryCandidates: [URL] {
         if let discoveryURL { return [discoveryURL] }
         guard let issuer else { return [] }
-        let trimmed = issuer.absoluteString.hasSuffix("/") ? String(issuer.absoluteString.dropLast()) : issuer.absoluteString
-        var candidates = [trimmed + "/.well-known/openid-configuration", trimmed + "/.well-known/oauth-authorization-server"]
-        if var components = URLComponents(url: issuer, resolvingAgainstBaseURL: false), !components.path.isEmpty, components.path != "/" {
+        return Self.metadataURLs(of: issuer.absoluteString)
+    }
+
+    /// Where an issuer publishes its metadata: OpenID Connect Discovery's
+    /// `<issuer>/.well-known/openid-configuration`, then RFC 8414's document, appended and (for an
+    /// issuer with a path) inserted after the origin.
+    static func metadataURLs(of issuer: String) -> [URL] {
+        let trimmed = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
+        var candidates = [trimmed + openIDSuffix, trimmed + oauthSuffix]
+        if let url = URL(string: issuer), var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+           !components.path.isEmpty, components.path != "/" {
             let path = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
-            components.path = "/.well-known/oauth-authorization-server" + path
+            components.path = oauthSuffix + path
             components.query = nil
             if let inserted = components.string { candidates.append(inserted) }
         }
         return candidates.compactMap(URL.init(string:))
     }
+
+    private static let openIDSuffix = "/.well-known/openid-configuration"
+    private static let oauthSuffix = "/.well-known/oauth-authorization-server"
 
     /// The extension endpoints' base URL: the configured one or `<origin>/identityflow`.
     var resolvedExtensionBaseURL: URL? {

@@ -17,6 +17,9 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
     package let revocationEndpoint: URL?
     /// The PKCE methods the server names; empty when it names none.
     package let codeChallengeMethodsSupported: [String]
+    /// Whether the server promises an `iss` parameter in every authorization response (RFC 9207
+    /// `authorization_response_iss_parameter_supported`).
+    package let sendsAuthorizationResponseIssuer: Bool
 
     /// Creates metadata.
     /// - Parameters:
@@ -27,8 +30,9 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
     ///   - jwksURI: The JWKS URL.
     ///   - revocationEndpoint: The revocation endpoint.
     ///   - codeChallengeMethodsSupported: The PKCE methods.
+    ///   - sendsAuthorizationResponseIssuer: Whether authorization responses carry `iss`.
     package init(issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, userinfoEndpoint: URL? = nil, jwksURI: URL? = nil,
-                revocationEndpoint: URL? = nil, codeChallengeMethodsSupported: [String] = []) {
+                revocationEndpoint: URL? = nil, codeChallengeMethodsSupported: [String] = [], sendsAuthorizationResponseIssuer: Bool = false) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
         self.tokenEndpoint = tokenEndpoint
@@ -36,6 +40,7 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
         self.jwksURI = jwksURI
         self.revocationEndpoint = revocationEndpoint
         self.codeChallengeMethodsSupported = codeChallengeMethodsSupported
+        self.sendsAuthorizationResponseIssuer = sendsAuthorizationResponseIssuer
     }
 
     /// Whether an optional endpoint IdentityFlow uses (revocation, userinfo, JWKS) is missing.
@@ -47,7 +52,8 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
             issuer: issuer, authorizationEndpoint: authorizationEndpoint, tokenEndpoint: tokenEndpoint,
             userinfoEndpoint: userinfoEndpoint ?? other.userinfoEndpoint, jwksURI: jwksURI ?? other.jwksURI,
             revocationEndpoint: revocationEndpoint ?? other.revocationEndpoint,
-            codeChallengeMethodsSupported: codeChallengeMethodsSupported.isEmpty ? other.codeChallengeMethodsSupported : codeChallengeMethodsSupported)
+            codeChallengeMethodsSupported: codeChallengeMethodsSupported.isEmpty ? other.codeChallengeMethodsSupported : codeChallengeMethodsSupported,
+            sendsAuthorizationResponseIssuer: sendsAuthorizationResponseIssuer || other.sendsAuthorizationResponseIssuer)
     }
 
     /// Reads metadata from a discovery document.
@@ -77,6 +83,7 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
             issuer: issuer, authorizationEndpoint: authorization, tokenEndpoint: token,
             userinfoEndpoint: try url("userinfo_endpoint", required: false), jwksURI: try url("jwks_uri", required: false),
             revocationEndpoint: try url("revocation_endpoint", required: false),
-            codeChallengeMethodsSupported: document["code_challenge_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+            codeChallengeMethodsSupported: document["code_challenge_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+            sendsAuthorizationResponseIssuer: document["authorization_response_iss_parameter_supported"] == .bool(true))
     }
 }
