@@ -53,6 +53,36 @@ struct DemoInteropTests {
         #expect(output.contains("signed in, validated and revoked"))
     }
 
+    @Test("a refused redirect is reported with the library's own code, not 11002", .timeLimit(.minutes(2)), arguments: [
+        ("error=access_denied&state={state}", "[registration 10024]"),
+        ("code=abc&state=forged", "[registration 10002]"),
+        ("state={state}", "[generic 11001]"),
+        ("code=abc&state={state}&iss=https%3A%2F%2Fattacker.example", "[registration 11012]"),
+    ])
+    func refusedRedirects(query: String, reported: String) async throws {
+        let origin = try #require(InteropEnvironment.issuer).deletingLastPathComponent()
+        let demo = try DemoProcess(arguments: try Self.arguments(["--extension-base", origin.appendingPathComponent("no-extension-here").absoluteString]))
+        let shown = try #require(await demo.output(containing: "redirected to: "))
+        let line = try #require(shown.split(separator: "\n").first { $0.contains("  open  ") })
+        let url = try #require(URL(string: String(line.split(separator: " ").last ?? "")))
+        let state = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value)
+        demo.type("\(InteropEnvironment.redirectURI.absoluteString)?" + query.replacingOccurrences(of: "{state}", with: state))
+        let (status, output) = await demo.finished()
+        #expect(status == 1)
+        #expect(output.contains(reported), "\(output)")
+    }
+
+    @Test("a provider that is down is reported as the network error it is, not as missing extension endpoints", .timeLimit(.minutes(2)))
+    func providerDown() async throws {
+        // Port 1 on loopback: nothing listens there, so the connection is refused.
+        let demo = try DemoProcess(arguments: ["demo", "--issuer", "http://127.0.0.1:1/o", "--client-id", "c",
+                                               "--redirect-uri", InteropEnvironment.redirectURI.absoluteString])
+        let (status, output) = await demo.finished()
+        #expect(status == 1)
+        #expect(output.contains("[generic 9000]") || output.contains("[generic 9001]"), "\(output)")
+        #expect(!output.contains("no IdentityFlow extension endpoints"))
+    }
+
     @Test("end of input at the sign-in prompt cancels and exits non-zero", .timeLimit(.minutes(2)))
     func endOfInput() async throws {
         let demo = try DemoProcess(arguments: try Self.arguments())
