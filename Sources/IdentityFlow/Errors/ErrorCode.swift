@@ -90,6 +90,9 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     public static let invalidServerResponse = ErrorCode(rawValue: 11001)
     /// 11002: the browser redirect does not match the configured redirect URI.
     public static let redirectMismatch = ErrorCode(rawValue: 11002)
+    /// 11003: ``UserClient/authenticatedRequest(_:)`` refused to send the access token over an
+    /// insecure connection: the URL is neither `https` nor `http` to a loopback host. Nothing was sent.
+    public static let insecureTransport = ErrorCode(rawValue: 11003)
     /// 11010: the checkpointed registration to resume is older than
     /// ``ClientConfiguration/checkpointLifetime``; it was deleted. Start a new registration.
     public static let registrationCheckpointExpired = ErrorCode(rawValue: 11010)
