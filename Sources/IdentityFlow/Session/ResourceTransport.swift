@@ -21,6 +21,9 @@ public protocol ResourceTransport: Sendable {
 public struct URLSessionTransport: ResourceTransport {
     private let transport: HTTPTransport
 
+    /// The per-request deadline, in seconds.
+    var requestTimeout: TimeInterval { transport.timeout }
+
     /// Creates a transport.
     /// - Parameters:
     ///   - requestTimeout: Per-request deadline in seconds, from sending to the last byte of the
