@@ -45,12 +45,13 @@ public final class UserClient: Sendable {
     ///   - configuration: How the client behaves.
     ///   - service: The server.
     ///   - storage: Where profiles and tokens are kept.
-    ///   - transport: Sends ``authenticatedRequest(_:)``s; `URLSession` by default.
-    public init(configuration: ClientConfiguration, service: any IdentityService, storage: any SecureStorage, transport: any ResourceTransport = URLSessionTransport()) {
+    ///   - transport: Sends ``authenticatedRequest(_:)``s; by default a ``URLSessionTransport``
+    ///     with the request timeout of an ``HTTPIdentityService`` `service` (otherwise 30 s).
+    public init(configuration: ClientConfiguration, service: any IdentityService, storage: any SecureStorage, transport: (any ResourceTransport)? = nil) {
         self.configuration = configuration
         self.service = service
         self.profileStore = ProfileStore(storage: storage, logger: configuration.logger)
-        self.transport = transport
+        self.transport = transport ?? URLSessionTransport(requestTimeout: (service as? HTTPIdentityService)?.configuration.requestTimeout ?? 30)
     }
 
     /// Loads the stored profiles and reconciles them with the server: profiles it no longer

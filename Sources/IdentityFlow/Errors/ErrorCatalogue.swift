@@ -39,6 +39,7 @@ extension ErrorCode {
         entry(.externalIdentityProviderFailure, .registration, "externalIdentityProviderFailure", "The identity provider refused the request."),
         entry(.invalidServerResponse, .generic, "invalidServerResponse", "The server's answer broke the protocol."),
         entry(.redirectMismatch, .registration, "redirectMismatch", "The browser redirect does not match the configured redirect URI."),
+        entry(.insecureTransport, .generic, "insecureTransport", "The request would carry a token over an insecure connection (only https, or http to a loopback host); nothing was sent."),
         entry(.registrationCheckpointExpired, .registration, "registrationCheckpointExpired", "The registration waited too long for its redirect and was cleaned up; start again."),
         entry(.registrationCheckpointNotFound, .registration, "registrationCheckpointNotFound", "No registration is waiting to be resumed."),
         entry(.issuerMismatch, .registration, "issuerMismatch", "The browser redirect names another issuer, or none where the provider promises one (RFC 9207): nothing was exchanged."),

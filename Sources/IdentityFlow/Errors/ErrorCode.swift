@@ -90,6 +90,9 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     public static let invalidServerResponse = ErrorCode(rawValue: 11001)
     /// 11002: the browser redirect does not match the configured redirect URI.
     public static let redirectMismatch = ErrorCode(rawValue: 11002)
+    /// 11003: ``UserClient/authenticatedRequest(_:)`` refused to send the access token over an
+    /// insecure connection: the URL is neither `https` nor `http` to a loopback host. Nothing was sent.
+    public static let insecureTransport = ErrorCode(rawValue: 11003)
     /// 11012: the browser redirect's `iss` names another issuer than the provider's, or is missing
     /// although the provider advertises `authorization_response_iss_parameter_supported`
     /// (RFC 9207, a mix-up defence). The code was not exchanged.

@@ -8,27 +8,60 @@ public protocol ResourceTransport: Sendable {
     /// Sends a request.
     /// - Parameter request: The request, with the `Authorization` header set.
     /// - Returns: The body and the HTTP response.
-    /// - Throws: ``ErrorCode/networkConnectivityFailure`` when no answer came.
+    /// - Throws: An ``IdentityFlowError``, e.g. ``ErrorCode/networkConnectivityFailure`` when no answer came.
     func send(_ request: URLRequest) async throws(IdentityFlowError) -> (Data, HTTPURLResponse)
 }
 
-/// A ``ResourceTransport`` over `URLSession`.
+/// The default ``ResourceTransport``: each request goes over an ephemeral `URLSession` of its own
+/// (no cookies, no cache, never `URLSession.shared`) with the same wall-clock deadline and error
+/// mapping as every request of ``HTTPIdentityService``.
+///
+/// It follows no redirect: a `3xx` answer (a `307` or `308` of a `POST` too) is returned as it is,
+/// so the bearer token and the body never reach the `Location`; the host decides what to do.
 public struct URLSessionTransport: ResourceTransport {
-    private let session: URLSession
+    private let transport: HTTPTransport
+
+    /// The per-request deadline, in seconds.
+    var requestTimeout: TimeInterval { transport.timeout }
 
     /// Creates a transport.
-    /// - Parameter session: The session; `.shared` by default.
-    public init(session: URLSession = .shared) { self.session = session }
+    /// - Parameters:
+    ///   - requestTimeout: Per-request deadline in seconds, from sending to the last byte of the
+    ///     answer (as ``HTTPServiceConfiguration/requestTimeout``); on expiry the request fails
+    ///     with ``ErrorCode/serverNotReachable``.
+    ///   - maxResponseBodySize: The largest body read, in bytes; a larger one fails with
+    ///     ``ErrorCode/invalidServerResponse``.
+    public init(requestTimeout: TimeInterval = 30, maxResponseBodySize: Int = 16 << 20) {
+        transport = HTTPTransport(timeout: requestTimeout, maxBodySize: maxResponseBodySize, redirects: .returnRedirects)
+    }
 
-    /// Sends a request through the session.
+    /// Sends a request.
+    /// - Throws: ``ErrorCode/insecureTransport`` for a URL that is neither `https` nor loopback
+    ///   `http` (nothing is sent); ``ErrorCode/configurationInvalid`` for a timeout that is not
+    ///   positive and finite; network errors as ``HTTPIdentityService`` maps them.
     public func send(_ request: URLRequest) async throws(IdentityFlowError) -> (Data, HTTPURLResponse) {
-        let (data, response): (Data, URLResponse)
-        do { (data, response) = try await session.data(for: request) } catch {
-            throw IdentityFlowError(.networkConnectivityFailure, "The request could not be sent.", underlying: error)
+        if let problem = Self.insecurity(of: request.url) { throw problem }
+        guard transport.timeout > 0, transport.timeout.isFinite, transport.maxBodySize >= 0 else {
+            throw IdentityFlowError(.configurationInvalid, "URLSessionTransport needs a positive, finite timeout and a body cap of at least 0 bytes.")
         }
-        guard let http = response as? HTTPURLResponse else {
+        let response = try await transport.send(request)
+        guard let url = response.url ?? request.url,
+              let http = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: response.headers) else {
             throw IdentityFlowError(.invalidServerResponse, "The answer was not an HTTP response.")
         }
-        return (data, http)
+        return (response.body, http)
+    }
+
+    /// ``ErrorCode/insecureTransport`` unless `url` is `https`, or `http` to a loopback host.
+    static func insecurity(of url: URL?) -> IdentityFlowError? {
+        guard let url else { return IdentityFlowError(.insecureTransport, "The request has no URL; nothing was sent.") }
+        switch url.scheme?.lowercased() {
+        case "https": return nil
+        case "http" where HTTPServiceConfiguration.isLoopback(url.host): return nil
+        case "http":
+            return IdentityFlowError(.insecureTransport, "The access token is sent over https only (or http to a loopback host), not plain http to \(url.host ?? "a URL without host"); nothing was sent.")
+        default:
+            return IdentityFlowError(.insecureTransport, "The access token is sent over https only (or http to a loopback host), not over '\(url.scheme ?? "")'; nothing was sent.")
+        }
     }
 }

@@ -18,15 +18,21 @@ extension UserClient {
     /// Concurrent requests share one refresh. When the refresh is refused the user is logged out
     /// on this device and ``sessionEvents()`` reports ``SessionEvent/loggedOut(_:reason:)``.
     ///
+    /// The token goes over `https` only, or `http` to a loopback host; any other URL fails with
+    /// ``ErrorCode/insecureTransport`` before anything is sent, whatever the transport. The default
+    /// transport (``URLSessionTransport``) follows no redirect: a `3xx` is returned as it is.
+    ///
     /// ```swift
     /// let (data, response) = try await client.authenticatedRequest(URLRequest(url: api.appending(path: "me")))
     /// ```
     /// - Parameter request: The request; its `Authorization` header is set here.
     /// - Returns: The body and HTTP response (a second `401` is returned as it is).
-    /// - Throws: ``ErrorCode/userNotAuthenticated`` when nobody is logged in or the session could
+    /// - Throws: ``ErrorCode/insecureTransport`` for a URL that is neither `https` nor loopback
+    ///   `http`; ``ErrorCode/userNotAuthenticated`` when nobody is logged in or the session could
     ///   not be refreshed; the transport's errors.
     public func authenticatedRequest(_ request: URLRequest) async throws(IdentityFlowError) -> (Data, HTTPURLResponse) {
         try requireStarted()
+        if let problem = URLSessionTransport.insecurity(of: request.url) { throw problem }
         var tokens = try sessionTokens()
         if !tokens.isAccessTokenValid(at: configuration.now()) {
             tokens = try await refreshedTokens(replacing: tokens)

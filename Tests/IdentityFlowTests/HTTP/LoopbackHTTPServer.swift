@@ -44,6 +44,15 @@ final class LoopbackHTTPServer: Sendable {
         case trickle(pause: UInt32)
         /// Close the connection without answering.
         case close
+        /// Reset the connection (TCP RST): before any answer, or after a head announcing
+        /// `Content-Length: 400` and a few bytes of body.
+        case reset(afterHead: Bool)
+        /// Send a chunked head and part of the first chunk, then close: an answer cut off with no
+        /// declared length to compare against.
+        case chunkedCut
+        /// Send this whole answer (status line included) one byte every `pause` microseconds,
+        /// until it is sent, ``stop()`` or the client goes away.
+        case trickleAll(Data, pause: UInt32)
 
         /// A JSON answer.
         static func json(_ status: Int, _ text: String) -> Reply {
@@ -65,20 +74,37 @@ final class LoopbackHTTPServer: Sendable {
         var requests: [Request] = []
         var openConnections: [Int32] = []
         var stopped = false
+        /// Whether `listener` is still open: once the serving thread closed it, its number may
+        /// belong to another socket of the process, which ``stop()`` must not shut down.
+        var listening = true
+    }
+
+    /// What the server did, as it happens: a test waits on it instead of sleeping.
+    enum Event: Sendable, Equatable {
+        /// A request arrived (its path); the handler is about to be asked.
+        case received(String)
+        /// A ``Reply/trickle(pause:)`` answer's head was sent; its body follows.
+        case headSent
     }
 
     /// The port it listens on.
     let port: UInt16
+    /// What the server did; ends at ``stop()``.
+    let events: AsyncStream<Event>
+    private let eventSink: AsyncStream<Event>.Continuation
     private let listener: Int32
     private let maxRequests: Int
     private let handler: @Sendable (Request) -> Reply
+    private let greeting: Data?
     private let state = Locked(State())
 
     /// Starts listening and serving on a thread of its own.
     /// - Parameters:
-    ///   - maxRequests: Requests served before it stops listening.
+    ///   - maxRequests: Requests served (or connections greeted) before it stops listening.
+    ///   - greeting: When set, each connection gets these bytes at once and is closed, without
+    ///     reading a request (e.g. plain text to a client expecting a TLS handshake).
     ///   - handler: Decides each answer.
-    init(maxRequests: Int = 16, handler: @escaping @Sendable (Request) -> Reply) throws {
+    init(maxRequests: Int = 16, greeting: Data? = nil, handler: @escaping @Sendable (Request) -> Reply = { _ in .close }) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw StartFailure(description: "socket() failed: \(errno)") }
         var address = sockaddr_in()
@@ -100,6 +126,8 @@ final class LoopbackHTTPServer: Sendable {
         self.listener = fd
         self.maxRequests = maxRequests
         self.handler = handler
+        self.greeting = greeting
+        (events, eventSink) = AsyncStream.makeStream(of: Event.self)
         let thread = Thread { [self] in serve() }
         thread.start()
     }
@@ -110,14 +138,18 @@ final class LoopbackHTTPServer: Sendable {
     /// The requests received so far.
     var requests: [Request] { state.withLock { $0.requests } }
 
-    /// Stops listening and closes every open connection.
+    /// Stops listening and closes every open connection. Calling it again does nothing.
     func stop() {
-        let connections = state.withLock { state in
+        let connections = state.withLock { state -> [Int32] in
+            guard !state.stopped else { return [] }
             state.stopped = true
+            // Under the lock, so that the serving thread cannot close it (and the number be
+            // reused) in between.
+            if state.listening { shutdown(listener, Int32(SHUT_RDWR)) }
             defer { state.openConnections = [] }
             return state.openConnections
         }
-        shutdown(listener, Int32(SHUT_RDWR))
+        eventSink.finish()
         for connection in connections {
             shutdown(connection, Int32(SHUT_RDWR))
             close(connection)
@@ -133,12 +165,19 @@ final class LoopbackHTTPServer: Sendable {
             guard connection >= 0 else { break }
             var timeout = timeval(tv_sec: 5, tv_usec: 0)
             setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            if let greeting {
+                served += 1
+                write(connection, greeting)
+                finish(connection)
+                continue
+            }
             guard let request = readRequest(connection) else {
                 close(connection)
                 continue
             }
             served += 1
             state.withLock { $0.requests.append(request) }
+            eventSink.yield(.received(request.path))
             switch handler(request) {
             case .response(let status, let headers, let body):
                 var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
@@ -157,8 +196,26 @@ final class LoopbackHTTPServer: Sendable {
                 if !keep { close(connection) }
             case .close:
                 finish(connection)
+            case .reset(let afterHead):
+                if afterHead {
+                    write(connection, Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{\"sub\": ".utf8))
+                }
+                var option = linger(l_onoff: 1, l_linger: 0)
+                setsockopt(connection, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+                close(connection)
+            case .chunkedCut:
+                write(connection, Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n40\r\n{\"sub\": ".utf8))
+                finish(connection)
+            case .trickleAll(let answer, let pause):
+                for byte in answer {
+                    let sent = [byte].withUnsafeBytes { send(connection, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }
+                    guard sent == 1, !state.withLock({ $0.stopped }) else { break }
+                    usleep(pause)
+                }
+                finish(connection)
             case .trickle(let pause):
                 write(connection, Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nConnection: close\r\n\r\n".utf8))
+                eventSink.yield(.headSent)
                 let byte: [UInt8] = [0x20]
                 while !state.withLock({ $0.stopped }),
                       byte.withUnsafeBytes({ send(connection, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }) == 1 {
@@ -167,7 +224,10 @@ final class LoopbackHTTPServer: Sendable {
                 close(connection)
             }
         }
-        close(listener)
+        state.withLock { state in
+            state.listening = false
+            close(listener)
+        }
     }
 
     private func finish(_ connection: Int32) {
@@ -233,6 +293,8 @@ final class LoopbackHTTPServer: Sendable {
         case 200: "OK"
         case 204: "No Content"
         case 302: "Found"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
         case 400: "Bad Request"
         case 401: "Unauthorized"
         case 404: "Not Found"

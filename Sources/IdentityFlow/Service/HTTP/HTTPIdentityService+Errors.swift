@@ -27,6 +27,10 @@ extension HTTPIdentityService {
             return IdentityFlowError(.serverNotReachable, "The server refused the connection.", underlying: cause)
         case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
             return IdentityFlowError(.serverNotReachable, "The server's host name could not be resolved.", underlying: cause)
+        case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateHasBadDate, NSURLErrorServerCertificateUntrusted,
+             NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorServerCertificateNotYetValid, NSURLErrorClientCertificateRejected,
+             NSURLErrorClientCertificateRequired:
+            return IdentityFlowError(.serverNotReachable, "The secure connection (TLS) to the server failed (URL error \(nsError.code)).", underlying: cause)
         case NSURLErrorHTTPTooManyRedirects, NSURLErrorRedirectToNonExistentLocation:
             return IdentityFlowError(.invalidServerResponse, "The server redirected in a loop.", underlying: cause)
         case NSURLErrorBadServerResponse, NSURLErrorCannotParseResponse, NSURLErrorCannotDecodeContentData,

@@ -29,10 +29,10 @@ import Statechart
 ///
 /// | what happened | code |
 /// |---|---|
-/// | no network; the connection closed or dropped before an answer began (the server closed it or crashed) | 9000 ``ErrorCode/networkConnectivityFailure`` |
+/// | no network; the connection closed or reset before an answer began (the server closed it or crashed) | 9000 ``ErrorCode/networkConnectivityFailure`` |
 /// | connection refused, host not found (DNS), timeout, TLS failure | 9001 ``ErrorCode/serverNotReachable`` |
 /// | any 5xx answer | 9001 ``ErrorCode/serverNotReachable`` |
-/// | task cancelled | 9006 ``ErrorCode/actionCancelled`` |
+/// | task cancelled, before or during the answer | 9006 ``ErrorCode/actionCancelled`` |
 /// | plain `http://` to a non-loopback host (configuration, discovery or redirect) | 10001 ``ErrorCode/configurationInvalid`` |
 /// | token endpoint `invalid_client`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope`; discovered issuer differs from the configured one; no revocation / userinfo / JWKS endpoint | 10001 ``ErrorCode/configurationInvalid`` |
 /// | token endpoint `invalid_grant` (reused or expired code, wrong PKCE verifier, rotated-out or revoked refresh token) | 10024 ``ErrorCode/externalIdentityProviderFailure`` |
@@ -44,7 +44,7 @@ import Statechart
 /// | `unknown_profile` (404) at PIN challenge / verify | 9003 ``ErrorCode/userDeregistered``: the flows remove the profile locally |
 /// | `user_deregistered` (410) at enrol / PIN challenge | 9003 ``ErrorCode/userDeregistered`` (`userProfile` set) |
 /// | `invalid_pin` (401) / `user_deregistered` (410) at PIN verify | not errors: ``PinVerification/rejected(failureCount:maxFailureCount:)`` / ``PinVerification/deregistered`` |
-/// | body not JSON, wrong content type, truncated, larger than the cap, a redirect loop (more than 5) or a redirect of a `POST`, a missing or mistyped member, a custom status outside 2xxx/4xxx/5xxx, any other unexpected status | 11001 ``ErrorCode/invalidServerResponse`` |
+/// | body not JSON, wrong content type, truncated (closed or reset after the head), larger than the cap, a redirect loop (more than 5) or a redirect of a `POST` or `DELETE`, a missing or mistyped member, a custom status outside 2xxx/4xxx/5xxx, any other unexpected status | 11001 ``ErrorCode/invalidServerResponse`` |
 /// | ID token: bad signature, `alg` other than RS256 (`none`, HS256 ...), unknown `kid` after one refetch, wrong `iss` / `aud` / `azp` / `nonce`, expired, `nbf` or `iat` in the future | 11001 ``ErrorCode/invalidServerResponse`` |
 ///
 /// `profileExists` answers `false` for 404 and 410; `deregister` treats 404 and 410 as done.

@@ -8,6 +8,10 @@ struct HTTPResponse: Sendable {
     let mediaType: String?
     /// The body.
     let body: Data
+    /// The header fields as received (for ``URLSessionTransport``, which hands them to the host).
+    var headers: [String: String] = [:]
+    /// The URL that answered.
+    var url: URL?
 
     /// Whether the media type is JSON (`application/json` or `application/<x>+json`).
     var isJSON: Bool {

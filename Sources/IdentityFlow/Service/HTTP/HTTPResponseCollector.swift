@@ -20,17 +20,20 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
     private let state = Locked(State())
     private let maxBodySize: Int
     private let maxRedirects: Int
-    private let followsRedirects: Bool
+    private let redirects: HTTPTransport.RedirectPolicy
+    private let method: String
 
     /// Creates a collector.
     /// - Parameters:
     ///   - maxBodySize: The body cap in bytes.
     ///   - maxRedirects: How many redirects may be followed.
-    ///   - followsRedirects: Whether redirects are followed at all (only for `GET`).
-    init(maxBodySize: Int, maxRedirects: Int, followsRedirects: Bool) {
+    ///   - redirects: What happens to a `3xx` answer.
+    ///   - method: The request's method (only `GET`s follow redirects under ``HTTPTransport/RedirectPolicy/followGETs``).
+    init(maxBodySize: Int, maxRedirects: Int, redirects: HTTPTransport.RedirectPolicy, method: String) {
         self.maxBodySize = maxBodySize
         self.maxRedirects = maxRedirects
-        self.followsRedirects = followsRedirects
+        self.redirects = redirects
+        self.method = method
     }
 
     /// Registers the continuation the outcome is delivered to (at once if the deadline passed already).
@@ -96,7 +99,10 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
             state.redirects += 1
             return state.redirects
         }
-        if !followsRedirects {
+        if redirects == .returnRedirects {
+            // Refusing the redirect hands over the 3xx answer itself; nothing goes to `Location`.
+            completionHandler(nil)
+        } else if method != "GET" {
             fail(IdentityFlowError(.invalidServerResponse, "The server redirected a request that must not be redirected (HTTP \(response.statusCode))."))
             completionHandler(nil)
             task.cancel()
@@ -146,6 +152,11 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
         NSURLErrorNetworkConnectionLost, NSURLErrorBadServerResponse, NSURLErrorZeroByteResource, NSURLErrorCannotParseResponse,
     ]
 
+    private static func cutOff(state: State, expected: Int64, underlying: NSError?) -> IdentityFlowError {
+        let of = expected >= 0 ? " of \(expected)" : ""
+        return IdentityFlowError(.invalidServerResponse, "The server's answer was cut off (\(state.body.count)\(of) bytes).", underlying: underlying)
+    }
+
     private static func closedWithoutAnswer(underlying: NSError?) -> IdentityFlowError {
         IdentityFlowError(.networkConnectivityFailure, "The connection closed before the server answered.", underlying: underlying)
     }
@@ -155,23 +166,29 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
         let expected = state.response?.expectedContentLength ?? -1
         let truncated = expected >= 0 && Int64(state.body.count) < expected
         if let error {
-            let code = (error as NSError).code
-            if state.response != nil, truncated || code == NSURLErrorNetworkConnectionLost {
-                return .failure(IdentityFlowError(.invalidServerResponse, "The server's answer was cut off (\(state.body.count) of \(expected) bytes).", underlying: error as NSError))
+            let nsError = error as NSError
+            let cause = NSError(domain: nsError.domain, code: nsError.code)
+            // Cancellation and the platform's own timeout mean the same before and during an answer.
+            if nsError.domain == NSURLErrorDomain, nsError.code == NSURLErrorCancelled || nsError.code == NSURLErrorTimedOut {
+                return .failure(HTTPIdentityService.transportError(error))
+            }
+            // The answer began, then the connection failed (closed, reset): a broken answer.
+            if state.response != nil {
+                return .failure(Self.cutOff(state: state, expected: expected, underlying: cause))
             }
             // The connection ended before any answer began (the server closed it or crashed):
             // the network error, not a broken answer.
-            if state.response == nil, Self.endedBeforeAnswer.contains(code) {
-                return .failure(Self.closedWithoutAnswer(underlying: NSError(domain: (error as NSError).domain, code: code)))
+            if nsError.domain == NSURLErrorDomain, Self.endedBeforeAnswer.contains(nsError.code) {
+                return .failure(Self.closedWithoutAnswer(underlying: cause))
             }
             return .failure(HTTPIdentityService.transportError(error))
         }
         guard let response = state.response else { return .failure(Self.closedWithoutAnswer(underlying: nil)) }
-        if truncated {
-            return .failure(IdentityFlowError(.invalidServerResponse, "The server's answer was cut off (\(state.body.count) of \(expected) bytes)."))
-        }
+        if truncated { return .failure(Self.cutOff(state: state, expected: expected, underlying: nil)) }
         let mediaType = (response.value(forHTTPHeaderField: "Content-Type") ?? response.mimeType)?
             .split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        return .success(HTTPResponse(status: response.statusCode, mediaType: mediaType, body: state.body))
+        var headers: [String: String] = [:]
+        for case let (name as String, value as String) in response.allHeaderFields { headers[name] = value }
+        return .success(HTTPResponse(status: response.statusCode, mediaType: mediaType, body: state.body, headers: headers, url: response.url))
     }
 }

@@ -4,17 +4,29 @@ import FoundationNetworking
 #endif
 
 /// Sends one request at a time over its own ephemeral `URLSession` (no cookies, no cache) and reads
-/// the answer with a cap, following at most a few redirects for `GET` only.
+/// the answer with a cap; redirects as its ``RedirectPolicy`` says.
 ///
 /// `timeout` is a wall-clock deadline from sending the request to the answer's last byte, enforced
 /// here whatever the platform's `URLSession` does (FoundationNetworking on Linux does not end a
 /// request whose server trickles bytes): on expiry the request is cancelled and the call fails
 /// with ``ErrorCode/serverNotReachable``.
 struct HTTPTransport: Sendable {
+    /// What happens to a `3xx` answer.
+    enum RedirectPolicy: Sendable {
+        /// `GET`s follow at most ``HTTPTransport/maxRedirects`` redirects, without `Authorization`
+        /// once the origin changes; any other method fails with ``ErrorCode/invalidServerResponse``.
+        case followGETs
+        /// No redirect is followed, whatever the method: the `3xx` answer is returned as it is, so
+        /// nothing (no header, no body) is sent to the `Location`.
+        case returnRedirects
+    }
+
     /// Per-request deadline, in seconds: from sending to the last byte of the answer.
     let timeout: TimeInterval
     /// Body cap, in bytes.
     let maxBodySize: Int
+    /// What happens to a `3xx` answer.
+    var redirects = RedirectPolicy.followGETs
     /// Redirects followed at most (`GET` only).
     let maxRedirects = 5
 
@@ -37,7 +49,8 @@ struct HTTPTransport: Sendable {
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let collector = HTTPResponseCollector(maxBodySize: maxBodySize, maxRedirects: maxRedirects, followsRedirects: (request.httpMethod ?? "GET") == "GET")
+        let collector = HTTPResponseCollector(maxBodySize: maxBodySize, maxRedirects: maxRedirects, redirects: redirects,
+                                              method: request.httpMethod ?? "GET")
         let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
         let task = session.dataTask(with: request)
         let timeout = self.timeout
