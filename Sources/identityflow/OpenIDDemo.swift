@@ -23,7 +23,7 @@ struct OpenIDDemo {
             if try await !hasExtensionEndpoints(service) { return await signInOnly(service) }
             let clientConfiguration = ClientConfiguration(
                 redirectURI: configuration.redirectURI, defaultScopes: configuration.scopes,
-                pinKeyIterations: 10_000, callbackExecutor: .immediate)
+                callbackExecutor: .immediate)
             let storage: any SecureStorage = try storageDirectory.map { directory throws(IdentityFlowError) in try FileStorage(directory: directory) } ?? InMemoryStorage()
             client = UserClient(configuration: clientConfiguration, service: service, storage: storage)
             launch = try await client.start()

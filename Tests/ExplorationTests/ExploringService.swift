@@ -107,6 +107,20 @@ final class ExploringService: IdentityService {
         }
     }
 
+    nonisolated(nonsending) func enrolBiometricKey(_ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        try await call(.enrolBiometricKey) { () throws(IdentityFlowError) in try await reference.enrolBiometricKey(publicKey, for: profile, authorization: authorization, accessToken: accessToken) }
+    }
+    nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
+        try await call(.verifyBiometricProof) { () throws(IdentityFlowError) in
+            // The server counts a wrong biometric proof on the same counter as a wrong PIN.
+            let verification = try await reference.verifyBiometricProof(proof, for: profile, nonce: nonce)
+            if case .accepted = verification {} else { control.notes.withLock { $0.wrongPinsChecked += 1 } }
+            return verification
+        }
+    }
+    nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
+        try await call(.revokeBiometricKey) { () throws(IdentityFlowError) in try await reference.revokeBiometricKey(for: profile, accessToken: accessToken) }
+    }
     nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
         try await call(.refresh) { () throws(IdentityFlowError) in try await reference.refresh(refreshToken) }
     }

@@ -112,9 +112,8 @@ struct PathWorld {
         case .unknownToServer: try await reference.deregister(profile, accessToken: nil)
         case .lastAttempt: reference.setMaxPinFailures(1)
         case .pinChangedElsewhere:
-            let token = reference.issuedTokensForTesting.first { $0.hasPrefix("at-") } ?? ""
-            let enrolment = try PinProof.enrolment(for: profile, pin: Redacted(Secrets.newPin), iterations: 16)
-            _ = try await reference.enrolPin(enrolment, accessToken: Redacted(token))
+            // Another key now stands for the profile on the server: every proof of this device is wrong.
+            reference.replacePinKeyForTesting(of: profile, with: DeviceKey(keyMaterial: Array(repeating: 5, count: DeviceKey.keyMaterialLength)).publicKey)
         }
         return profile
     }

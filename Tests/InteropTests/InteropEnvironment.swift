@@ -34,7 +34,6 @@ enum InteropEnvironment {
     static func client(_ service: HTTPIdentityService, storage: InMemoryStorage = InMemoryStorage()) async throws -> UserClient {
         var configuration = ClientConfiguration(redirectURI: redirectURI, defaultScopes: ["openid", "profile", "email"])
         configuration.callbackExecutor = .immediate
-        configuration.pinKeyIterations = 1000
         let client = UserClient(configuration: configuration, service: service, storage: storage)
         try await client.start()
         return client

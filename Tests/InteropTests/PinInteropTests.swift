@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IdentityFlow
+import Statechart
 
 extension InteropSuite {
 @Suite("Interop: PIN enrolment and PIN-proof login against the fixture")
@@ -16,31 +17,39 @@ struct PinInteropTests {
         return result
     }
 
-    @Test("the worked example of docs/pin-proof.md")
-    func workedExample() throws {
+    @Test("the v1 proof still computes as PIN proof v1 did (v1 profiles log in once with it, then upgrade)")
+    func legacyExample() throws {
         let salt = Self.bytes(hex: "000102030405060708090a0b0c0d0e0f")
-        let key = try PinProof.derivedKey(pin: Redacted("24680"), salt: salt, iterations: 1000)
+        let key = try LegacyPinProof.derivedKey(pin: Redacted("24680"), salt: salt, iterations: 1000)
         #expect(key.value == Self.bytes(hex: "0030cb13e7c600f39ab9f72a5d3e6489cbee22f5552de823d806a00d59ede1ea"))
         #expect(Base64URL.encode(key.value) == "ADDLE-fGAPOaufcqXT5kicvuIvVVLegj2AagDVnt4eo")
         let nonce = Self.bytes(hex: "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f")
         #expect(Base64URL.encode(nonce) == "ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8")
-        let proof = PinProof.proof(key: key, profile: UserProfile(profileId: "P1"), nonce: nonce)
+        let proof = LegacyPinProof.proof(key: key, profile: UserProfile(profileId: "P1"), nonce: nonce)
         #expect(proof.value == Self.bytes(hex: "2560ee5b6438d9f955b5a3d33bbf480ff7475b8703e80f89ffcae14df15e1ef5"))
         #expect(Base64URL.encode(proof.value) == "JWDuW2Q42flVtaPTO79ID_dHW4cD6A-J_8rhTfFeHvU")
     }
 
+    /// The device secret of every profile these tests enrol.
+    private static let deviceSecret = Redacted(Array(repeating: UInt8(9), count: PinProof.deviceSecretLength))
+
     private func enrolledProfile(_ service: HTTPIdentityService, pin: String) async throws -> (PinEnrolment, PinEnrolmentReceipt) {
         let tokens = try await InteropEnvironment.tokens(service: service)
         let profile = UserProfile(profileId: "pin-\(UUID().uuidString.prefix(12))")
-        let enrolment = try PinProof.enrolment(for: profile, pin: Redacted(pin), iterations: 1000)
+        let (salt, key) = try PinProof.newPinKey(pin: Redacted(pin), iterations: 100_000, deviceSecret: Self.deviceSecret, profile: profile)
+        let enrolment = PinEnrolment(profile: profile, salt: salt, iterations: 100_000, publicKey: key.publicKey)
         let receipt = try await service.enrolPin(enrolment, accessToken: tokens.accessToken)
         return (enrolment, receipt)
     }
 
+    private func proof(_ pin: String, _ profile: UserProfile, _ challenge: PinLoginChallenge) throws -> Redacted<[UInt8]> {
+        let key = try PinProof.pinKey(pin: Redacted(pin), salt: challenge.salt, iterations: challenge.iterations, deviceSecret: Self.deviceSecret, profile: profile)
+        return Redacted(key.sign(PinProof.message(PinProof.Purpose.login.rawValue, profile: profile, nonce: challenge.nonce)))
+    }
+
     private func attempt(_ service: HTTPIdentityService, _ profile: UserProfile, pin: String) async throws -> (PinLoginChallenge, PinVerification) {
         let challenge = try await service.pinLoginChallenge(for: profile)
-        let key = try PinProof.derivedKey(pin: Redacted(pin), salt: challenge.salt, iterations: challenge.iterations)
-        let verdict = try await service.verifyPinProof(PinProof.proof(key: key, profile: profile, nonce: challenge.nonce), for: profile, nonce: challenge.nonce)
+        let verdict = try await service.verifyPinProof(try proof(pin, profile, challenge), for: profile, nonce: challenge.nonce)
         return (challenge, verdict)
     }
 
@@ -70,8 +79,7 @@ struct PinInteropTests {
         let service = try InteropEnvironment.service()
         let (enrolment, _) = try await enrolledProfile(service, pin: "73914")
         let challenge = try await service.pinLoginChallenge(for: enrolment.profile)
-        let key = try PinProof.derivedKey(pin: Redacted("73914"), salt: challenge.salt, iterations: challenge.iterations)
-        let proof = PinProof.proof(key: key, profile: enrolment.profile, nonce: challenge.nonce)
+        let proof = try proof("73914", enrolment.profile, challenge)
         _ = try await service.verifyPinProof(proof, for: enrolment.profile, nonce: challenge.nonce)
         let error = await InteropEnvironment.expectError(.requestInvalid) { () throws(IdentityFlowError) in
             try await service.verifyPinProof(proof, for: enrolment.profile, nonce: challenge.nonce)
@@ -100,5 +108,75 @@ struct PinInteropTests {
             try await service.pinLoginChallenge(for: UserProfile(profileId: "never-enrolled-\(UUID().uuidString.prefix(8))"))
         }
     }
+    @Test("a copied access token cannot re-enrol a PIN: without a proof 403 proof_required, with a wrong one a counted failure")
+    func reenrolmentNeedsProof() async throws {
+        let service = try InteropEnvironment.service()
+        let (enrolment, _) = try await enrolledProfile(service, pin: "73914")
+        let owner = try await attempt(service, enrolment.profile, pin: "73914").1
+        guard case .accepted(let ownerTokens) = owner else { throw HeadlessBrowser.Failure(description: "login refused: \(owner)") }
+        let attacker = try DeviceKey.random()
+        let takeover = PinEnrolment(profile: enrolment.profile, salt: Array(repeating: 3, count: 16), iterations: 100_000, publicKey: attacker.publicKey)
+        let refused = await InteropEnvironment.expectError(.requestInvalid) { () throws(IdentityFlowError) in
+            try await service.enrolPin(takeover, accessToken: ownerTokens.accessToken)
+        }
+        #expect(refused?.oauthError == "proof_required")
+        let nonce = try await service.pinLoginChallenge(for: enrolment.profile).nonce
+        let forged = PinEnrolment(profile: enrolment.profile, salt: takeover.salt, iterations: 100_000, publicKey: attacker.publicKey,
+                                  authorization: PinKeyAuthorization(nonce: nonce, proof: attacker.sign([1, 2, 3])))
+        await InteropEnvironment.expectError(.invalidPin) { () throws(IdentityFlowError) in try await service.enrolPin(forged, accessToken: ownerTokens.accessToken) }
+        #expect(try await service.pinLoginChallenge(for: enrolment.profile).failureCount == 1)
+        #expect(try await attempt(service, enrolment.profile, pin: "73914").1 != .deregistered, "the owner's key still stands")
+    }
+
+    @Test("malformed proofs and points are refused with 400 and never counted")
+    func malformedProofs() async throws {
+        let service = try InteropEnvironment.service()
+        let (enrolment, _) = try await enrolledProfile(service, pin: "73914")
+        for proof in [[UInt8](repeating: 1, count: 63), [UInt8](repeating: 0, count: 64), [UInt8](repeating: 0xff, count: 64)] {
+            let nonce = try await service.pinLoginChallenge(for: enrolment.profile).nonce
+            await InteropEnvironment.expectError(.requestInvalid) { () throws(IdentityFlowError) in
+                try await service.verifyPinProof(Redacted(proof), for: enrolment.profile, nonce: nonce)
+            }
+        }
+        #expect(try await service.pinLoginChallenge(for: enrolment.profile).failureCount == 0)
+        var offCurve = [UInt8](repeating: 1, count: 65)
+        offCurve[0] = 4
+        let tokens = try await InteropEnvironment.tokens(service: service)
+        await InteropEnvironment.expectError(.requestInvalid) { () throws(IdentityFlowError) in
+            try await service.enrolPin(PinEnrolment(profile: UserProfile(profileId: "pin-\(UUID().uuidString.prefix(12))"), salt: Array(repeating: 1, count: 16),
+                                                    iterations: 100_000, publicKey: offCurve), accessToken: tokens.accessToken)
+        }
+    }
+
+    @Test("the client's flows against the fixture: register, PIN change under the old key's proof, biometrics of their own, revocable alone")
+    func clientFlows() async throws {
+        let service = try InteropEnvironment.service()
+        let client = try await InteropEnvironment.client(service)
+        let profile = try await client.registerUser(with: IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep)),
+                                                    responder: InteropResponder(customData: ["me"])).profile
+        _ = try await client.changePin(responder: ScriptedPins(["73914", "24680"]))
+        _ = try await client.authenticateUser(profile, responder: ScriptedPins(["24680"]))
+        try await client.registerBiometricAuthenticator(for: profile, responder: ScriptedPins(["24680"]))
+        _ = try await client.authenticateUser(profile, authenticator: .biometric, responder: ScriptedPins([]))
+        try client.deregisterBiometricAuthenticator(for: profile)
+        #expect(!client.registeredAuthenticators(for: profile).contains(.biometric))
+    }
 }
+}
+
+/// Answers PIN and create-PIN challenges with the given PINs in order, and biometric ones with
+/// a confirmation.
+struct ScriptedPins: ChallengeResponder {
+    private let pins: Locked<[String]>
+    init(_ pins: [String]) { self.pins = Locked(pins) }
+
+    func receive(_ challenge: Challenge) async {
+        let next = pins.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        switch challenge {
+        case .pin(let prompt): if let next { prompt.sender.respond(with: next, to: prompt) } else { challenge.cancel() }
+        case .createPin(let prompt): if let next { prompt.sender.respond(with: next, to: prompt) } else { challenge.cancel() }
+        case .biometric(let prompt): prompt.sender.respond(to: prompt)
+        default: challenge.cancel()
+        }
+    }
 }

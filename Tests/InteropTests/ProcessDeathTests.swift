@@ -20,7 +20,6 @@ struct ProcessDeathTests {
     static func restartedClient(_ directory: URL) async throws -> (UserClient, LaunchReport) {
         var configuration = ClientConfiguration(redirectURI: InteropEnvironment.redirectURI, defaultScopes: ["openid", "profile"])
         configuration.callbackExecutor = .immediate
-        configuration.pinKeyIterations = 10_000
         let client = UserClient(configuration: configuration, service: try InteropEnvironment.service(), storage: try FileStorage(directory: directory))
         return (client, try await client.start())
     }

@@ -30,4 +30,32 @@ void ifc_montgomery_multiply(uint64_t *result, const uint64_t *a, const uint64_t
 void ifc_montgomery_square(uint64_t *result, const uint64_t *a, const uint64_t *n,
                            uint64_t negated_inverse, size_t count, uint64_t *t);
 
+// MARK: - P-256 (secp256r1), for PIN proof v2. Scalars and digests are 32 bytes big-endian,
+// public keys SEC1 uncompressed (65 bytes), signatures r || s (64 bytes). Functions return 1 on
+// success, 0 otherwise. Whatever touches a private scalar or nonce runs in constant time.
+
+/// `scalar` = (material mod (n - 1)) + 1: a private key from key material without usable bias
+/// (48 bytes or more; FIPS 186-5 A.2.1).
+int ifc_p256_scalar_from_material(uint8_t scalar[32], const uint8_t *material, size_t length);
+
+/// The public key scalar * G; 0 when the scalar is not in 1...n-1.
+int ifc_p256_public_key(uint8_t public_key[65], const uint8_t scalar[32]);
+
+/// 1 when the scalar is in 1...n-1.
+int ifc_p256_valid_scalar(const uint8_t scalar[32]);
+
+/// 1 when the bytes are an uncompressed point on the curve with coordinates below p.
+int ifc_p256_valid_public_key(const uint8_t public_key[65]);
+
+/// ECDSA signature of a SHA-256 digest with the given nonce k (RFC 6979 chooses it), low s.
+/// 0 when the scalar or nonce is out of range or r or s comes out 0 (then pick another nonce).
+int ifc_p256_sign(uint8_t signature[64], const uint8_t digest[32], const uint8_t scalar[32], const uint8_t nonce[32]);
+
+/// 1 when r and s are both in 1...n-1.
+int ifc_p256_valid_signature_encoding(const uint8_t signature[64]);
+
+/// 1 when the signature of the digest verifies under the public key (high s is accepted, as
+/// FIPS 186-5 and other verifiers accept it).
+int ifc_p256_verify(const uint8_t signature[64], const uint8_t digest[32], const uint8_t public_key[65]);
+
 #endif

@@ -2,8 +2,9 @@ import Statechart
 
 /// What the server said about one PIN attempt.
 package enum PinCheck: Sendable, Hashable {
-    /// Right PIN: fresh tokens, and the key the PIN derived (kept only to register biometrics).
-    case accepted(TokenSet, key: Redacted<[UInt8]>)
+    /// Right PIN: fresh tokens, and the key the PIN derived (kept in memory only for a PIN change
+    /// or a biometric registration that follows).
+    case accepted(TokenSet, key: ProvenPinKey)
     /// Wrong PIN; attempts remain.
     case rejected(PinCounters)
     /// Wrong PIN for the last allowed time, or the server no longer knows the profile.
@@ -16,7 +17,7 @@ enum PinEntry {
     /// Where an attempt leads.
     enum Decision: Sendable {
         /// The PIN was right.
-        case accepted(TokenSet, key: Redacted<[UInt8]>)
+        case accepted(TokenSet, key: ProvenPinKey)
         /// Ask again with these counters and this error.
         case retry(PinCounters, IdentityFlowError)
         /// Delete the profile locally; the flow fails with ``ErrorCode/userDeregistered``.

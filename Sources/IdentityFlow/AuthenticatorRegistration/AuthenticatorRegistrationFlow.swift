@@ -28,11 +28,13 @@ final class AuthenticatorRegistrationFlow: FlowPerformer {
             return engine.emitPinChallenge(for: profile, counters: counters, error: error, to: host)
         case .verifyPin(let pin):
             return engine.verifyPin(pin, of: profile, client: client)
-        case .storeAuthenticator(let key, let tokens):
+        case .storeAuthenticator(let pinKey, let tokens):
             engine.commit()
             let client = self.client, engine = self.engine
             return engine.call { () throws(IdentityFlowError) in
-                do throws(IdentityFlowError) { try client.updateStoredProfile(profile) { $0.biometricKey = key } } catch {
+                do throws(IdentityFlowError) {
+                    try await client.registerBiometricKey(for: profile, pinKey: pinKey, accessToken: tokens.accessToken, flow: engine.id)
+                } catch {
                     await client.revokeUnused(tokens, flow: engine.id)
                     throw error
                 }

@@ -63,8 +63,8 @@ package struct AuthenticatorRegistrationMachine: StateMachine {
         case emitPinChallenge(PinCounters, error: IdentityFlowError?)
         /// Prove the PIN to the server.
         case verifyPin(Redacted<String>)
-        /// Store the PIN-derived key for biometric logins, and the fresh tokens.
-        case storeAuthenticator(key: Redacted<[UInt8]>, tokens: TokenSet)
+        /// Create the biometric key, register it under the PIN key's proof and store it; then the fresh tokens.
+        case storeAuthenticator(pinKey: ProvenPinKey, tokens: TokenSet)
         /// Delete the profile and its data from the device.
         case deleteProfile
         /// Revoke a session the flow will not use.
@@ -140,7 +140,7 @@ package struct AuthenticatorRegistrationMachine: StateMachine {
 
     private mutating func apply(_ step: (guardName: String, decision: PinEntry.Decision)) -> Reaction<Effect> {
         switch step.decision {
-        case .accepted(let tokens, let key): go(.storingAuthenticator, guard: step.guardName, Effects(.storeAuthenticator(key: key, tokens: tokens)))
+        case .accepted(let tokens, let key): go(.storingAuthenticator, guard: step.guardName, Effects(.storeAuthenticator(pinKey: key, tokens: tokens)))
         case .retry(let counters, let error): go(.awaitingPin(counters), guard: step.guardName, Effects(.emitPinChallenge(counters, error: error)))
         case .deregister: go(.deletingProfile, guard: step.guardName, Effects(.deleteProfile))
         case .fail(let error): go(.failed, guard: step.guardName, Effects(.reportFailure(error)))

@@ -36,16 +36,25 @@ extension UserClient {
         }
     }
 
-    /// Removes biometrics from a profile on this device; the PIN stays.
+    /// Removes biometrics from a profile: the key is deleted on this device at once, and the
+    /// server is asked to revoke it (in the background, best effort: a failure is logged). The PIN stays.
     /// - Parameter profile: The profile.
     /// - Throws: ``ErrorCode/authenticatorNotRegistered`` when none is registered,
     ///   ``ErrorCode/dataStorageNotAvailable`` when the storage fails.
     public func deregisterBiometricAuthenticator(for profile: UserProfile) throws(IdentityFlowError) {
         try requireStarted()
-        guard try storedProfile(profile).biometricKey != nil else {
+        let stored = try storedProfile(profile)
+        guard stored.hasBiometricKey || stored.biometricKey != nil else {
             throw IdentityFlowError(.authenticatorNotRegistered, "Biometrics are not registered for this profile.")
         }
-        try updateStoredProfile(profile) { $0.biometricKey = nil }
+        try profileStore.deleteBiometricKey(for: profile)
+        try updateStoredProfile(profile) { stored in
+            stored.hasBiometricKey = false
+            stored.biometricKey = nil
+        }
+        guard stored.hasBiometricKey else { return }
+        let accessToken = stored.tokens.accessToken
+        Task { await self.revokeBiometricKeyOnServer(of: profile, accessToken: accessToken, flow: nil) }
     }
 
     @discardableResult

@@ -31,10 +31,10 @@ final class ChangePinFlow: FlowPerformer {
         case .emitCreatePinChallenge(let error):
             host.challenge(engine.createPinChallenge(for: profile, error: error, answered: ChangePinMachine.Event.pinProvided))
             return .done
-        case .enrolPin(let pin, let tokens):
+        case .enrolPin(let pin, let tokens, let currentKey):
             let client = self.client
             return engine.call { () throws(IdentityFlowError) in
-                try await client.enrolNewPin(pin, for: profile, accessToken: tokens.accessToken)
+                try await client.enrolNewPin(pin, for: profile, currentKey: currentKey, accessToken: tokens.accessToken)
                 return .pinEnrolled
             }
         case .storeSession(let tokens):
@@ -57,14 +57,3 @@ final class ChangePinFlow: FlowPerformer {
 }
 
 extension ChangePinMachine.Event: PinEntryEvents {}
-
-extension UserClient {
-    /// Enrols a new PIN's verifier; a registered biometric key is replaced by the new PIN's key.
-    nonisolated(nonsending) func enrolNewPin(_ pin: Redacted<String>, for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
-        let enrolment = try PinProof.enrolment(for: profile, pin: pin, iterations: configuration.pinKeyIterations)
-        _ = try await service.enrolPin(enrolment, accessToken: accessToken)
-        if try storedProfile(profile).biometricKey != nil {
-            try updateStoredProfile(profile) { $0.biometricKey = enrolment.verifier }
-        }
-    }
-}

@@ -32,9 +32,9 @@ package struct ChangePinMachine: StateMachine {
         /// The server checks the current PIN's proof.
         case verifyingCurrentPin(PinCounters)
         /// The host chooses the new PIN.
-        case awaitingNewPin(TokenSet)
+        case awaitingNewPin(TokenSet, currentKey: ProvenPinKey)
         /// The server enrols the new PIN's verifier.
-        case enrollingNewPin(TokenSet)
+        case enrollingNewPin(TokenSet, currentKey: ProvenPinKey)
         /// The device stores the fresh tokens.
         case storingSession(TokenSet)
         /// The device deletes the deregistered profile.
@@ -88,8 +88,8 @@ package struct ChangePinMachine: StateMachine {
         case verifyPin(Redacted<String>)
         /// Hand the host a ``CreatePinChallenge`` for the new PIN.
         case emitCreatePinChallenge(error: IdentityFlowError?)
-        /// Derive the new verifier (and biometric key) and enrol it.
-        case enrolPin(Redacted<String>, tokens: TokenSet)
+        /// Derive the new PIN key and enrol it, authorized by the current one.
+        case enrolPin(Redacted<String>, tokens: TokenSet, currentKey: ProvenPinKey)
         /// Store the fresh tokens.
         case storeSession(TokenSet)
         /// Delete the profile and its data from the device.
@@ -136,12 +136,12 @@ package struct ChangePinMachine: StateMachine {
             return apply(PinEntry.decide(check))
         case (.verifyingCurrentPin(let counters), .serviceFailed(let error)):
             return apply(PinEntry.decide(failure: error, counters: counters))
-        case (.awaitingNewPin(let tokens), .pinProvided(let pin)):
+        case (.awaitingNewPin(let tokens, let key), .pinProvided(let pin)):
             if let violation = context.pinPolicy.violation(of: pin.value) {
-                return go(.awaitingNewPin(tokens), guard: "policyViolated", Effects(.emitCreatePinChallenge(error: violation)))
+                return go(.awaitingNewPin(tokens, currentKey: key), guard: "policyViolated", Effects(.emitCreatePinChallenge(error: violation)))
             }
-            return go(.enrollingNewPin(tokens), guard: "policySatisfied", Effects(.enrolPin(pin, tokens: tokens)))
-        case (.enrollingNewPin(let tokens), .pinEnrolled):
+            return go(.enrollingNewPin(tokens, currentKey: key), guard: "policySatisfied", Effects(.enrolPin(pin, tokens: tokens, currentKey: key)))
+        case (.enrollingNewPin(let tokens, _), .pinEnrolled):
             return go(.storingSession(tokens), Effects(.storeSession(tokens)))
         case (.storingSession, .sessionStored):
             return go(.changed, Effects(.reportSuccess))
@@ -153,11 +153,11 @@ package struct ChangePinMachine: StateMachine {
         case (.awaitingCurrentPin, .challengeAbandoned(let how)):
             return go(.failed, Effects(.reportFailure(how.error)))
         // Holding the session the current PIN opened: revoke it before failing.
-        case (.awaitingNewPin(let tokens), .challengeAbandoned(let how)):
+        case (.awaitingNewPin(let tokens, _), .challengeAbandoned(let how)):
             return go(.revokingTokens(how.error), Effects(.revokeTokens(tokens)))
-        case (.enrollingNewPin(let tokens), .serviceFailed(let error)):
+        case (.enrollingNewPin(let tokens, _), .serviceFailed(let error)):
             return go(.revokingTokens(error), Effects(.revokeTokens(tokens)))
-        case (.awaitingNewPin(let tokens), .cancelRequested), (.enrollingNewPin(let tokens), .cancelRequested):
+        case (.awaitingNewPin(let tokens, _), .cancelRequested), (.enrollingNewPin(let tokens, _), .cancelRequested):
             return go(.revokingTokens(ChallengeAbandonment.flowCancelled), Effects(.revokeTokens(tokens)))
         case (.verifyingCurrentPin, .cancelRequested):
             return go(.cancelling, Effects())
@@ -184,7 +184,7 @@ package struct ChangePinMachine: StateMachine {
 
     private mutating func apply(_ step: (guardName: String, decision: PinEntry.Decision)) -> Reaction<Effect> {
         switch step.decision {
-        case .accepted(let tokens, _): go(.awaitingNewPin(tokens), guard: step.guardName, Effects(.emitCreatePinChallenge(error: nil)))
+        case .accepted(let tokens, let key): go(.awaitingNewPin(tokens, currentKey: key), guard: step.guardName, Effects(.emitCreatePinChallenge(error: nil)))
         case .retry(let counters, let error): go(.awaitingCurrentPin(counters), guard: step.guardName, Effects(.emitPinChallenge(counters, error: error)))
         case .deregister: go(.deletingProfile, guard: step.guardName, Effects(.deleteProfile))
         case .fail(let error): go(.failed, guard: step.guardName, Effects(.reportFailure(error)))

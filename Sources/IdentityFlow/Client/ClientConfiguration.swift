@@ -15,9 +15,14 @@ public struct ClientConfiguration: Sendable {
     public var defaultScopes: [String]
     /// The rules new PINs must follow.
     public var pinPolicy: PinPolicy
-    /// PBKDF2 iterations for the PIN verifier. Higher is slower to brute-force and slower to log in;
-    /// the test kit lowers it to keep suites fast.
+    /// PBKDF2 iterations of the PIN key at enrolment. Higher is slower to brute-force and slower
+    /// to log in; the test kit lowers it to keep suites fast. Must lie in ``acceptedPinKeyIterations``.
     public var pinKeyIterations: Int
+    /// The iteration counts the client accepts from a server's PIN challenge: 100,000 to
+    /// 1,000,000 by default. A count outside fails with ``ErrorCode/pinParametersRefused`` before
+    /// any key is derived, so a server cannot downgrade the stretch or make a login hang.
+    /// The test kit widens it downwards; at most 10,000,000.
+    public var acceptedPinKeyIterations: ClosedRange<Int> = 100_000...1_000_000
     /// How long a challenge may wait for an answer before the flow fails with
     /// ``ErrorCode/actionCancelled``; `nil` waits forever.
     public var challengeTimeout: Duration?
@@ -38,7 +43,7 @@ public struct ClientConfiguration: Sendable {
     ///   - redirectURI: The app's redirect URI.
     ///   - defaultScopes: Scopes used when a call names none.
     ///   - pinPolicy: The PIN rules.
-    ///   - pinKeyIterations: PBKDF2 iterations for the PIN verifier.
+    ///   - pinKeyIterations: PBKDF2 iterations of the PIN key at enrolment.
     ///   - challengeTimeout: The per-challenge timeout.
     ///   - clock: The clock for timeouts.
     ///   - now: The wall-clock time, for token expiry.
@@ -71,8 +76,11 @@ public struct ClientConfiguration: Sendable {
         if !pinPolicy.isValid {
             return IdentityFlowError(.configurationInvalid, "The PIN policy must ask for \(PinPolicy.allowedLengths.lowerBound) to \(PinPolicy.allowedLengths.upperBound) digits and allow each digit at least once.")
         }
-        if pinKeyIterations < 1 {
-            return IdentityFlowError(.configurationInvalid, "pinKeyIterations must be at least 1.")
+        if acceptedPinKeyIterations.lowerBound < 1 || acceptedPinKeyIterations.upperBound > 10_000_000 {
+            return IdentityFlowError(.configurationInvalid, "acceptedPinKeyIterations must lie within 1...10,000,000.")
+        }
+        if !acceptedPinKeyIterations.contains(pinKeyIterations) {
+            return IdentityFlowError(.configurationInvalid, "pinKeyIterations must lie in acceptedPinKeyIterations (\(acceptedPinKeyIterations.lowerBound)...\(acceptedPinKeyIterations.upperBound)).")
         }
         if let challengeTimeout, challengeTimeout <= .zero {
             return IdentityFlowError(.configurationInvalid, "challengeTimeout must be positive.")

@@ -43,6 +43,7 @@ extension ErrorCode {
         entry(.registrationCheckpointExpired, .registration, "registrationCheckpointExpired", "The registration waited too long for its redirect and was cleaned up; start again."),
         entry(.registrationCheckpointNotFound, .registration, "registrationCheckpointNotFound", "No registration is waiting to be resumed."),
         entry(.issuerMismatch, .registration, "issuerMismatch", "The browser redirect names another issuer, or none where the provider promises one (RFC 9207): nothing was exchanged."),
+        entry(.pinParametersRefused, .authentication, "pinParametersRefused", "The server asked for PIN key parameters the client refuses (iterations, salt or nonce length, protocol version); nothing was derived or sent."),
     ].sorted { $0.code.rawValue < $1.code.rawValue }
 
     /// This code's catalogue entry.

@@ -97,6 +97,10 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     /// although the provider advertises `authorization_response_iss_parameter_supported`
     /// (RFC 9207, a mix-up defence). The code was not exchanged.
     public static let issuerMismatch = ErrorCode(rawValue: 11012)
+    /// 11013: the server's PIN challenge asked for what the client refuses before deriving any
+    /// key: an iteration count outside ``ClientConfiguration/acceptedPinKeyIterations``, a salt or
+    /// nonce of an unusual length, or PIN proof v1 for a profile that speaks v2 (a downgrade).
+    public static let pinParametersRefused = ErrorCode(rawValue: 11013)
     /// 11010: the checkpointed registration to resume is older than
     /// ``ClientConfiguration/checkpointLifetime``; it was deleted. Start a new registration.
     public static let registrationCheckpointExpired = ErrorCode(rawValue: 11010)

@@ -74,17 +74,19 @@ final class RegistrationFlow: FlowPerformer {
             host.challenge(engine.createPinChallenge(for: profile, error: error, answered: RegistrationMachine.Event.pinProvided))
             return .done
         case .enrolPin(let pin, let tokens):
-            let client = self.client, profile = self.profile, service = self.service
+            let client = self.client, profile = self.profile, service = self.service, deviceSecret = context.deviceSecret
             return engine.call { () throws(IdentityFlowError) in
-                let enrolment = try PinProof.enrolment(for: profile, pin: pin, iterations: client.configuration.pinKeyIterations)
-                _ = try await service.enrolPin(enrolment, accessToken: tokens.accessToken)
+                let iterations = client.configuration.pinKeyIterations
+                let (salt, key) = try PinProof.newPinKey(pin: pin, iterations: iterations, deviceSecret: deviceSecret, profile: profile)
+                _ = try await service.enrolPin(PinEnrolment(profile: profile, salt: salt, iterations: iterations, publicKey: key.publicKey),
+                                               accessToken: tokens.accessToken)
                 return .pinEnrolled
             }
         case .storeProfile(let credentials):
             engine.commit()
-            let client = self.client, profile = self.profile
+            let client = self.client, profile = self.profile, context = self.context
             return engine.call { () throws(IdentityFlowError) in
-                try client.storeRegisteredProfile(StoredProfile(profile: profile, tokens: credentials.tokens))
+                try client.storeRegisteredProfile(StoredProfile(profile: profile, tokens: credentials.tokens, deviceSecret: context.deviceSecret))
                 return .profileStored
             }
         case .discardRegistration(let tokens):

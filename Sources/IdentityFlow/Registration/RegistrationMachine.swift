@@ -16,6 +16,7 @@ package struct RegistrationMachine: StateMachine {
             let provider: IdentityProvider
             let authorization: AuthorizationRequest?
             let pinPolicy: PinPolicy
+            let deviceSecret: Redacted<[UInt8]>
         }
 
         private let fields: Box<Fields>
@@ -28,6 +29,8 @@ package struct RegistrationMachine: StateMachine {
         package var authorization: AuthorizationRequest? { fields.value.authorization }
         /// The rules the new PIN must follow.
         package var pinPolicy: PinPolicy { fields.value.pinPolicy }
+        /// The device secret the PIN key is derived with (PIN proof v2), drawn for this profile.
+        package var deviceSecret: Redacted<[UInt8]> { fields.value.deviceSecret }
 
         /// Creates a context.
         /// - Parameters:
@@ -35,8 +38,10 @@ package struct RegistrationMachine: StateMachine {
         ///   - provider: The provider.
         ///   - authorization: The browser request, for a browser provider.
         ///   - pinPolicy: The PIN rules.
-        package init(profile: UserProfile, provider: IdentityProvider, authorization: AuthorizationRequest?, pinPolicy: PinPolicy) {
-            fields = Box(Fields(profile: profile, provider: provider, authorization: authorization, pinPolicy: pinPolicy))
+        ///   - deviceSecret: The profile's device secret.
+        package init(profile: UserProfile, provider: IdentityProvider, authorization: AuthorizationRequest?, pinPolicy: PinPolicy,
+                     deviceSecret: Redacted<[UInt8]>) {
+            fields = Box(Fields(profile: profile, provider: provider, authorization: authorization, pinPolicy: pinPolicy, deviceSecret: deviceSecret))
         }
     }
 

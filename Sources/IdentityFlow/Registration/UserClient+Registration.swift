@@ -128,7 +128,7 @@ extension UserClient {
         }
         return RegistrationMachine.Context(
             profile: UserProfile(profileId: profileId), provider: resolved,
-            authorization: authorization, pinPolicy: configuration.pinPolicy)
+            authorization: authorization, pinPolicy: configuration.pinPolicy, deviceSecret: try PinProof.newDeviceSecret())
     }
 }
 
@@ -225,7 +225,7 @@ extension UserClient {
             }
             let context = RegistrationMachine.Context(
                 profile: checkpoint.profile, provider: checkpoint.provider,
-                authorization: checkpoint.authorization, pinPolicy: self.configuration.pinPolicy)
+                authorization: checkpoint.authorization, pinPolicy: self.configuration.pinPolicy, deviceSecret: try PinProof.newDeviceSecret())
             return RegistrationFlow(client: self, id: id, context: context, host: host,
                                     startEvent: .resumed(authorizationURL: checkpoint.authorizationURL, redirect: redirect))
         }

@@ -72,6 +72,32 @@ public protocol IdentityService: Sendable {
     ///   - nonce: The nonce from ``pinLoginChallenge(for:)``.
     nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification
 
+    /// Registers the profile's biometric public key. `authorization` is a proof by the PIN key
+    /// over a fresh challenge's nonce and `publicKey` (`docs/pin-proof.md`); the server counts a
+    /// wrong one like a wrong PIN.
+    /// - Parameters:
+    ///   - publicKey: The biometric public key, SEC1 uncompressed P-256 (65 bytes).
+    ///   - profile: The profile.
+    ///   - authorization: The PIN key's proof.
+    ///   - accessToken: An access token of the profile's user.
+    /// - Throws: ``ErrorCode/invalidPin`` for a wrong proof, ``ErrorCode/userDeregistered`` when it
+    ///   was the last allowed one.
+    nonisolated(nonsending) func enrolBiometricKey(_ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+                                                   accessToken: Redacted<String>) async throws(IdentityFlowError)
+
+    /// Checks a proof by the biometric key over a challenge's nonce; the server counts a wrong one.
+    /// - Parameters:
+    ///   - proof: ECDSA r‖s by the biometric key (`docs/pin-proof.md`).
+    ///   - profile: The profile logging in.
+    ///   - nonce: The nonce from ``pinLoginChallenge(for:)``.
+    nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification
+
+    /// Revokes the profile's biometric key on the server; the PIN stays.
+    /// - Parameters:
+    ///   - profile: The profile.
+    ///   - accessToken: An access token of the profile's user, if the device has one.
+    nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError)
+
     /// Exchanges a refresh token for fresh tokens; a rotated refresh token replaces the old one.
     /// - Parameter refreshToken: The refresh token.
     nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet
@@ -92,6 +118,22 @@ public protocol IdentityService: Sendable {
 }
 
 extension IdentityService {
+    /// A service without biometric keys refuses to register one.
+    /// - Throws: ``ErrorCode/authenticatorNotRegistered``.
+    public nonisolated(nonsending) func enrolBiometricKey(_ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+                                                          accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        throw IdentityFlowError(.authenticatorNotRegistered, "This identity service does not support biometric keys.")
+    }
+
+    /// A service without biometric keys has none to check.
+    /// - Throws: ``ErrorCode/authenticatorNotRegistered``.
+    public nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
+        throw IdentityFlowError(.authenticatorNotRegistered, "This identity service does not support biometric keys.")
+    }
+
+    /// A service without biometric keys has none to revoke.
+    public nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {}
+
     /// Accepts any `iss`: a service that cannot name its issuer has nothing to compare with.
     /// - Parameter issuer: The redirect's `iss` value, ignored.
     public nonisolated(nonsending) func checkAuthorizationResponseIssuer(_ issuer: String?) async throws(IdentityFlowError) {}

@@ -1,30 +1,59 @@
-/// What the device sends to enrol a PIN: a verifier derived from it, never the PIN itself.
-/// See `docs/pin-proof.md` for the protocol.
+/// What the device sends to enrol a PIN (PIN proof v2, `docs/pin-proof.md`): the public key
+/// derived from the PIN and the device secret, never the PIN, the private key or anything a PIN
+/// could be tested against.
 public struct PinEnrolment: Sendable, Hashable, CustomStringConvertible {
     /// The profile the PIN belongs to.
     public let profile: UserProfile
-    /// The random salt of the derivation.
+    /// The random salt of the PBKDF2 stretch.
     public let salt: [UInt8]
     /// The PBKDF2 iteration count.
     public let iterations: Int
-    /// `PBKDF2-HMAC-SHA256(PIN, salt, iterations, 32)`: password-equivalent, so redacted.
-    public let verifier: Redacted<[UInt8]>
+    /// The PIN public key: a SEC1 uncompressed P-256 point (65 bytes).
+    public let publicKey: [UInt8]
+    /// For a profile that already has a PIN (a PIN change, or the upgrade of a v1 profile): the
+    /// proof by the current PIN key that the server requires. `nil` for a first enrolment.
+    public let authorization: PinKeyAuthorization?
 
     /// Creates an enrolment.
     /// - Parameters:
     ///   - profile: The profile.
     ///   - salt: The salt.
     ///   - iterations: The iteration count.
-    ///   - verifier: The derived key.
-    public init(profile: UserProfile, salt: [UInt8], iterations: Int, verifier: [UInt8]) {
+    ///   - publicKey: The PIN public key.
+    ///   - authorization: The current key's proof, for a re-enrolment.
+    public init(profile: UserProfile, salt: [UInt8], iterations: Int, publicKey: [UInt8], authorization: PinKeyAuthorization? = nil) {
         self.profile = profile
         self.salt = salt
         self.iterations = iterations
-        self.verifier = Redacted(verifier)
+        self.publicKey = publicKey
+        self.authorization = authorization
     }
 
-    /// Names the profile; the verifier prints redacted.
-    public var description: String { "PinEnrolment(\(profile), iterations: \(iterations), verifier: <redacted>)" }
+    /// Names the profile and whether the enrolment is authorized by a current key.
+    public var description: String {
+        "PinEnrolment(\(profile), iterations: \(iterations), \(authorization == nil ? "first" : "authorized re-enrolment"))"
+    }
+}
+
+/// A proof by a key the server already holds (the current PIN key), over a fresh challenge's
+/// nonce and the new public key it vouches for.
+public struct PinKeyAuthorization: Sendable, Hashable, CustomStringConvertible {
+    /// The nonce of the challenge the proof covers (single use).
+    public let nonce: [UInt8]
+    /// The signature (ECDSA r‖s, 64 bytes) or, upgrading a v1 profile, the v1 HMAC (32 bytes).
+    public let proof: Redacted<[UInt8]>
+
+    /// Creates an authorization.
+    /// - Parameters:
+    ///   - nonce: The nonce.
+    ///   - proof: The proof.
+    public init(nonce: [UInt8], proof: [UInt8]) {
+        self.nonce = nonce
+        self.proof = Redacted(proof)
+    }
+
+    /// The proof prints redacted.
+    public var description: String { "PinKeyAuthorization(proof: <redacted>)" }
 }
 
 /// The server's answer to a PIN enrolment.
@@ -49,6 +78,9 @@ public struct PinLoginChallenge: Sendable, Hashable {
     public let maxFailureCount: Int
     /// Wrong PINs so far.
     public let failureCount: Int
+    /// The profile's PIN proof version on the server: 2, or 1 for a profile enrolled with a v1
+    /// verifier, which the client upgrades at its next successful login.
+    public let version: Int
 
     /// Creates a challenge.
     /// - Parameters:
@@ -57,12 +89,14 @@ public struct PinLoginChallenge: Sendable, Hashable {
     ///   - iterations: The iteration count.
     ///   - maxFailureCount: The limit.
     ///   - failureCount: Failures so far.
-    public init(nonce: [UInt8], salt: [UInt8], iterations: Int, maxFailureCount: Int, failureCount: Int) {
+    ///   - version: The PIN proof version (2 unless the profile is a v1 one).
+    public init(nonce: [UInt8], salt: [UInt8], iterations: Int, maxFailureCount: Int, failureCount: Int, version: Int = 2) {
         self.nonce = nonce
         self.salt = salt
         self.iterations = iterations
         self.maxFailureCount = maxFailureCount
         self.failureCount = failureCount
+        self.version = version
     }
 }
 

@@ -21,35 +21,6 @@ extension UserClient {
         }
     }
 
-    /// One PIN attempt: a fresh nonce, the key derived from the PIN, the proof, the server's verdict.
-    nonisolated(nonsending) func checkPin(_ pin: Redacted<String>, for profile: UserProfile) async throws(IdentityFlowError) -> PinCheck {
-        try await checkProof(for: profile) { challenge throws(IdentityFlowError) in
-            try PinProof.derivedKey(pin: pin, salt: challenge.salt, iterations: challenge.iterations)
-        }
-    }
-
-    /// A biometric attempt: the stored key instead of one derived from a PIN.
-    nonisolated(nonsending) func checkBiometricKey(for profile: UserProfile) async throws(IdentityFlowError) -> PinCheck {
-        guard let key = try storedProfile(profile).biometricKey else {
-            throw IdentityFlowError(.authenticatorNotRegistered, "Biometrics are not registered for this profile.")
-        }
-        return try await checkProof(for: profile) { _ in key }
-    }
-
-    private nonisolated(nonsending) func checkProof(for profile: UserProfile, key: (PinLoginChallenge) throws(IdentityFlowError) -> Redacted<[UInt8]>) async throws(IdentityFlowError) -> PinCheck {
-        let challenge: PinLoginChallenge
-        do { challenge = try await service.pinLoginChallenge(for: profile) } catch where error.code == .userDeregistered {
-            return .deregistered
-        }
-        let derived = try key(challenge)
-        let proof = PinProof.proof(key: derived, profile: profile, nonce: challenge.nonce)
-        switch try await service.verifyPinProof(proof, for: profile, nonce: challenge.nonce) {
-        case .accepted(let tokens): return .accepted(tokens, key: derived)
-        case .rejected(let failures, let maximum): return .rejected(PinCounters(maxFailureCount: maximum, previousFailureCount: failures))
-        case .deregistered: return .deregistered
-        }
-    }
-
     /// Stores fresh tokens for a profile and makes it the authenticated one.
     /// Stores a new session for the profile and logs it in; the token set it replaces is revoked
     /// (best effort), so the server holds at most one live set per profile. When the storage

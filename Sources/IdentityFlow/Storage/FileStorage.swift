@@ -10,8 +10,10 @@ import Statechart
 /// directory, 0600 for files), and atomic writes (a temporary file is written, flushed with
 /// `fsync`, then renamed over the old one), so a crash leaves either the old value or the new.
 ///
-/// The files are not encrypted: on Apple platforms prefer a Keychain-backed store for tokens;
-/// on servers and in tests this store is what survives a restart.
+/// The files are not encrypted, and the store cannot ask for the user's presence: an item
+/// written with ``StorageAccess/userPresence`` (the biometric key) is a file like any other, so
+/// a copy of the directory includes it. On Apple platforms use ``KeychainStorage``; on servers
+/// and in tests this store is what survives a restart.
 public final class FileStorage: SecureStorage {
     /// The directory the files live in.
     public let directory: URL

@@ -1,7 +1,8 @@
 import Foundation
 import Statechart
 
-/// A ``SecureStorage`` in memory: gone when the process ends.
+/// A ``SecureStorage`` in memory: gone when the process ends. It cannot ask for the user's
+/// presence: items written with ``StorageAccess/userPresence`` are kept like any other.
 public final class InMemoryStorage: SecureStorage {
     private let entries = Locked<[String: Data]>([:])
 

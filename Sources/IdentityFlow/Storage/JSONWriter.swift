@@ -47,6 +47,9 @@ struct JSONWriter {
     }
 
     /// Writes an array of strings.
+    /// Writes `true` or `false`.
+    mutating func bool(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
+
     mutating func strings(_ values: [String]) {
         punctuation("[")
         for (index, value) in values.enumerated() {

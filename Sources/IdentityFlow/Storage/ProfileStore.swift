@@ -1,15 +1,39 @@
 import Foundation
 import Statechart
 
-/// What the device keeps of one profile: its tokens and, when biometrics are registered, the
-/// PIN-derived key that biometric confirmation unlocks. Never the PIN.
+/// What the device keeps of one profile: its tokens, the device secret its PIN key is derived
+/// with (PIN proof v2, `docs/pin-proof.md`) and whether a biometric key is registered. Never the
+/// PIN, the PIN key or the biometric key (that is an item of its own, see ``ProfileStore``).
 struct StoredProfile: Sendable, Hashable, Decodable {
     var profile: UserProfile
     var tokens: TokenSet
+    /// The device secret; `nil` for a v1 profile not yet upgraded.
+    var deviceSecret: Redacted<[UInt8]>?
+    /// Whether a biometric key is stored (in its own item) and registered with the server.
+    var hasBiometricKey: Bool = false
+    /// A v1 profile's biometric key: its PIN verifier, removed by the upgrade to v2.
     var biometricKey: Redacted<[UInt8]>?
 
+    init(profile: UserProfile, tokens: TokenSet, deviceSecret: Redacted<[UInt8]>?, hasBiometricKey: Bool = false) {
+        self.profile = profile
+        self.tokens = tokens
+        self.deviceSecret = deviceSecret
+        self.hasBiometricKey = hasBiometricKey
+    }
+
     /// The authenticators registered: the PIN always, biometrics when a key is stored.
-    var authenticators: [Authenticator] { biometricKey == nil ? [.pin] : [.pin, .biometric] }
+    var authenticators: [Authenticator] { hasBiometricKey || biometricKey != nil ? [.pin, .biometric] : [.pin] }
+
+    private enum CodingKeys: String, CodingKey { case profile, tokens, deviceSecret, hasBiometricKey, biometricKey }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        profile = try container.decode(UserProfile.self, forKey: .profile)
+        tokens = try container.decode(TokenSet.self, forKey: .tokens)
+        deviceSecret = try container.decodeIfPresent(Redacted<[UInt8]>.self, forKey: .deviceSecret)
+        hasBiometricKey = try container.decodeIfPresent(Bool.self, forKey: .hasBiometricKey) ?? false
+        biometricKey = try container.decodeIfPresent(Redacted<[UInt8]>.self, forKey: .biometricKey)
+    }
 }
 
 /// Profiles on top of a ``SecureStorage``: one JSON value per profile, written by
@@ -19,6 +43,7 @@ struct ProfileStore: Sendable {
     let logger: IdentityFlowLogger
 
     private static let prefix = "identityflow.profile."
+    private static let biometricPrefix = "identityflow.biometric-key."
 
     /// Every stored profile, and the storage keys of those that could not be read (left in
     /// place for the host to inspect or remove).
@@ -45,7 +70,26 @@ struct ProfileStore: Sendable {
         try storage.setData(data, forKey: Self.prefix + stored.profile.profileId)
     }
 
+    /// Removes the profile and its biometric key.
     func delete(_ profile: UserProfile) throws(IdentityFlowError) {
+        try storage.removeData(forKey: Self.biometricPrefix + profile.profileId)
         try storage.removeData(forKey: Self.prefix + profile.profileId)
+    }
+
+    // MARK: - The biometric key: an item of its own, readable only with the user present
+
+    /// Stores the biometric private key apart from the tokens, asking for user presence.
+    func saveBiometricKey(_ key: Redacted<[UInt8]>, for profile: UserProfile) throws(IdentityFlowError) {
+        try storage.setData(Data(key.value), forKey: Self.biometricPrefix + profile.profileId, access: .userPresence)
+    }
+
+    /// The biometric private key (the store may ask the user first), or `nil` when none is stored.
+    func biometricKey(for profile: UserProfile) throws(IdentityFlowError) -> Redacted<[UInt8]>? {
+        try storage.data(forKey: Self.biometricPrefix + profile.profileId).map { Redacted(Array($0)) }
+    }
+
+    /// Removes the biometric private key.
+    func deleteBiometricKey(for profile: UserProfile) throws(IdentityFlowError) {
+        try storage.removeData(forKey: Self.biometricPrefix + profile.profileId)
     }
 }

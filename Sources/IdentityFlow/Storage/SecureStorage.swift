@@ -14,9 +14,37 @@ public protocol SecureStorage: Sendable {
     ///   - data: The data.
     ///   - key: The key.
     func setData(_ data: Data, forKey key: String) throws(IdentityFlowError)
+    /// Stores data that only the user may unlock: the biometric key is written this way. A store
+    /// that can (the Keychain with a user-presence access control, the Secure Enclave) asks the
+    /// user before handing the item out; the default implementation, which ``FileStorage`` and
+    /// ``InMemoryStorage`` use, cannot enforce it and stores the item like any other.
+    /// - Parameters:
+    ///   - data: The data.
+    ///   - key: The key.
+    ///   - access: Who may read it back.
+    func setData(_ data: Data, forKey key: String, access: StorageAccess) throws(IdentityFlowError)
     /// Removes a key; removing a missing key is not an error.
     /// - Parameter key: The key.
     func removeData(forKey key: String) throws(IdentityFlowError)
     /// Every key stored.
     func keys() throws(IdentityFlowError) -> [String]
+}
+
+/// Who may read a stored item back.
+public enum StorageAccess: Sendable, Hashable {
+    /// The app, whenever the device is unlocked.
+    case whenUnlocked
+    /// Only after the user is present (biometry or device passcode), where the store can enforce it.
+    case userPresence
+}
+
+extension SecureStorage {
+    /// Stores the item like any other: this store cannot ask for the user's presence.
+    /// - Parameters:
+    ///   - data: The data.
+    ///   - key: The key.
+    ///   - access: Ignored.
+    public func setData(_ data: Data, forKey key: String, access: StorageAccess) throws(IdentityFlowError) {
+        try setData(data, forKey: key)
+    }
 }

@@ -9,7 +9,7 @@ extension StoredProfile {
     /// `JSONEncoder`. Dates are seconds since 2001-01-01, `JSONEncoder`'s default.
     /// - Throws: `EncodingError.invalidValue` for an expiry date that is not a finite number.
     func jsonData() throws -> Data {
-        var writer = JSONWriter(capacity: 256 + (biometricKey?.value.count ?? 0) * 4)
+        var writer = JSONWriter(capacity: 384 + (biometricKey?.value.count ?? 0) * 4)
         writer.punctuation("{")
         writer.key("profile")
         writer.punctuation("{")
@@ -19,6 +19,16 @@ extension StoredProfile {
         writer.punctuation(",")
         writer.key("tokens")
         try tokens.writeJSON(to: &writer)
+        if let deviceSecret {
+            writer.punctuation(",")
+            writer.key("deviceSecret")
+            writer.byteArray(deviceSecret.value)
+        }
+        if hasBiometricKey {
+            writer.punctuation(",")
+            writer.key("hasBiometricKey")
+            writer.bool(true)
+        }
         if let biometricKey {
             writer.punctuation(",")
             writer.key("biometricKey")

@@ -126,9 +126,11 @@ public struct DemoScenario: Sendable {
     /// context (a command-line program has no main run loop to deliver them on), and a PIN
     /// key derivation lowered to keep the demo quick.
     static func configuration(logger: IdentityFlowLogger) -> ClientConfiguration {
-        ClientConfiguration(
+        var configuration = ClientConfiguration(
             redirectURI: redirectURI, pinPolicy: PinPolicy(), pinKeyIterations: 1_000,
             callbackExecutor: .immediate, logger: logger)
+        configuration.acceptedPinKeyIterations = 1_000...1_000_000
+        return configuration
     }
 
     /// Init answers 2000; finish answers 4001 ("the code expired, a new one was sent") the first

@@ -85,19 +85,39 @@ extension ReferenceIdentityService {
         }
     }
 
-    /// Binds the profile and its verifier to the token's user; re-enrolling resets the failure count.
+    /// Binds the profile and its PIN public key to the token's user. A profile that has a PIN is
+    /// re-enrolled only with a proof by its current key (`docs/pin-proof.md`); a wrong one is
+    /// counted like a wrong PIN.
     public nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt {
         try await enter(.enrolPin)
         let date = now()
         return try state.withLock { state throws(IdentityFlowError) in
-            guard let user = state.user(forAccessToken: accessToken.value, at: date) else {
-                throw IdentityFlowError(.userNotAuthenticated, "The reference server does not accept this access token.")
+            let profile = enrolment.profile
+            let existing = try state.enrolment(of: profile, boundTo: accessToken, at: date, required: false)
+            guard DeviceKey.isValidPublicKey(enrolment.publicKey), PinProof.acceptedSaltLengths.contains(enrolment.salt.count), enrolment.iterations >= 1 else {
+                throw Self.invalidRequest("The enrolment's public key, salt or iteration count is invalid.")
             }
-            if let existing = state.enrolments[enrolment.profile.profileId], existing.user != user {
-                throw IdentityFlowError(.requestInvalid, "The profile belongs to another user.")
+            if let existing {
+                guard let authorization = enrolment.authorization else {
+                    var error = IdentityFlowError(.requestInvalid, "The profile has a PIN: changing it needs a proof by the current PIN key.")
+                    error.oauthError = "proof_required"
+                    throw error
+                }
+                try state.consumeNonce(authorization.nonce, of: profile)
+                let valid: Bool
+                switch existing.verifier {
+                case .v2(let publicKey):
+                    valid = DeviceKey.verify(authorization.proof.value, of: PinProof.message(PinProof.Purpose.change.rawValue, profile: profile, nonce: authorization.nonce,
+                                                                                             subject: enrolment.publicKey), publicKey: publicKey)
+                case .v1(let verifier):
+                    valid = LegacyPinProof.constantTimeEquals(authorization.proof.value, LegacyPinProof.upgradeProof(
+                        key: verifier, profile: profile, nonce: authorization.nonce, publicKey: enrolment.publicKey))
+                }
+                guard valid else { throw Self.wrongProof(state.countWrongProof(of: profile), profile: profile) }
             }
-            state.enrolments[enrolment.profile.profileId] = ServerState.Enrolment(
-                user: user, salt: enrolment.salt, iterations: enrolment.iterations, verifier: enrolment.verifier, failureCount: 0)
+            state.enrolments[profile.profileId] = ServerState.Enrolment(
+                user: existing?.user ?? state.user(forAccessToken: accessToken.value, at: date) ?? "", salt: enrolment.salt,
+                iterations: enrolment.iterations, verifier: .v2(publicKey: enrolment.publicKey), biometricKey: existing?.biometricKey, failureCount: 0)
             return PinEnrolmentReceipt(maxFailureCount: state.maxPinFailures)
         }
     }
@@ -110,34 +130,74 @@ extension ReferenceIdentityService {
         return try state.withLock { state throws(IdentityFlowError) in
             guard let enrolment = state.enrolments[profile.profileId] else { throw Self.unknownProfile(profile) }
             state.nonces[nonce] = profile.profileId
+            let version = if case .v1 = enrolment.verifier { 1 } else { 2 }
             return PinLoginChallenge(nonce: nonce, salt: enrolment.salt, iterations: enrolment.iterations,
-                                     maxFailureCount: state.maxPinFailures, failureCount: enrolment.failureCount)
+                                     maxFailureCount: state.maxPinFailures, failureCount: enrolment.failureCount, version: version)
         }
     }
 
-    /// Checks a proof against the stored verifier; counts wrong ones and deregisters at the limit.
+    /// Checks a PIN proof (a v2 signature, or a v1 profile's HMAC); counts wrong ones and
+    /// deregisters at the limit. A malformed proof is refused without counting.
     public nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
         try await enter(.verifyPinProof)
         return try state.withLock { state throws(IdentityFlowError) in
-            guard state.nonces.removeValue(forKey: nonce) == profile.profileId else {
-                throw IdentityFlowError(.requestInvalid, "The PIN nonce is unknown, used or for another profile.")
+            try state.consumeNonce(nonce, of: profile)
+            guard let enrolment = state.enrolments[profile.profileId] else { throw Self.unknownProfile(profile) }
+            let valid: Bool
+            switch enrolment.verifier {
+            case .v2(let publicKey):
+                guard DeviceKey.isWellFormedSignature(proof.value) else { throw Self.invalidRequest("The proof is not a P-256 signature.") }
+                valid = DeviceKey.verify(proof.value, of: PinProof.message(PinProof.Purpose.login.rawValue, profile: profile, nonce: nonce), publicKey: publicKey)
+            case .v1(let verifier):
+                guard proof.value.count == LegacyPinProof.keyLength else { throw Self.invalidRequest("The proof is not 32 bytes.") }
+                valid = LegacyPinProof.constantTimeEquals(LegacyPinProof.proof(key: verifier, profile: profile, nonce: nonce).value, proof.value)
             }
-            guard var enrolment = state.enrolments[profile.profileId] else { throw Self.unknownProfile(profile) }
-            let expected = PinProof.proof(key: enrolment.verifier, profile: profile, nonce: nonce)
-            if PinProof.constantTimeEquals(expected.value, proof.value) {
-                enrolment.failureCount = 0
-                state.enrolments[profile.profileId] = enrolment
-                return .accepted(issueTokens(for: enrolment.user, scopes: ["openid"], in: &state))
-            }
-            enrolment.failureCount += 1
-            guard enrolment.failureCount < state.maxPinFailures else {
-                state.enrolments[profile.profileId] = nil
-                state.revokeAllTokens(of: enrolment.user)
-                return .deregistered
-            }
-            state.enrolments[profile.profileId] = enrolment
-            return .rejected(failureCount: enrolment.failureCount, maxFailureCount: state.maxPinFailures)
+            return valid ? state.acceptProof(of: profile, issuing: { issueTokens(for: $0, scopes: ["openid"], in: &$1) }) : state.countWrongProof(of: profile)
         }
+    }
+
+    /// Registers the profile's biometric public key under a proof by its PIN key; a wrong proof
+    /// is counted like a wrong PIN.
+    public nonisolated(nonsending) func enrolBiometricKey(_ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+                                                          accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        try await enter(.enrolBiometricKey)
+        let date = now()
+        try state.withLock { state throws(IdentityFlowError) in
+            guard var enrolment = try state.enrolment(of: profile, boundTo: accessToken, at: date, required: true) else { return }
+            guard DeviceKey.isValidPublicKey(publicKey), DeviceKey.isWellFormedSignature(authorization.proof.value) else {
+                throw Self.invalidRequest("The biometric public key or the proof is malformed.")
+            }
+            guard case .v2(let pinKey) = enrolment.verifier else { throw Self.invalidRequest("The profile's PIN is not v2 yet.") }
+            try state.consumeNonce(authorization.nonce, of: profile)
+            let message = PinProof.message(PinProof.Purpose.biometricEnrolment.rawValue, profile: profile, nonce: authorization.nonce, subject: publicKey)
+            guard DeviceKey.verify(authorization.proof.value, of: message, publicKey: pinKey) else {
+                throw Self.wrongProof(state.countWrongProof(of: profile), profile: profile)
+            }
+            enrolment.biometricKey = publicKey
+            state.enrolments[profile.profileId] = enrolment
+        }
+    }
+
+    /// Checks a proof by the profile's biometric key; counts wrong ones like wrong PINs.
+    public nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
+        try await enter(.verifyBiometricProof)
+        return try state.withLock { state throws(IdentityFlowError) in
+            try state.consumeNonce(nonce, of: profile)
+            guard let enrolment = state.enrolments[profile.profileId] else { throw Self.unknownProfile(profile) }
+            guard let biometricKey = enrolment.biometricKey else {
+                throw IdentityFlowError(.authenticatorNotRegistered, "The reference server holds no biometric key for this profile.")
+            }
+            guard DeviceKey.isWellFormedSignature(proof.value) else { throw Self.invalidRequest("The proof is not a P-256 signature.") }
+            let message = PinProof.message(PinProof.Purpose.biometricLogin.rawValue, profile: profile, nonce: nonce)
+            return DeviceKey.verify(proof.value, of: message, publicKey: biometricKey)
+                ? state.acceptProof(of: profile, issuing: { issueTokens(for: $0, scopes: ["openid"], in: &$1) }) : state.countWrongProof(of: profile)
+        }
+    }
+
+    /// Forgets the profile's biometric key; the PIN stays.
+    public nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
+        try await enter(.revokeBiometricKey)
+        state.withLock { state in state.enrolments[profile.profileId]?.biometricKey = nil }
     }
 
     /// Rotates: the refresh token is spent and a new pair issued.
@@ -195,6 +255,22 @@ extension ReferenceIdentityService {
         var error = IdentityFlowError(.externalIdentityProviderFailure, message)
         error.oauthError = "invalid_grant"
         return error
+    }
+
+    private static func invalidRequest(_ message: String) -> IdentityFlowError {
+        var error = IdentityFlowError(.requestInvalid, message)
+        error.oauthError = "invalid_request"
+        return error
+    }
+
+    /// The error for a counted wrong proof at an enrolment.
+    private static func wrongProof(_ verdict: PinVerification, profile: UserProfile) -> IdentityFlowError {
+        guard case .rejected = verdict else {
+            var error = IdentityFlowError(.userDeregistered, "Too many wrong PINs: the reference server deregistered the profile.")
+            error.userProfile = profile
+            return error
+        }
+        return IdentityFlowError(.invalidPin, "The reference server refused the PIN key's proof.")
     }
 
     private static func unknownProfile(_ profile: UserProfile) -> IdentityFlowError {

@@ -69,6 +69,43 @@ public final class ReferenceIdentityService: IdentityService {
     /// - Parameter username: The user's name.
     public func addUser(_ username: String) { state.withLock { _ = $0.users.insert(username) } }
 
+    /// Enrols a PIN the way PIN proof v1 did, with a password-equivalent verifier, for tests of
+    /// the upgrade to v2 (`docs/pin-proof.md`, "Migration from v1"). The profile belongs to `user`.
+    /// - Parameters:
+    ///   - pin: The PIN.
+    ///   - profile: The profile, as a v1 client stored it.
+    ///   - user: The user it belongs to.
+    ///   - salt: The v1 salt.
+    ///   - iterations: The v1 iteration count.
+    public func enrolLegacyPin(_ pin: String, for profile: UserProfile, user: String = "alice",
+                               salt: [UInt8] = Array(0..<16), iterations: Int = 16) throws(IdentityFlowError) {
+        let verifier = try LegacyPinProof.derivedKey(pin: Redacted(pin), salt: salt, iterations: iterations)
+        state.withLock { state in
+            state.users.insert(user)
+            state.enrolments[profile.profileId] = ServerState.Enrolment(
+                user: user, salt: salt, iterations: iterations, verifier: .v1(verifier), biometricKey: nil, failureCount: 0)
+        }
+    }
+
+    /// Puts another public key in place of a profile's PIN key (and of its biometric key, when it
+    /// has one), as if both had been replaced from another device: every proof this device
+    /// makes is wrong from then on.
+    package func replacePinKeyForTesting(of profile: UserProfile, with publicKey: [UInt8]) {
+        state.withLock { state in
+            guard let enrolment = state.enrolments[profile.profileId] else { return }
+            state.enrolments[profile.profileId] = ServerState.Enrolment(
+                user: enrolment.user, salt: enrolment.salt, iterations: enrolment.iterations, verifier: .v2(publicKey: publicKey),
+                biometricKey: enrolment.biometricKey == nil ? nil : publicKey, failureCount: enrolment.failureCount)
+        }
+    }
+
+    /// Issues tokens to `user` as a login would (for a v1 profile fixture's stored tokens).
+    /// - Parameter user: The user.
+    /// - Returns: Fresh tokens.
+    public func issueTokens(to user: String) -> TokenSet {
+        state.withLock { state in issueTokens(for: user, scopes: ["openid"], in: &state) }
+    }
+
     /// Makes the next `times` calls of `call` fail (or slow down) with `fault`.
     /// - Parameters:
     ///   - fault: What goes wrong.
@@ -139,6 +176,20 @@ public final class ReferenceIdentityService: IdentityService {
     public var activeRefreshTokenCount: Int { state.withLock { $0.refreshTokens.count } }
     /// The profiles with an enrolled PIN.
     public var enrolledProfiles: Set<UserProfile> { state.withLock { Set($0.enrolments.keys.map(UserProfile.init(profileId:))) } }
+    /// The PIN proof version of a profile's enrolment (1 or 2), or `nil` when it has none.
+    /// - Parameter profile: The profile.
+    /// - Returns: The version.
+    public func pinProofVersion(of profile: UserProfile) -> Int? {
+        state.withLock { state in
+            state.enrolments[profile.profileId].map { if case .v1 = $0.verifier { 1 } else { 2 } }
+        }
+    }
+    /// Whether the server holds a biometric key for a profile.
+    /// - Parameter profile: The profile.
+    /// - Returns: Whether one is registered.
+    public func hasBiometricKey(for profile: UserProfile) -> Bool {
+        state.withLock { $0.enrolments[profile.profileId]?.biometricKey != nil }
+    }
     /// The users the server knows.
     public var users: Set<String> { state.withLock { $0.users } }
 

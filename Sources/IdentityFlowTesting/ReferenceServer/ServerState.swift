@@ -15,11 +15,18 @@ struct ServerState: Sendable {
         let expiresAt: Date
     }
 
+    /// What the server checks PIN proofs with: a v2 public key, or a v1 profile's verifier.
+    enum PinVerifier: Sendable {
+        case v1(Redacted<[UInt8]>)
+        case v2(publicKey: [UInt8])
+    }
+
     struct Enrolment: Sendable {
         let user: String
         let salt: [UInt8]
         let iterations: Int
-        let verifier: Redacted<[UInt8]>
+        let verifier: PinVerifier
+        var biometricKey: [UInt8]?
         var failureCount: Int
     }
 
@@ -52,6 +59,51 @@ struct ServerState: Sendable {
     /// The user an access token belongs to, if the server accepts it at `date`.
     func user(forAccessToken token: String, at date: Date) -> String? {
         accessTokens[token].flatMap { $0.expiresAt > date ? $0.user : nil }
+    }
+
+    /// Consumes a nonce: it must have been issued for `profile`.
+    mutating func consumeNonce(_ nonce: [UInt8], of profile: UserProfile) throws(IdentityFlowError) {
+        guard nonces.removeValue(forKey: nonce) == profile.profileId else {
+            var error = IdentityFlowError(.requestInvalid, "The PIN nonce is unknown, used or for another profile.")
+            error.oauthError = "invalid_nonce"
+            throw error
+        }
+    }
+
+    /// The profile's enrolment, checking that `accessToken` belongs to its user; `nil` when there
+    /// is none and none is `required`.
+    func enrolment(of profile: UserProfile, boundTo accessToken: Redacted<String>, at date: Date, required: Bool) throws(IdentityFlowError) -> Enrolment? {
+        guard let user = user(forAccessToken: accessToken.value, at: date) else {
+            throw IdentityFlowError(.userNotAuthenticated, "The reference server does not accept this access token.")
+        }
+        guard let enrolment = enrolments[profile.profileId] else {
+            if required { throw IdentityFlowError(.requestInvalid, "The reference server knows no profile \(profile.profileId).") }
+            return nil
+        }
+        guard enrolment.user == user else { throw IdentityFlowError(.requestInvalid, "The profile belongs to another user.") }
+        return enrolment
+    }
+
+    /// A right proof: the failure count starts again and the user gets fresh tokens.
+    mutating func acceptProof(of profile: UserProfile, issuing issue: (String, inout ServerState) -> TokenSet) -> PinVerification {
+        guard var enrolment = enrolments[profile.profileId] else { return .deregistered }
+        enrolment.failureCount = 0
+        enrolments[profile.profileId] = enrolment
+        return .accepted(issue(enrolment.user, &self))
+    }
+
+    /// Counts a wrong proof for `profile`: the verdict, deregistering (enrolment removed, tokens
+    /// revoked) at the limit.
+    mutating func countWrongProof(of profile: UserProfile) -> PinVerification {
+        guard var enrolment = enrolments[profile.profileId] else { return .deregistered }
+        enrolment.failureCount += 1
+        guard enrolment.failureCount < maxPinFailures else {
+            enrolments[profile.profileId] = nil
+            revokeAllTokens(of: enrolment.user)
+            return .deregistered
+        }
+        enrolments[profile.profileId] = enrolment
+        return .rejected(failureCount: enrolment.failureCount, maxFailureCount: maxPinFailures)
     }
 
     /// Revokes every token of a user.

@@ -18,6 +18,12 @@ public enum ServiceCall: String, Sendable, Hashable, CaseIterable {
     case pinLoginChallenge
     /// `verifyPinProof(_:for:nonce:)`.
     case verifyPinProof
+    /// `enrolBiometricKey(_:for:authorization:accessToken:)`.
+    case enrolBiometricKey
+    /// `verifyBiometricProof(_:for:nonce:)`.
+    case verifyBiometricProof
+    /// `revokeBiometricKey(for:accessToken:)`.
+    case revokeBiometricKey
     /// `refresh(_:)`.
     case refresh
     /// `revoke(_:)`.

@@ -120,6 +120,7 @@ struct BenchClient {
         var configuration = ClientConfiguration.testing()
         configuration.callbackExecutor = executor
         configuration.pinKeyIterations = pinKeyIterations
+        configuration.acceptedPinKeyIterations = 1...max(pinKeyIterations, 1_000_000)
         let client = UserClient(configuration: configuration, service: server, storage: InMemoryStorage())
         try await client.start()
         return BenchClient(server: server, client: client)

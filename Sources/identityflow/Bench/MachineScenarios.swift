@@ -20,7 +20,7 @@ enum MachineScenarios {
     static let context = RegistrationMachine.Context(
         profile: UserProfile(profileId: "bench"),
         provider: IdentityProvider(identifier: "bench-one-step", name: "Bench", kind: .custom(.oneStep)),
-        authorization: nil, pinPolicy: PinPolicy())
+        authorization: nil, pinPolicy: PinPolicy(), deviceSecret: Redacted(Array(repeating: 1, count: PinProof.deviceSecretLength)))
 
     /// (a) ns per transition of `RegistrationMachine`, averaged over whole registrations.
     static func machineTransition(_ settings: BenchSettings) async -> Stats {

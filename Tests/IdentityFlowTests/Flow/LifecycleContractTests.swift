@@ -86,7 +86,7 @@ struct LifecycleContractTests {
         }
         try await client.logout()
         #expect(service.inner.activeAccessTokenCount == 0)
-        service.after("verifyPinProof") { client.cancelCurrentFlow() }
+        service.after(biometric ? "verifyBiometricProof" : "verifyPinProof") { client.cancelCurrentFlow() }
         let steps: [ScriptStep] = biometric ? [.biometric(.respond(.confirmed))] : [.pin(.respond("24680"))]
         await expectCode(.actionCancelled) {
             _ = try await client.authenticateUser(profile, authenticator: biometric ? .biometric : .pin, responder: ScriptedResponder(steps))

@@ -27,7 +27,7 @@ struct BearerOriginTests {
                 case .userinfo: _ = try await service.userInfo(accessToken: secret)
                 case .revocation: try await service.revoke(TokenSet(accessToken: token))
                 case .pinEnrolment:
-                    _ = try await service.enrolPin(PinEnrolment(profile: UserProfile(profileId: "profile-1"), salt: [1], iterations: 1000, verifier: [2]), accessToken: secret)
+                    _ = try await service.enrolPin(PinEnrolment(profile: UserProfile(profileId: "profile-1"), salt: [1], iterations: 1000, publicKey: [2]), accessToken: secret)
                 case .deregistration: try await service.deregister(UserProfile(profileId: "profile-1"), accessToken: secret)
                 }
             } catch {

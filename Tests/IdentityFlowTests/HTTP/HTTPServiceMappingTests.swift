@@ -210,7 +210,7 @@ struct HTTPServiceMappingTests {
         let deregistered = await HTTPTestSupport.expectError(.userDeregistered) { () throws(IdentityFlowError) in try await service.pinLoginChallenge(for: profile) }
         #expect(deregistered?.userProfile == profile)
         await HTTPTestSupport.expectError(.userNotAuthenticated) { () throws(IdentityFlowError) in
-            try await service.enrolPin(PinEnrolment(profile: profile, salt: [1], iterations: 1000, verifier: [2]), accessToken: Redacted("t"))
+            try await service.enrolPin(PinEnrolment(profile: profile, salt: [1], iterations: 1000, publicKey: [2]), accessToken: Redacted("t"))
         }
         let proof = Redacted([UInt8](repeating: 7, count: 32))
         let rejected = try await service.verifyPinProof(proof, for: UserProfile(profileId: "a-long-profile-id"), nonce: [UInt8](repeating: 1, count: 32))

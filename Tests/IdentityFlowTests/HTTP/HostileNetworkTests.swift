@@ -161,7 +161,6 @@ struct HostileNetworkTests {
     static func client(service: any IdentityService, storage: InMemoryStorage) async throws -> UserClient {
         var configuration = ClientConfiguration(redirectURI: URL(string: "identityflow://callback")!)
         configuration.callbackExecutor = .immediate
-        configuration.pinKeyIterations = 1000
         let client = UserClient(configuration: configuration, service: service, storage: storage)
         try await client.start()
         return client

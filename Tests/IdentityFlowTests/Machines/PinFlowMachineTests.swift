@@ -8,7 +8,7 @@ struct PinFlowMachineTests {
     static let profile = UserProfile(profileId: "P1")
     static let tokens = TokenSet(accessToken: "at", refreshToken: "rt")
     static let counters = PinCounters(maxFailureCount: 3, previousFailureCount: 1)
-    static let key = Redacted<[UInt8]>([1, 2, 3])
+    static let key = ProvenPinKey.v2(Redacted([1, 2, 3]))
     static let network = IdentityFlowError(.networkConnectivityFailure)
     static let broken = IdentityFlowError(.invalidServerResponse)
     static let checks: [PinCheck] = [.accepted(tokens, key: key), .rejected(counters), .deregistered]
@@ -37,8 +37,8 @@ struct PinFlowMachineTests {
         typealias M = ChangePinMachine
         ChartSweep<M>(
             make: { M(context: .init(profile: Self.profile, pinPolicy: PinPolicy()), state: $0) },
-            states: [.idle, .fetchingPinStatus, .awaitingCurrentPin(Self.counters), .verifyingCurrentPin(Self.counters), .awaitingNewPin(Self.tokens),
-                     .enrollingNewPin(Self.tokens), .storingSession(Self.tokens), .deletingProfile, .cancelling, .revokingTokens(Self.network),
+            states: [.idle, .fetchingPinStatus, .awaitingCurrentPin(Self.counters), .verifyingCurrentPin(Self.counters), .awaitingNewPin(Self.tokens, currentKey: .none),
+                     .enrollingNewPin(Self.tokens, currentKey: .none), .storingSession(Self.tokens), .deletingProfile, .cancelling, .revokingTokens(Self.network),
                      .changed, .failed],
             events: [.started, .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .pinProvided(Redacted("12345")), .pinEnrolled,
                      .sessionStored, .profileDeleted, .tokensRevoked, .serviceFailed(Self.network), .serviceFailed(Self.broken), .cancelRequested]

@@ -15,7 +15,8 @@ struct RegistrationMachineTests {
     static let twoStep = IdentityProvider(identifier: "two", name: "Two", kind: .custom(.twoStep))
 
     static func machine(_ provider: IdentityProvider = browser, in state: RegistrationMachine.State = .idle) -> RegistrationMachine {
-        var machine = RegistrationMachine(context: .init(profile: profile, provider: provider, authorization: provider.kind == .browser ? request : nil, pinPolicy: PinPolicy()))
+        var machine = RegistrationMachine(context: .init(profile: profile, provider: provider, authorization: provider.kind == .browser ? request : nil, pinPolicy: PinPolicy(),
+                                                            deviceSecret: Redacted([1])))
         machine.force(state)
         return machine
     }

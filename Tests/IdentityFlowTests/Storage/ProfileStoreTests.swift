@@ -4,17 +4,21 @@ import Testing
 
 @Suite("Profile store encoding")
 struct ProfileStoreTests {
-    static let full = StoredProfile(
-        profile: UserProfile(profileId: "p/1 \"é\""),
-        tokens: TokenSet(accessToken: "at-1", refreshToken: "rt-1", idToken: "eyJ.x.y",
-                         expiresAt: Date(timeIntervalSinceReferenceDate: 767_000_000.25), scopes: ["openid", "profile"]),
-        biometricKey: Redacted([0, 7, 255]))
-    static let minimal = StoredProfile(profile: UserProfile(profileId: "q"), tokens: TokenSet(accessToken: "at-2"), biometricKey: nil)
+    static let tokens = TokenSet(accessToken: "at-1", refreshToken: "rt-1", idToken: "eyJ.x.y",
+                                 expiresAt: Date(timeIntervalSinceReferenceDate: 767_000_000.25), scopes: ["openid", "profile"])
+    static let full = StoredProfile(profile: UserProfile(profileId: "p/1 \"é\""), tokens: tokens, deviceSecret: Redacted([9, 0, 255]), hasBiometricKey: true)
+    static let minimal = StoredProfile(profile: UserProfile(profileId: "q"), tokens: TokenSet(accessToken: "at-2"), deviceSecret: nil)
+    /// A PIN proof v1 profile with biometrics: its v1 key stored with it, no device secret.
+    static let legacy: StoredProfile = {
+        var profile = StoredProfile(profile: UserProfile(profileId: "p/1 \"é\""), tokens: tokens, deviceSecret: nil)
+        profile.biometricKey = Redacted([0, 7, 255])
+        return profile
+    }()
 
-    /// What `JSONEncoder` wrote for ``full`` and ``minimal`` before profiles had their own encoder
+    /// What `JSONEncoder` wrote for ``legacy`` and ``minimal`` before profiles had their own encoder
     /// (member order as that encoder left it, `/` escaped): files stored then must still load.
     static let earlierForms: [(String, StoredProfile)] = [
-        (#"{"tokens":{"expiresAt":767000000.25,"scopes":["openid","profile"],"refreshToken":"rt-1","accessToken":"at-1","idToken":"eyJ.x.y"},"profile":{"profileId":"p\/1 \"é\""},"biometricKey":[0,7,255]}"#, full),
+        (#"{"tokens":{"expiresAt":767000000.25,"scopes":["openid","profile"],"refreshToken":"rt-1","accessToken":"at-1","idToken":"eyJ.x.y"},"profile":{"profileId":"p\/1 \"é\""},"biometricKey":[0,7,255]}"#, legacy),
         (#"{"tokens":{"accessToken":"at-2","scopes":[]},"profile":{"profileId":"q"}}"#, minimal),
     ]
 
@@ -32,13 +36,14 @@ struct ProfileStoreTests {
             try storage.setData(Data(json.utf8), forKey: "identityflow.profile." + expected.profile.profileId)
         }
         let store = ProfileStore(storage: storage, logger: IdentityFlowLogger.disabled)
-        #expect(Set(try store.loadAll().profiles) == [Self.full, Self.minimal])
+        #expect(Set(try store.loadAll().profiles) == [Self.legacy, Self.minimal])
     }
 
     @Test("the written JSON is the members JSONEncoder writes, in its order of declaration")
     func writtenForm() throws {
         let json = String(decoding: try Self.full.jsonData(), as: UTF8.self)
-        #expect(json == #"{"profile":{"profileId":"p/1 \"é\""},"tokens":{"accessToken":"at-1","refreshToken":"rt-1","idToken":"eyJ.x.y","expiresAt":767000000.25,"scopes":["openid","profile"]},"biometricKey":[0,7,255]}"#)
+        #expect(json == #"{"profile":{"profileId":"p/1 \"é\""},"tokens":{"accessToken":"at-1","refreshToken":"rt-1","idToken":"eyJ.x.y","expiresAt":767000000.25,"scopes":["openid","profile"]},"deviceSecret":[9,0,255],"hasBiometricKey":true}"#)
+        #expect(String(decoding: try Self.legacy.jsonData(), as: UTF8.self).hasSuffix(#""biometricKey":[0,7,255]}"#))
         #expect(String(decoding: try Self.minimal.jsonData(), as: UTF8.self) == #"{"profile":{"profileId":"q"},"tokens":{"accessToken":"at-2","scopes":[]}}"#)
     }
 
@@ -54,7 +59,7 @@ struct ProfileStoreTests {
             let stored = StoredProfile(
                 profile: UserProfile(profileId: text),
                 tokens: TokenSet(accessToken: text, refreshToken: text, idToken: text.isEmpty ? nil : text, expiresAt: date, scopes: [text, "openid"]),
-                biometricKey: Redacted(Array(0...255)))
+                deviceSecret: Redacted(Array(0...255)), hasBiometricKey: text.isEmpty)
             let data = try stored.jsonData()
             #expect(try JSONDecoder().decode(StoredProfile.self, from: data) == stored)
             #expect(try JSONSerialization.jsonObject(with: data) is [String: Any])

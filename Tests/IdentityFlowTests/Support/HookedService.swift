@@ -63,6 +63,15 @@ final class HookedService: IdentityService {
     nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
         try await run("verifyPinProof") { () throws(IdentityFlowError) in try await inner.verifyPinProof(proof, for: profile, nonce: nonce) }
     }
+    nonisolated(nonsending) func enrolBiometricKey(_ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        try await run("enrolBiometricKey") { () throws(IdentityFlowError) in try await inner.enrolBiometricKey(publicKey, for: profile, authorization: authorization, accessToken: accessToken) }
+    }
+    nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
+        try await run("verifyBiometricProof") { () throws(IdentityFlowError) in try await inner.verifyBiometricProof(proof, for: profile, nonce: nonce) }
+    }
+    nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
+        try await run("revokeBiometricKey") { () throws(IdentityFlowError) in try await inner.revokeBiometricKey(for: profile, accessToken: accessToken) }
+    }
     nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
         edited(try await run("refresh") { () throws(IdentityFlowError) in try await inner.refresh(refreshToken) }, by: "refresh")
     }

@@ -102,18 +102,23 @@ extension HTTPIdentityService {
 
     /// `POST /pin/enrol` with the bearer token.
     /// - Parameters:
-    ///   - enrolment: Profile, salt, iterations and verifier.
+    ///   - enrolment: Profile, salt, iterations, public key and, for a re-enrolment, the current key's proof.
     ///   - accessToken: The user's access token.
     /// - Returns: The server's failure limit.
-    /// - Throws: 9010 for a refused token, 9003 for a deregistered profile, 10015 for a profile of another user.
+    /// - Throws: 9009 for a wrong proof (counted), 9010 for a refused token, 9003 for a deregistered
+    ///   profile, 10015 for a profile of another user or a re-enrolment without proof.
     public func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt {
         let context = "the PIN enrolment"
-        let body: JSONValue = [
+        var body: [String: JSONValue] = [
             "profile_id": .string(enrolment.profile.profileId), "salt": .string(Base64URL.encode(enrolment.salt)),
-            "iterations": .number(Double(enrolment.iterations)), "verifier": .string(Base64URL.encode(enrolment.verifier.value)),
+            "iterations": .number(Double(enrolment.iterations)), "public_key": .string(Base64URL.encode(enrolment.publicKey)),
         ]
-        let response = try await send("POST", path: "pin/enrol", body: body, bearer: accessToken, context: context)
-        guard response.status == 200 else { throw Self.extensionError(response, context: context, profile: enrolment.profile) }
+        if let authorization = enrolment.authorization {
+            body["nonce"] = .string(Base64URL.encode(authorization.nonce))
+            body["proof"] = .string(Base64URL.encode(authorization.proof.value))
+        }
+        let response = try await send("POST", path: "pin/enrol", body: .object(body), bearer: accessToken, context: context)
+        guard response.status == 200 else { throw Self.proofError(response, context: context, profile: enrolment.profile) }
         guard let max = try Self.jsonObject(response, context: "The enrolment answer")["max_failure_count"]?.intValue, max >= 1 else {
             throw Self.malformed("The enrolment answer", member: "max_failure_count")
         }
@@ -139,8 +144,9 @@ extension HTTPIdentityService {
             guard let value = json[member]?.intValue, value >= 0 else { throw Self.malformed("The PIN challenge", member: member) }
             return value
         }
+        let version = json["version"] == nil ? 1 : try integer("version")
         return PinLoginChallenge(nonce: try bytes("nonce"), salt: try bytes("salt"), iterations: try integer("iterations"),
-                                 maxFailureCount: try integer("max_failure_count"), failureCount: try integer("failure_count"))
+                                 maxFailureCount: try integer("max_failure_count"), failureCount: try integer("failure_count"), version: version)
     }
 
     /// `POST /pin/verify`.
@@ -152,24 +158,94 @@ extension HTTPIdentityService {
     ///   `.deregistered` (410 `user_deregistered`).
     /// - Throws: 10015 for `invalid_nonce`, 10007 for an unknown profile; as the table otherwise.
     public func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
-        let context = "the PIN verification"
+        try await verify(proof, for: profile, nonce: nonce, path: "pin/verify", context: "the PIN verification")
+    }
+
+    /// `POST /biometric/enrol` with the bearer token.
+    /// - Parameters:
+    ///   - publicKey: The biometric public key.
+    ///   - profile: The profile.
+    ///   - authorization: The PIN key's proof over a fresh nonce and `publicKey`.
+    ///   - accessToken: The user's access token.
+    /// - Throws: 9009 for a wrong proof (counted), 9003 when it was the last allowed one; as the table otherwise.
+    public func enrolBiometricKey(_ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+                                  accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        let context = "the biometric key registration"
+        let body: JSONValue = [
+            "profile_id": .string(profile.profileId), "public_key": .string(Base64URL.encode(publicKey)),
+            "nonce": .string(Base64URL.encode(authorization.nonce)), "proof": .string(Base64URL.encode(authorization.proof.value)),
+        ]
+        let response = try await send("POST", path: "biometric/enrol", body: body, bearer: accessToken, context: context)
+        guard response.status == 204 || response.status == 200 else { throw Self.proofError(response, context: context, profile: profile) }
+    }
+
+    /// `POST /biometric/verify`, answered like `pin/verify`.
+    /// - Parameters:
+    ///   - proof: The biometric key's signature.
+    ///   - profile: The profile logging in.
+    ///   - nonce: The challenge's nonce.
+    /// - Returns: As ``verifyPinProof(_:for:nonce:)``.
+    /// - Throws: 10007 when the server holds no biometric key for the profile; as the table otherwise.
+    public func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
+        try await verify(proof, for: profile, nonce: nonce, path: "biometric/verify", context: "the biometric verification")
+    }
+
+    /// `DELETE /biometric/{id}` with the bearer token; 404 and 410 count as done.
+    /// - Parameters:
+    ///   - profile: The profile.
+    ///   - accessToken: An access token of the profile's user.
+    public func revokeBiometricKey(for profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
+        let context = "the biometric key revocation"
+        let response = try await send("DELETE", path: "biometric/\(Self.pathSegment(profile.profileId))", body: nil, bearer: accessToken, context: context)
+        switch response.status {
+        case 200, 204, 404, 410: return
+        default: throw Self.extensionError(response, context: context, profile: profile)
+        }
+    }
+
+    private func verify(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8], path: String, context: String) async throws(IdentityFlowError) -> PinVerification {
         let body: JSONValue = [
             "profile_id": .string(profile.profileId), "nonce": .string(Base64URL.encode(nonce)), "proof": .string(Base64URL.encode(proof.value)),
         ]
-        let response = try await send("POST", path: "pin/verify", body: body, context: context)
+        let response = try await send("POST", path: path, body: body, context: context)
         switch (response.status, Self.errorCode(of: response)) {
         case (200, _):
-            return .accepted(try tokenSet(from: try Self.jsonObject(response, context: "The PIN verification answer"), requestedScopes: configuration.scopes))
+            return .accepted(try tokenSet(from: try Self.jsonObject(response, context: "The \(context) answer"), requestedScopes: configuration.scopes))
         case (401, "invalid_pin"):
-            let json = try Self.jsonObject(response, context: "The invalid_pin answer")
-            guard let failures = json["failure_count"]?.intValue, let max = json["max_failure_count"]?.intValue, failures >= 1, max > failures else {
-                throw Self.malformed("The invalid_pin answer", member: "failure_count/max_failure_count")
-            }
+            let (failures, max) = try Self.failureCounts(response)
             return .rejected(failureCount: failures, maxFailureCount: max)
         case (410, "user_deregistered"):
             return .deregistered
+        case (404, "authenticator_not_registered"):
+            throw IdentityFlowError(.authenticatorNotRegistered, "The server holds no biometric key for this profile.")
         default:
             throw Self.extensionError(response, context: context, profile: profile)
+        }
+    }
+
+    /// The counters of a `401 invalid_pin` answer.
+    private static func failureCounts(_ response: HTTPResponse) throws(IdentityFlowError) -> (failures: Int, max: Int) {
+        let json = try jsonObject(response, context: "The invalid_pin answer")
+        guard let failures = json["failure_count"]?.intValue, let max = json["max_failure_count"]?.intValue, failures >= 1, max > failures else {
+            throw malformed("The invalid_pin answer", member: "failure_count/max_failure_count")
+        }
+        return (failures, max)
+    }
+
+    /// Maps the refusal of a request that carried a proof (PIN change, biometric registration): a
+    /// wrong proof is a counted wrong PIN, the last allowed one deregistered the profile.
+    private static func proofError(_ response: HTTPResponse, context: String, profile: UserProfile) -> IdentityFlowError {
+        switch (response.status, errorCode(of: response)) {
+        case (401, "invalid_pin"):
+            var error = IdentityFlowError(.invalidPin, "The server refused the PIN key's proof at \(context).")
+            error.oauthError = "invalid_pin"
+            return error
+        case (403, "proof_required"):
+            var error = IdentityFlowError(.requestInvalid, "The server requires a proof by the current PIN key at \(context).")
+            error.oauthError = "proof_required"
+            return error
+        default:
+            return extensionError(response, context: context, profile: profile)
         }
     }
 

@@ -1,0 +1,124 @@
+import CIdentityFlowCrypto
+
+/// A P-256 signing key of this device (`docs/pin-proof.md`): the PIN key, derived from the PIN
+/// and the device secret, or the biometric key, drawn at random. ECDSA-P256-SHA256 with
+/// deterministic nonces (RFC 6979) and low `s`; signatures are raw `r ‖ s` (64 bytes), public
+/// keys SEC1 uncompressed points (65 bytes). The arithmetic is `CIdentityFlowCrypto`'s P256.c,
+/// constant time wherever the private scalar or the nonce is involved.
+package struct DeviceKey: Sendable, Hashable {
+    /// How many bytes of key material become a private scalar (64 bits over the group order's
+    /// 256, so that the reduction has no usable bias: FIPS 186-5 A.2.1).
+    package static let keyMaterialLength = 48
+
+    /// The private scalar, 32 bytes big-endian, in 1...n-1.
+    package let privateKey: Redacted<[UInt8]>
+    /// The public key, SEC1 uncompressed.
+    package let publicKey: [UInt8]
+
+    /// The key whose scalar is `material` reduced mod (n − 1), plus 1.
+    /// - Parameter material: At least ``keyMaterialLength`` bytes of key material.
+    package init(keyMaterial material: [UInt8]) {
+        precondition(material.count >= Self.keyMaterialLength, "P-256 key material must be at least 48 bytes")
+        var scalar = [UInt8](repeating: 0, count: 32)
+        _ = ifc_p256_scalar_from_material(&scalar, material, material.count)
+        // A scalar in 1...n-1 by construction, so the public key exists.
+        self.init(validScalar: scalar)
+    }
+
+    /// The key of a stored private scalar, or `nil` when it is not one (not 32 bytes, zero, or not below n).
+    /// - Parameter privateKey: The scalar.
+    package init?(privateKey: Redacted<[UInt8]>) {
+        guard privateKey.value.count == 32, ifc_p256_valid_scalar(privateKey.value) == 1 else { return nil }
+        self.init(validScalar: privateKey.value)
+    }
+
+    private init(validScalar scalar: [UInt8]) {
+        var publicKey = [UInt8](repeating: 0, count: 65)
+        _ = ifc_p256_public_key(&publicKey, scalar)
+        self.privateKey = Redacted(scalar)
+        self.publicKey = publicKey
+    }
+
+    /// A key drawn from the system's secure generator.
+    /// - Throws: ``ErrorCode/unknown`` if the generator fails.
+    package static func random() throws(IdentityFlowError) -> DeviceKey {
+        DeviceKey(keyMaterial: try PinProof.randomBytes(keyMaterialLength))
+    }
+
+    /// The ECDSA signature of `message` (hashed with SHA-256), `r ‖ s`.
+    /// - Parameter message: The bytes to sign.
+    /// - Returns: 64 bytes.
+    package func sign(_ message: [UInt8]) -> [UInt8] {
+        let digest = Hashing.sha256(message)
+        var signature = [UInt8](repeating: 0, count: 64)
+        for nonce in RFC6979Nonces(privateKey: privateKey.value, digest: digest) where ifc_p256_sign(&signature, digest, privateKey.value, nonce) == 1 {
+            return signature
+        }
+        preconditionFailure("RFC 6979 yields nonces until one signs")
+    }
+
+    /// Whether `signature` (`r ‖ s`) is a valid signature of `message` by `publicKey`.
+    /// - Parameters:
+    ///   - signature: 64 bytes.
+    ///   - message: The signed bytes.
+    ///   - publicKey: A SEC1 uncompressed point.
+    /// - Returns: `false` as well for a malformed signature or key.
+    package static func verify(_ signature: [UInt8], of message: [UInt8], publicKey: [UInt8]) -> Bool {
+        guard signature.count == 64, publicKey.count == 65 else { return false }
+        return ifc_p256_verify(signature, Hashing.sha256(message), publicKey) == 1
+    }
+
+    /// Whether `publicKey` is a SEC1 uncompressed point on P-256.
+    package static func isValidPublicKey(_ publicKey: [UInt8]) -> Bool {
+        publicKey.count == 65 && ifc_p256_valid_public_key(publicKey) == 1
+    }
+
+    /// Whether `signature` is 64 bytes with `r` and `s` in 1...n-1.
+    package static func isWellFormedSignature(_ signature: [UInt8]) -> Bool {
+        signature.count == 64 && ifc_p256_valid_signature_encoding(signature) == 1
+    }
+}
+
+/// RFC 6979 §3.2's candidate nonces for P-256 with SHA-256 (qlen = hlen = 256): an HMAC-DRBG
+/// seeded with the private key and the digest reduced mod n. Each candidate is 32 bytes; the
+/// signer takes the first in 1...n-1 that yields a signature.
+struct RFC6979Nonces: Sequence, IteratorProtocol {
+    private var key: [UInt8]
+    private var value: [UInt8]
+    private var first = true
+
+    init(privateKey: [UInt8], digest: [UInt8]) {
+        let reduced = Self.reducedModN(digest)
+        key = [UInt8](repeating: 0, count: 32)
+        value = [UInt8](repeating: 1, count: 32)
+        key = Hashing.hmacSHA256(key: key, message: value + [0] + privateKey + reduced)
+        value = Hashing.hmacSHA256(key: key, message: value)
+        key = Hashing.hmacSHA256(key: key, message: value + [1] + privateKey + reduced)
+        value = Hashing.hmacSHA256(key: key, message: value)
+    }
+
+    mutating func next() -> [UInt8]? {
+        if !first {
+            key = Hashing.hmacSHA256(key: key, message: value + [0])
+            value = Hashing.hmacSHA256(key: key, message: value)
+        }
+        first = false
+        value = Hashing.hmacSHA256(key: key, message: value)
+        return value
+    }
+
+    /// bits2octets: the digest as an integer mod n, 32 bytes (one subtraction suffices).
+    private static func reducedModN(_ digest: [UInt8]) -> [UInt8] {
+        let n: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                          0xBC, 0xE6, 0xFA, 0xAD, 0xA7, 0x17, 0x9E, 0x84, 0xF3, 0xB9, 0xCA, 0xC2, 0xFC, 0x63, 0x25, 0x51]
+        guard !digest.lexicographicallyPrecedes(n) else { return digest }
+        var result = [UInt8](repeating: 0, count: 32)
+        var borrow = 0
+        for index in stride(from: 31, through: 0, by: -1) {
+            let difference = Int(digest[index]) - Int(n[index]) - borrow
+            result[index] = UInt8((difference + 256) & 0xFF)
+            borrow = difference < 0 ? 1 : 0
+        }
+        return result
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import IdentityFlow
+
+/// P-256 ECDSA (PIN proof v2's signatures) and HKDF-SHA256 against published vectors.
+@Suite("P-256 ECDSA and HKDF")
+struct P256Tests {
+    static func hex(_ text: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            bytes.append(UInt8(text[index..<next], radix: 16)!)
+            index = next
+        }
+        return bytes
+    }
+
+    static let order = hex("FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551")
+
+    /// n − s, big-endian.
+    static func negated(_ s: [UInt8]) -> [UInt8] {
+        var result = [UInt8](repeating: 0, count: 32)
+        var borrow = 0
+        for index in stride(from: 31, through: 0, by: -1) {
+            let difference = Int(order[index]) - Int(s[index]) - borrow
+            result[index] = UInt8((difference + 256) & 0xFF)
+            borrow = difference < 0 ? 1 : 0
+        }
+        return result
+    }
+
+    // RFC 6979 A.2.5: the P-256 key and its SHA-256 signatures of "sample" and "test".
+    static let privateKey = hex("C9AFA9D845BA75166B5C215767B1D6934E50C3DB36E89B127B8A622B120F6721")
+    static let publicKey = [0x04] + hex("60FED4BA255A9D31C961EB74C6356D68C049B8923B61FA6CE669622E60F29FB6")
+        + hex("7903FE1008B8BC99A41AE9E95628BC64F2F1B20C2D7E9F5177A3C294D4462299")
+
+    @Test("RFC 6979 A.2.5: the public key, the deterministic nonce's r, and s (up to the low-s choice)", arguments: [
+        ("sample", "A6E3C57DD01ABE90086538398355DD4C3B17AA873382B0F24D6129493D8AAD60",
+         "EFD48B2AACB6A8FD1140DD9CD45E81D69D2C877B56AAF991C34D0EA84EAF3716", "F7CB1C942D657C41D436C7A1B6E29F65F3E900DBB9AFF4064DC4AB2F843ACDA8"),
+        ("test", "D16B6AE827F17175E040871A1C7EC3500192C4C92677336EC2537ACAEE0008E0",
+         "F1ABB023518351CD71D881567B1EA663ED3EFCF6C5132B354F28D3B0B7D38367", "019F4113742A2B14BD25926B49C649155F267E60D3814B4C0CC84250E46F0083"),
+    ])
+    func rfc6979(message: String, k: String, r: String, s: String) throws {
+        let key = try #require(DeviceKey(privateKey: Redacted(Self.privateKey)))
+        #expect(key.publicKey == Self.publicKey)
+        let digest = Hashing.sha256(Array(message.utf8))
+        #expect(RFC6979Nonces(privateKey: Self.privateKey, digest: digest).first { _ in true } == Self.hex(k))
+        let signature = key.sign(Array(message.utf8))
+        #expect(Array(signature.prefix(32)) == Self.hex(r))
+        let lowS = [Self.hex(s), Self.negated(Self.hex(s))].min { $0.lexicographicallyPrecedes($1) }
+        #expect(Array(signature.suffix(32)) == lowS)
+        #expect(DeviceKey.verify(signature, of: Array(message.utf8), publicKey: Self.publicKey))
+        // Both s and n − s verify (high s is accepted, as in FIPS 186-5).
+        #expect(DeviceKey.verify(Self.hex(r) + Self.hex(s), of: Array(message.utf8), publicKey: Self.publicKey))
+        #expect(!DeviceKey.verify(signature, of: Array((message + "!").utf8), publicKey: Self.publicKey))
+    }
+
+    @Test("scalars: key material reduces into 1...n-1; zero, n and 31-byte keys are refused")
+    func scalars() {
+        #expect(DeviceKey(privateKey: Redacted(Array(repeating: 0, count: 32))) == nil)
+        #expect(DeviceKey(privateKey: Redacted(Self.order)) == nil)
+        #expect(DeviceKey(privateKey: Redacted(Array(repeating: 1, count: 31))) == nil)
+        let one = DeviceKey(keyMaterial: Array(repeating: 0, count: 48))
+        #expect(one.privateKey.value == Array(repeating: 0, count: 31) + [1], "0 mod (n-1) + 1 = 1")
+        #expect(one.publicKey == [0x04] + Self.hex("6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296")
+            + Self.hex("4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5"), "1·G = G")
+        let top = DeviceKey(keyMaterial: Array(repeating: 0xFF, count: 48))
+        #expect(DeviceKey(privateKey: top.privateKey) != nil)
+    }
+
+    @Test("points: off-curve, out-of-range and compressed encodings are refused; malformed signatures do not verify")
+    func malformed() {
+        var offCurve = Self.publicKey
+        offCurve[64] ^= 1
+        #expect(!DeviceKey.isValidPublicKey(offCurve))
+        var compressed = Self.publicKey
+        compressed[0] = 0x02
+        #expect(!DeviceKey.isValidPublicKey(compressed))
+        #expect(!DeviceKey.isValidPublicKey([0x04] + Array(repeating: 0xFF, count: 64)))
+        #expect(DeviceKey.isValidPublicKey(Self.publicKey))
+        let signature = (try? #require(DeviceKey(privateKey: Redacted(Self.privateKey))))?.sign([1]) ?? []
+        #expect(!DeviceKey.isWellFormedSignature(Array(repeating: 0, count: 64)))
+        #expect(!DeviceKey.isWellFormedSignature(Array(signature.prefix(32)) + Self.order))
+        #expect(!DeviceKey.verify(Array(signature.prefix(32)) + Self.order, of: [1], publicKey: Self.publicKey))
+        #expect(!DeviceKey.verify(signature, of: [1], publicKey: offCurve))
+        #expect(DeviceKey.verify(signature, of: [1], publicKey: Self.publicKey))
+        for _ in 0..<64 {
+            let garbage = (0..<64).map { _ in UInt8.random(in: 0...255) }
+            #expect(!DeviceKey.verify(garbage, of: [1], publicKey: Self.publicKey))
+        }
+    }
+
+    @Test("random keys sign and verify; another key's signature does not")
+    func roundTrip() throws {
+        for index in 0..<16 {
+            let key = try DeviceKey.random(), other = try DeviceKey.random()
+            let message = Array("message \(index)".utf8)
+            let signature = key.sign(message)
+            #expect(DeviceKey.verify(signature, of: message, publicKey: key.publicKey))
+            #expect(!DeviceKey.verify(signature, of: message, publicKey: other.publicKey))
+            #expect(DeviceKey.isValidPublicKey(key.publicKey))
+        }
+    }
+
+    @Test("RFC 5869 test cases 1-3", arguments: [
+        ("0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b", "000102030405060708090a0b0c", "f0f1f2f3f4f5f6f7f8f9", 42,
+         "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865"),
+        ("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f404142434445464748494a4b4c4d4e4f",
+         "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeaf",
+         "b0b1b2b3b4b5b6b7b8b9babbbcbdbebfc0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedfe0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff", 82,
+         "b11e398dc80327a1c8e7f78c596a49344f012eda2d4efad8a050cc4c19afa97c59045a99cac7827271cb41c65e590e09da3275600c2f09b8367793a9aca3db71cc30c58179ec3e87c14c01d5c1f3434f1d87"),
+        ("0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b", "", "", 42,
+         "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8"),
+    ])
+    func hkdf(ikm: String, salt: String, info: String, length: Int, okm: String) {
+        #expect(HKDF.sha256(inputKeyMaterial: Self.hex(ikm), salt: Self.hex(salt), info: Self.hex(info), outputLength: length) == Self.hex(okm))
+    }
+}
