@@ -89,7 +89,10 @@ public actor MachineRunner<Machine: StateMachine> {
     /// Past ``inlineEventBound`` events, a new task takes the rest: a performer whose effects
     /// post forever (a caller answering every request inline, wrongly) then costs CPU but hands
     /// its thread back between batches, and an event posted meanwhile (a cancel) is reached.
-    /// Posting stays taken (`isTaking`) across the hand-off, so events keep their order.
+    /// The task is detached, so it queues behind the work already waiting for a thread: one
+    /// isolated to this actor would run next on the same thread, which an actor keeps while it
+    /// has jobs, and a few runaways would then hold every thread of the pool. Posting stays
+    /// taken (`isTaking`) across the hand-off, so events keep their order.
     private func takePostedEvents(reusing effects: inout [Machine.Effect]) {
         var posted: [Machine.Event] = []
         var taken = 0
@@ -103,7 +106,7 @@ public actor MachineRunner<Machine: StateMachine> {
             taken += posted.count
             posted.removeAll(keepingCapacity: true)
             if taken >= Self.inlineEventBound {
-                Task { await self.continueTakingPosted() }
+                Task.detached { await self.continueTakingPosted() }
                 return
             }
         }
