@@ -1,0 +1,29 @@
+"""Creates the fixture's user, signing key and client; safe to run again."""
+from django.contrib.auth.models import User
+from django.core.management.base import BaseCommand
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from oidc_provider.models import Client, ResponseType, RSAKey
+
+
+class Command(BaseCommand):
+    help = "Create alice, an RS256 key and the public client identityflow-tests (PKCE, consent)."
+
+    def handle(self, *args, **options):
+        if not User.objects.filter(username="alice").exists():
+            User.objects.create_user("alice", email="alice@example.test", password="alice-password-1", first_name="Alice")
+        if not RSAKey.objects.exists():
+            key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+            pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL,
+                                    serialization.NoEncryption()).decode()
+            RSAKey.objects.create(key=pem)
+        code, _ = ResponseType.objects.get_or_create(value="code", defaults={"description": "code (Authorization Code Flow)"})
+        client, _ = Client.objects.get_or_create(client_id="identityflow-tests", defaults={"name": "IdentityFlow tests"})
+        client.client_type = "public"
+        client.jwt_alg = "RS256"
+        client.redirect_uris = ["identityflow://callback"]
+        client.require_consent = True
+        client.reuse_consent = False
+        client.save()
+        client.response_types.set([code])
+        self.stdout.write("fixture users and clients ready")

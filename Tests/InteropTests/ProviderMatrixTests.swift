@@ -1,0 +1,185 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import IdentityFlow
+import Statechart
+
+/// A provider the interop matrix runs against: the django-oauth-toolkit fixture
+/// (`IDENTITYFLOW_OIDC_ISSUER`, `Tests/Fixtures/oidc`) and django-oidc-provider with its stock
+/// discovery (`IDENTITYFLOW_OIDC_ISSUER_2`, `Tests/Fixtures/oidc-provider`), each when its
+/// variable is set.
+struct InteropProvider: Sendable, CustomTestStringConvertible {
+    let name: String
+    let issuer: URL
+    let fixture: String
+    /// Whether the provider offers RFC 7009 revocation (django-oidc-provider does not).
+    let revokes: Bool
+
+    var testDescription: String { name }
+
+    static let all: [InteropProvider] = {
+        let environment = ProcessInfo.processInfo.environment
+        func issuer(_ name: String) -> URL? { environment[name].flatMap { $0.isEmpty ? nil : URL(string: $0) } }
+        return [
+            issuer("IDENTITYFLOW_OIDC_ISSUER").map { InteropProvider(name: "django-oauth-toolkit", issuer: $0, fixture: "oidc", revokes: true) },
+            issuer("IDENTITYFLOW_OIDC_ISSUER_2").map { InteropProvider(name: "django-oidc-provider", issuer: $0, fixture: "oidc-provider", revokes: false) },
+        ].compactMap { $0 }
+    }()
+
+    func service(issuer configured: URL? = nil) throws -> HTTPIdentityService {
+        try HTTPIdentityService(configuration: HTTPServiceConfiguration(
+            issuer: configured ?? issuer, discoveryURL: issuer.appendingPathComponent(".well-known/openid-configuration"),
+            clientID: InteropEnvironment.clientID, redirectURI: InteropEnvironment.redirectURI, scopes: ["openid", "profile", "email"]))
+    }
+
+    /// Signs alice in with the headless browser and returns the request and the redirect.
+    func signIn(_ service: HTTPIdentityService, allow: Bool = true) async throws -> (AuthorizationRequest, URL) {
+        let request = try InteropEnvironment.request()
+        let url = try await service.authorizationURL(for: InteropEnvironment.browserProvider, request: request)
+        return (request, try await HeadlessBrowser().authorize(url, allow: allow))
+    }
+
+    /// The authorization code of a consented sign-in, its `iss` checked.
+    func code(_ service: HTTPIdentityService) async throws -> (AuthorizationRequest, Redacted<String>) {
+        let (request, redirect) = try await signIn(service)
+        guard case .authorized(let code, let issuer) = BrowserRedirect.check(redirect, against: request) else {
+            throw HeadlessBrowser.Failure(description: "the redirect carried no code")
+        }
+        try await service.checkAuthorizationResponseIssuer(issuer)
+        return (request, code)
+    }
+
+    /// Runs the fixture's stop.sh or start.sh (which stop and start the server by pid) and
+    /// returns its exit status. Spawned and reaped directly: Foundation's `Process` reports the
+    /// end of a script only once every descendant closed what it inherited, and the server that
+    /// start.sh leaves running never does.
+    func fixtureScript(_ name: String) async -> Int32 {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/\(fixture)/\(name)").path
+        let arguments = ["/bin/bash", script] + (name == "start.sh" ? [String(issuer.port ?? 0)] : [])
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: Self.spawnAndWait(arguments)) }
+        }
+    }
+
+    private static func spawnAndWait(_ arguments: [String]) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0) }
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, arguments[0], &actions, nil, argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status >> 8) & 0xff
+    }
+}
+
+extension InteropSuite {
+/// The promises that must hold against providers IdentityFlow did not write, per provider.
+@Suite("Interop: the provider matrix", .enabled(if: !InteropProvider.all.isEmpty, "no provider issuer is set"))
+struct ProviderMatrixTests {
+    @Test("happy path: PKCE sign-in, iss checked, code exchanged with the ID token validated, userinfo", arguments: InteropProvider.all)
+    func happyPath(_ provider: InteropProvider) async throws {
+        let service = try provider.service()
+        let (request, code) = try await provider.code(service)
+        let tokens = try await service.exchangeCode(code, request: request)
+        let idToken = try #require(tokens.idToken)
+        #expect(try await service.validateIdToken(idToken, nonce: request.nonce.value).issuer == provider.issuer.absoluteString)
+        #expect(try await service.userInfo(accessToken: tokens.accessToken)["sub"] != nil)
+    }
+
+    @Test("denied consent: the redirect's access_denied is 10024 and nothing is exchanged", arguments: InteropProvider.all)
+    func deniedConsent(_ provider: InteropProvider) async throws {
+        let service = try provider.service()
+        let (request, redirect) = try await provider.signIn(service, allow: false)
+        let answer = BrowserRedirect.check(redirect, against: request)
+        let failure = try #require(answer.failure(expecting: InteropEnvironment.redirectURI))
+        #expect(failure.code == .externalIdentityProviderFailure)
+        #expect(failure.oauthError == "access_denied")
+    }
+
+    @Test("a reused code is refused with 10024 invalid_grant", arguments: InteropProvider.all)
+    func reusedCode(_ provider: InteropProvider) async throws {
+        let service = try provider.service()
+        let (request, code) = try await provider.code(service)
+        _ = try await service.exchangeCode(code, request: request)
+        let error = await InteropEnvironment.expectError(.externalIdentityProviderFailure) { () throws(IdentityFlowError) in
+            try await service.exchangeCode(code, request: request)
+        }
+        #expect(error?.oauthError == "invalid_grant")
+    }
+
+    @Test("a wrong PKCE verifier is refused with 10024 invalid_grant", arguments: InteropProvider.all)
+    func wrongVerifier(_ provider: InteropProvider) async throws {
+        let service = try provider.service()
+        let (request, code) = try await provider.code(service)
+        let impostor = AuthorizationRequest(redirectURI: request.redirectURI, scopes: request.scopes, state: request.state.value,
+                                            nonce: request.nonce.value, codeVerifier: String(repeating: "x", count: 43))
+        let error = await InteropEnvironment.expectError(.externalIdentityProviderFailure) { () throws(IdentityFlowError) in
+            try await service.exchangeCode(code, request: impostor)
+        }
+        #expect(error?.oauthError == "invalid_grant")
+    }
+
+    @Test("refresh rotates: a new refresh token comes back and the spent one is refused", arguments: InteropProvider.all)
+    func refreshRotation(_ provider: InteropProvider) async throws {
+        let service = try provider.service()
+        let (request, code) = try await provider.code(service)
+        let tokens = try await service.exchangeCode(code, request: request)
+        let spent = try #require(tokens.refreshToken)
+        let fresh = try await service.refresh(spent)
+        #expect(fresh.refreshToken != nil && fresh.refreshToken != spent)
+        let error = await InteropEnvironment.expectError(.externalIdentityProviderFailure) { () throws(IdentityFlowError) in
+            try await service.refresh(spent)
+        }
+        #expect(error?.oauthError == "invalid_grant")
+    }
+
+    @Test("revocation: present, the token is dead at userinfo; absent, revoke says why with 10001", arguments: InteropProvider.all)
+    func revocation(_ provider: InteropProvider) async throws {
+        let service = try provider.service()
+        let (request, code) = try await provider.code(service)
+        let tokens = try await service.exchangeCode(code, request: request)
+        if provider.revokes {
+            try await service.revoke(tokens)
+            await InteropEnvironment.expectError(.userNotAuthenticated) { () throws(IdentityFlowError) in
+                try await service.userInfo(accessToken: tokens.accessToken)
+            }
+        } else {
+            let error = await InteropEnvironment.expectError(.configurationInvalid) { () throws(IdentityFlowError) in try await service.revoke(tokens) }
+            #expect(error?.message.contains("revocation_endpoint") == true)
+        }
+    }
+
+    @Test("a configured issuer the document does not name: 10001 before anything is sent to the provider's endpoints", arguments: InteropProvider.all)
+    func wrongIssuer(_ provider: InteropProvider) async throws {
+        let service = try provider.service(issuer: URL(string: "http://127.0.0.1:\(provider.issuer.port ?? 0)/elsewhere")!)
+        await InteropEnvironment.expectError(.configurationInvalid) { () throws(IdentityFlowError) in
+            try await service.authorizationURL(for: InteropEnvironment.browserProvider, request: try! InteropEnvironment.request())
+        }
+    }
+
+    @Test("the provider stopped mid-flow: the code exchange fails with a network code within its deadline", .timeLimit(.minutes(2)), arguments: InteropProvider.all)
+    func providerStopped(_ provider: InteropProvider) async throws {
+        let service = try HTTPIdentityService(configuration: {
+            var configuration = try provider.service().configuration
+            configuration.requestTimeout = 5
+            return configuration
+        }())
+        let (request, code) = try await provider.code(service)
+        #expect(await provider.fixtureScript("stop.sh") == 0)
+        do {
+            let tokens = try await service.exchangeCode(code, request: request)
+            Issue.record("the exchange succeeded against a stopped provider: \(tokens)")
+        } catch {
+            #expect([ErrorCode.networkConnectivityFailure, .serverNotReachable].contains(error.code), "\(error)")
+        }
+        #expect(await provider.fixtureScript("start.sh") == 0, "restarted for the suites that follow")
+    }
+}
+}
