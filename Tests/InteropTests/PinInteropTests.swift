@@ -148,6 +148,24 @@ struct PinInteropTests {
         }
     }
 
+    @Test("a v1 profile, stored as a v1 client left it, upgrades to v2 at its next PIN login against the fixture")
+    func legacyUpgrade() async throws {
+        let profile = UserProfile(profileId: "v1-\(UUID().uuidString.prefix(12))")
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/oidc").path
+        let python = try #require(ProcessInfo.processInfo.environment["IDENTITYFLOW_PYTHON"])
+        #expect(await InteropProvider.run([python, fixture + "/manage.py", "enrol_legacy_pin", profile.profileId, "73914", "--iterations", "100000"]) == 0)
+        let service = try InteropEnvironment.service()
+        #expect(try await service.pinLoginChallenge(for: profile).version == 1)
+        let tokens = try await InteropEnvironment.tokens(service: service)
+        let storage = InMemoryStorage()
+        let v1 = #"{"profile":{"profileId":"\#(profile.profileId)"},"tokens":{"accessToken":"\#(tokens.accessToken.value)","scopes":["openid"]}}"#
+        try storage.setData(Data(v1.utf8), forKey: "identityflow.profile." + profile.profileId)
+        let client = try await InteropEnvironment.client(service, storage: storage)
+        _ = try await client.authenticateUser(profile, responder: ScriptedPins(["73914"]))
+        #expect(try await service.pinLoginChallenge(for: profile).version == 2)
+        _ = try await client.authenticateUser(profile, responder: ScriptedPins(["73914"]))
+    }
+
     @Test("the client's flows against the fixture: register, PIN change under the old key's proof, biometrics of their own, revocable alone")
     func clientFlows() async throws {
         let service = try InteropEnvironment.service()

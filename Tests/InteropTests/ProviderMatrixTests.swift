@@ -59,8 +59,13 @@ struct InteropProvider: Sendable, CustomTestStringConvertible {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/\(fixture)/\(name)").path
         let arguments = ["/bin/bash", script] + (name == "start.sh" ? [String(issuer.port ?? 0)] : [])
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: Self.spawnAndWait(arguments)) }
+        return await Self.run(arguments)
+    }
+
+    /// Runs a program to its end, off the cooperative pool, its output discarded; its exit status.
+    static func run(_ arguments: [String]) async -> Int32 {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: spawnAndWait(arguments)) }
         }
     }
 

@@ -1,20 +1,28 @@
 #!/usr/bin/env python3
-"""The PIN proof of docs/pin-proof.md, written out with hashlib/hmac only, and its worked example.
+"""PIN proof v2 of docs/pin-proof.md written out with hashlib, hmac and `cryptography`, and its
+worked example.
 
-Run it to print the example values (hex and base64url) that docs/pin-proof.md and the Swift tests
-use. smoke.py imports derive_key/pin_proof from here, so the smoke test checks the server against
-this independent implementation rather than against the server's own code.
+Run it to print the example values of docs/pin-proof.md. smoke.py imports the device side from
+here, so the smoke test checks the server against this implementation rather than against the
+server's own code. The v1 functions remain for profiles enrolled before v2.
 """
 import base64
 import hashlib
 import hmac
 
-PROOF_LABEL = b"identityflow-pin-proof-v1"
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec, utils
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+LOGIN = b"identityflow-pin-proof-v2"
+CHANGE = b"identityflow-pin-change-v2"
 
 EXAMPLE_PIN = "24680"
 EXAMPLE_SALT = bytes(range(0x00, 0x10))
-EXAMPLE_ITERATIONS = 1000
+EXAMPLE_ITERATIONS = 100_000
 EXAMPLE_PROFILE_ID = "P1"
+EXAMPLE_DEVICE_SECRET = bytes(range(0x40, 0x60))
 EXAMPLE_NONCE = bytes(range(0x20, 0x40))
 
 
@@ -23,39 +31,47 @@ def b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 
-def derive_key(pin: str, salt: bytes, iterations: int) -> bytes:
-    """key = PBKDF2-HMAC-SHA256(UTF-8(PIN), salt, iterations, dkLen 32). verifier = b64url(key)."""
-    return hashlib.pbkdf2_hmac("sha256", pin.encode("utf-8"), salt, iterations, dklen=32)
+def message(label: bytes, profile_id: str, nonce: bytes, subject: bytes = b"") -> bytes:
+    return label + b"\x00" + profile_id.encode("utf-8") + b"\x00" + nonce + subject
 
 
-def proof_message(profile_id: str, nonce: bytes) -> bytes:
-    return PROOF_LABEL + b"\x00" + profile_id.encode("utf-8") + b"\x00" + nonce
+def pin_scalar(pin: str, salt: bytes, iterations: int, device_secret: bytes, profile_id: str) -> int:
+    """d = (HKDF-SHA256(PBKDF2(PIN, salt, iterations), salt=D, info=label||0||profile, 48) mod (n-1)) + 1."""
+    stretched = hashlib.pbkdf2_hmac("sha256", pin.encode("utf-8"), salt, iterations, dklen=32)
+    material = HKDF(algorithm=hashes.SHA256(), length=48, salt=device_secret,
+                    info=b"identityflow-pin-key-v2\x00" + profile_id.encode("utf-8")).derive(stretched)
+    return int.from_bytes(material, "big") % (ORDER - 1) + 1
 
 
-def pin_proof(key: bytes, profile_id: str, nonce: bytes) -> bytes:
-    """proof = HMAC-SHA256(key, "identityflow-pin-proof-v1" || 0x00 || profile_id || 0x00 || nonce)."""
-    return hmac.new(key, proof_message(profile_id, nonce), hashlib.sha256).digest()
+def public_key(scalar: int) -> bytes:
+    """Q = d*G as a SEC1 uncompressed point."""
+    from cryptography.hazmat.primitives import serialization
+    key = ec.derive_private_key(scalar, ec.SECP256R1())
+    return key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+
+
+def sign(scalar: int, signed: bytes) -> bytes:
+    """ECDSA-P256-SHA256 as raw r || s (random nonce here; the Swift client uses RFC 6979)."""
+    der = ec.derive_private_key(scalar, ec.SECP256R1()).sign(signed, ec.ECDSA(hashes.SHA256()))
+    r, s = utils.decode_dss_signature(der)
+    return r.to_bytes(32, "big") + s.to_bytes(32, "big")
 
 
 def main() -> None:
-    key = derive_key(EXAMPLE_PIN, EXAMPLE_SALT, EXAMPLE_ITERATIONS)
-    proof = pin_proof(key, EXAMPLE_PROFILE_ID, EXAMPLE_NONCE)
+    d = pin_scalar(EXAMPLE_PIN, EXAMPLE_SALT, EXAMPLE_ITERATIONS, EXAMPLE_DEVICE_SECRET, EXAMPLE_PROFILE_ID)
     rows = [
         ("pin", EXAMPLE_PIN),
         ("salt (hex)", EXAMPLE_SALT.hex()),
-        ("salt (base64url)", b64url(EXAMPLE_SALT)),
         ("iterations", str(EXAMPLE_ITERATIONS)),
         ("profile_id", EXAMPLE_PROFILE_ID),
+        ("device secret (hex)", EXAMPLE_DEVICE_SECRET.hex()),
+        ("private scalar d (hex)", d.to_bytes(32, "big").hex()),
+        ("public key Q (hex)", public_key(d).hex()),
         ("nonce (hex)", EXAMPLE_NONCE.hex()),
-        ("nonce (base64url)", b64url(EXAMPLE_NONCE)),
-        ("key (hex)", key.hex()),
-        ("verifier (base64url)", b64url(key)),
-        ("proof message (hex)", proof_message(EXAMPLE_PROFILE_ID, EXAMPLE_NONCE).hex()),
-        ("proof (hex)", proof.hex()),
-        ("proof (base64url)", b64url(proof)),
+        ("login message (hex)", message(LOGIN, EXAMPLE_PROFILE_ID, EXAMPLE_NONCE).hex()),
     ]
     for name, value in rows:
-        print(f"{name:22} {value}")
+        print(f"{name:24} {value}")
 
 
 if __name__ == "__main__":

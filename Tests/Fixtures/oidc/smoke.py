@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 import requests
 from jwcrypto import jwk, jwt
 
-from pin_proof_example import b64url, derive_key, pin_proof
+from pin_proof_example import CHANGE, LOGIN, b64url, message, pin_scalar, public_key, sign
 
 BASE = (sys.argv[1] if len(sys.argv) > 1 else f"http://127.0.0.1:{os.environ.get('IDENTITYFLOW_FIXTURE_PORT', '8765')}").rstrip("/")
 CLIENT = "identityflow-tests"
@@ -259,21 +259,43 @@ def register_custom_user():
 
 
 class PinDevice:
-    """One profile's client side: derives the key and answers challenges."""
+    """One profile's client side (PIN proof v2): a device secret, the PIN key derived with it,
+    signatures over the server's nonces."""
 
     def __init__(self, profile_id, pin):
-        self.profile_id, self.salt, self.iterations = profile_id, secrets.token_bytes(16), 1000
-        self.key = derive_key(pin, self.salt, self.iterations)
+        self.profile_id, self.iterations = profile_id, 1000
+        self.device_secret = secrets.token_bytes(32)
+        self._new_key(pin)
+
+    def _new_key(self, pin):
+        self.salt = secrets.token_bytes(16)
+        self.scalar = pin_scalar(pin, self.salt, self.iterations, self.device_secret, self.profile_id)
 
     def enrol(self, access_token, pin=None):
+        """First enrolment, or with `pin` a PIN change signed by the current key (kept unless it succeeds)."""
+        body = {"profile_id": self.profile_id, "iterations": self.iterations}
+        salt, scalar = self.salt, self.scalar
         if pin is not None:
-            self.salt = secrets.token_bytes(16)
-            self.key = derive_key(pin, self.salt, self.iterations)
-        body = {"profile_id": self.profile_id, "salt": b64url(self.salt), "iterations": self.iterations, "verifier": b64url(self.key)}
-        return api("POST", "/pin/enrol", body, token=access_token)
+            salt = secrets.token_bytes(16)
+            scalar = pin_scalar(pin, salt, self.iterations, self.device_secret, self.profile_id)
+            nonce = self.challenge().json().get("nonce", "")
+            raw = base64.urlsafe_b64decode(nonce + "=" * (-len(nonce) % 4))
+            body["nonce"] = nonce
+            body["proof"] = b64url(sign(self.scalar, message(CHANGE, self.profile_id, raw, public_key(scalar))))
+        body["salt"] = b64url(salt)
+        body["public_key"] = b64url(public_key(scalar))
+        answer = api("POST", "/pin/enrol", body, token=access_token)
+        if answer.status_code == 200:
+            self.salt, self.scalar = salt, scalar
+        return answer
 
     def challenge(self):
         return api("POST", "/pin/challenge", {"profile_id": self.profile_id})
+
+    def proof(self, pin, body, nonce):
+        scalar = pin_scalar(pin, base64.urlsafe_b64decode(body["salt"] + "=="), body["iterations"], self.device_secret, self.profile_id)
+        raw = base64.urlsafe_b64decode(nonce + "=" * (-len(nonce) % 4))
+        return b64url(sign(scalar, message(LOGIN, self.profile_id, raw)))
 
     def login(self, pin, nonce=None):
         """Returns (challenge answer, verify answer)."""
@@ -281,11 +303,8 @@ class PinDevice:
         if c.status_code != 200:
             return c, c
         body = c.json()
-        key = derive_key(pin, base64.urlsafe_b64decode(body["salt"] + "=="), body["iterations"])
         nonce = nonce or body["nonce"]
-        raw_nonce = base64.urlsafe_b64decode(nonce + "=" * (-len(nonce) % 4))
-        proof = b64url(pin_proof(key, self.profile_id, raw_nonce))
-        return c, api("POST", "/pin/verify", {"profile_id": self.profile_id, "nonce": nonce, "proof": proof})
+        return c, api("POST", "/pin/verify", {"profile_id": self.profile_id, "nonce": nonce, "proof": self.proof(pin, body, nonce)})
 
 
 def pin_login():
@@ -308,8 +327,7 @@ def pin_login():
     check("challenge: 32-byte nonce, salt, iterations, counters", len(base64.urlsafe_b64decode(nonce + "=")) == 32 and c.json()["failure_count"] == 0 and c.json()["max_failure_count"] == maximum, c.text)
     pin_tokens = r.json() if r.status_code == 200 else {}
     check("right PIN -> 200 token response", {"access_token", "refresh_token", "expires_in", "scope"} <= set(pin_tokens) and pin_tokens.get("token_type") == "Bearer", r.text)
-    raw = base64.urlsafe_b64decode(nonce + "=")
-    r = api("POST", "/pin/verify", {"profile_id": device.profile_id, "nonce": nonce, "proof": b64url(pin_proof(device.key, device.profile_id, raw))})
+    r = api("POST", "/pin/verify", {"profile_id": device.profile_id, "nonce": nonce, "proof": device.proof("24680", c.json(), nonce)})
     check("reused nonce -> 400 invalid_nonce", r.status_code == 400 and error_of(r) == "invalid_nonce", r.text)
 
     _, r = device.login("11111")
@@ -318,7 +336,7 @@ def pin_login():
     c = device.challenge()
     r = api("POST", "/pin/verify", {"profile_id": device.profile_id, "nonce": c.json()["nonce"], "proof": "***"})
     check("malformed proof -> 400 invalid_request", r.status_code == 400 and error_of(r) == "invalid_request", r.text)
-    r = api("POST", "/pin/verify", {"profile_id": device.profile_id, "nonce": b64url(secrets.token_bytes(32)), "proof": b64url(secrets.token_bytes(32))})
+    r = api("POST", "/pin/verify", {"profile_id": device.profile_id, "nonce": b64url(secrets.token_bytes(32)), "proof": b64url(secrets.token_bytes(64))})
     check("unknown nonce -> 400 invalid_nonce", r.status_code == 400 and error_of(r) == "invalid_nonce", r.text)
     check("neither counted as a failure", device.challenge().json()["failure_count"] == 1)
     _, r = device.login("24680")
@@ -327,8 +345,11 @@ def pin_login():
 
     r = device.enrol(other["access_token"], pin="13572")
     check("re-enrol with another user's token -> 403", r.status_code == 403, r.text)
+    r = api("POST", "/pin/enrol", {"profile_id": device.profile_id, "salt": b64url(device.salt), "iterations": 1000,
+                                   "public_key": b64url(public_key(device.scalar))}, token=pin_tokens["access_token"])
+    check("re-enrol without a proof -> 403 proof_required", r.status_code == 403 and error_of(r) == "proof_required", r.text)
     r = device.enrol(pin_tokens["access_token"], pin="97531")
-    check("PIN change (re-enrol, same user) -> 200", r.status_code == 200, r.text)
+    check("PIN change signed by the current key -> 200", r.status_code == 200, r.text)
     _, r = device.login("24680")
     check("old PIN after change -> 401 invalid_pin", r.status_code == 401 and r.json().get("failure_count") == 1, r.text)
     _, r = device.login("97531")

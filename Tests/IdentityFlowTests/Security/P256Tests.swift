@@ -103,6 +103,16 @@ struct P256Tests {
         }
     }
 
+    @Test("the worked example of docs/pin-proof.md: the PIN key's scalar and public key as Python derives them")
+    func pinKeyWorkedExample() throws {
+        let key = try PinProof.pinKey(pin: Redacted("24680"), salt: Array(0x00..<0x10), iterations: 100_000,
+                                      deviceSecret: Redacted(Array(0x40..<0x60)), profile: UserProfile(profileId: "P1"))
+        #expect(key.privateKey.value == Self.hex("3e9472daa91599e3b944f5fededf7275246d26a182f11c4caf6c5192dfe52dcd"))
+        #expect(key.publicKey == Self.hex("048801ad25a220149eb44c9181274d2dd334d587fb5f3ce0794bc638d5ea874198ccf2a0cf107c3682f20f292f4c300eca22c9e7e62ed9d5984ec9c3878c5f4fc1"))
+        #expect(PinProof.message(PinProof.Purpose.login.rawValue, profile: UserProfile(profileId: "P1"), nonce: Array(0x20..<0x40))
+            == Self.hex("6964656e74697479666c6f772d70696e2d70726f6f662d763200503100202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"))
+    }
+
     @Test("RFC 5869 test cases 1-3", arguments: [
         ("0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b", "000102030405060708090a0b0c", "f0f1f2f3f4f5f6f7f8f9", 42,
          "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865"),

@@ -4,18 +4,20 @@ from django.db import models
 
 
 class PinEnrolment(models.Model):
-    """A profile's PIN verifier and its failure count.
+    """A profile's PIN public key (PIN proof v2), its biometric public key and its failure count.
 
-    The verifier is PBKDF2(PIN) and is password-equivalent (docs/pin-proof.md): a real server
-    keeps it encrypted at rest and out of logs. This fixture stores it as is, in a throw-away
-    SQLite file under .state/.
+    v2 stores public keys only (docs/pin-proof.md). A profile enrolled with PIN proof v1 keeps
+    its password-equivalent `verifier` until the client upgrades it at its next login.
     """
 
     profile_id = models.CharField(max_length=128, unique=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     salt = models.CharField(max_length=128)
     iterations = models.PositiveIntegerField()
-    verifier = models.CharField(max_length=64)
+    version = models.PositiveSmallIntegerField(default=1)
+    verifier = models.CharField(max_length=64, blank=True, default="")
+    public_key = models.CharField(max_length=100, blank=True, default="")
+    biometric_key = models.CharField(max_length=100, blank=True, default="")
     failure_count = models.PositiveIntegerField(default=0)
     updated = models.DateTimeField(auto_now=True)
 

@@ -1,7 +1,8 @@
-"""PIN enrolment, challenge and proof verification with server-side failure counting.
+"""PIN proof v2: enrolment, challenge, PIN and biometric proofs with server-side failure counting.
 
-See docs/pin-proof.md. Only a wrong proof counts as a failure; malformed requests and unknown,
-used or expired nonces never do.
+See docs/pin-proof.md. Only a wrong proof counts as a failure (at login, PIN change and biometric
+enrolment); malformed requests and unknown, used or expired nonces never do. Profiles enrolled
+with PIN proof v1 keep working until the client upgrades them.
 """
 import re
 import secrets
@@ -15,9 +16,10 @@ from django.utils import timezone
 from . import tokens
 from .http import ApiError, api_view, bearer_token, field, json_body
 from .models import DeregisteredProfile, PinEnrolment, PinNonce
-from .pin_proof import b64url_decode, b64url_encode, proof_matches
+from . import pin_proof
+from .pin_proof import b64url_decode, b64url_encode
 
-MIN_ITERATIONS, MAX_ITERATIONS = 1000, 10_000_000
+MIN_ITERATIONS, MAX_ITERATIONS = 1, 10_000_000
 PROFILE_ID = re.compile(r"[A-Za-z0-9._~-]{1,128}")
 
 
@@ -57,27 +59,78 @@ def _require_owner(enrolment, token):
         raise ApiError(403, "profile_bound_to_other_user", "The profile belongs to another user.")
 
 
+def _public_key(body, name):
+    raw = _decoded(body, name, (65,))
+    try:
+        pin_proof.public_key(raw)
+    except ValueError:
+        raise ApiError(400, "invalid_request", f"'{name}' is not an uncompressed P-256 point.")
+    return raw
+
+
+def _consume_nonce(profile_id, nonce):
+    """Whether the nonce was issued for the profile and still valid; it is deleted either way."""
+    return PinNonce.objects.filter(nonce=b64url_encode(nonce), profile_id=profile_id, expires__gt=timezone.now()).delete()[0] > 0
+
+
+def _wrong_proof(enrolment):
+    """Counts a wrong proof: 401 invalid_pin with the counters, or at the limit the profile is
+    deregistered (410). Returned, not raised, so that the transaction keeps the count."""
+    maximum = settings.PIN_MAX_FAILURES
+    if enrolment.failure_count + 1 < maximum:
+        enrolment.failure_count += 1
+        enrolment.save()
+        return ApiError(401, "invalid_pin", "The PIN is wrong.", failure_count=enrolment.failure_count,
+                        max_failure_count=maximum, remaining_failure_count=maximum - enrolment.failure_count)
+    profile_id = enrolment.profile_id
+    enrolment.delete()
+    DeregisteredProfile.objects.create(profile_id=profile_id)
+    PinNonce.objects.filter(profile_id=profile_id).delete()
+    tokens.revoke_profile_tokens(profile_id)
+    return ApiError(410, "user_deregistered", "Too many wrong PINs: the profile was deregistered.")
+
+
 @api_view("POST")
 def enrol(request):
-    """Bind a profile to the bearer token's user with a PIN verifier; re-enrolment changes the PIN."""
+    """Bind a profile to the bearer token's user with a PIN public key; a profile that has a PIN
+    is re-enrolled (PIN change, v1 upgrade) only with a proof by its current key."""
     token = bearer_token(request)
     body = json_body(request)
     profile_id = _profile_id(body)
     salt = _decoded(body, "salt", range(16, 65))
-    verifier = _decoded(body, "verifier", (32,))
+    new_key = _public_key(body, "public_key")
     iterations = field(body, "iterations", int)
     if not MIN_ITERATIONS <= iterations <= MAX_ITERATIONS:
         raise ApiError(400, "invalid_request", f"'iterations' must be {MIN_ITERATIONS}..{MAX_ITERATIONS}.")
+    has_proof = "proof" in body or "nonce" in body
+    nonce = _decoded(body, "nonce", range(16, 65)) if has_proof else None
+    proof = _decoded(body, "proof", (32, 64)) if has_proof else None
     with transaction.atomic():
         if DeregisteredProfile.objects.filter(profile_id=profile_id).exists():
             raise ApiError(410, "user_deregistered", "The profile was deregistered; register again.")
         enrolment = PinEnrolment.objects.select_for_update().filter(profile_id=profile_id).first()
         if enrolment is None:
             enrolment = PinEnrolment(profile_id=profile_id, user=token.user)
-        _require_owner(enrolment, token)
+        else:
+            _require_owner(enrolment, token)
+            if not has_proof:
+                raise ApiError(403, "proof_required", "The profile has a PIN: changing it needs a proof by the current PIN key.")
+            if not _consume_nonce(profile_id, nonce):
+                raise ApiError(400, "invalid_nonce", "The nonce is unknown, used or expired.")
+            if enrolment.version == 2:
+                valid = pin_proof.signature_well_formed(proof) and pin_proof.signature_valid(
+                    b64url_decode(enrolment.public_key), proof, pin_proof.message(pin_proof.CHANGE, profile_id, nonce, new_key))
+            else:
+                valid = len(proof) == 32 and pin_proof.upgrade_matches(
+                    b64url_decode(enrolment.verifier), profile_id, nonce, new_key, proof)
+            if not valid:
+                # Returned, not raised: the transaction commits the count.
+                return _wrong_proof(enrolment).response()
         enrolment.salt = b64url_encode(salt)
         enrolment.iterations = iterations
-        enrolment.verifier = b64url_encode(verifier)
+        enrolment.version = 2
+        enrolment.public_key = b64url_encode(new_key)
+        enrolment.verifier = ""
         enrolment.failure_count = 0
         enrolment.save()
         tokens.remember_family(profile_id, tokens.family_of(token))
@@ -102,51 +155,101 @@ def challenge(request):
             "iterations": enrolment.iterations,
             "max_failure_count": settings.PIN_MAX_FAILURES,
             "failure_count": enrolment.failure_count,
+            "version": enrolment.version,
         }
     )
 
 
-@api_view("POST")
-def verify(request):
-    """Check a PIN proof: tokens on success, a counted failure otherwise."""
+def _verify(request, biometric):
+    """A login proof: tokens on success, a counted failure otherwise (the same counter for the
+    PIN key and the biometric key)."""
     body = json_body(request)
     profile_id = _profile_id(body)
-    nonce = _decoded(body, "nonce", (32,))
-    proof = _decoded(body, "proof", (32,))
-    maximum = settings.PIN_MAX_FAILURES
+    nonce = _decoded(body, "nonce", range(16, 65))
+    proof = _decoded(body, "proof", (32, 64))
     # Decide inside the transaction, answer after it: raising inside would roll back the count.
     with transaction.atomic():
         enrolment = _enrolment(profile_id, for_update=True)
-        used = PinNonce.objects.filter(
-            nonce=b64url_encode(nonce), profile_id=profile_id, expires__gt=timezone.now()
-        ).delete()[0]
-        if not used:
+        if not _consume_nonce(profile_id, nonce):
             outcome = ApiError(400, "invalid_nonce", "The nonce is unknown, used or expired.")
-        elif proof_matches(b64url_decode(enrolment.verifier), profile_id, nonce, proof):
+        elif biometric and not enrolment.biometric_key:
+            outcome = ApiError(404, "authenticator_not_registered", "The profile has no biometric key.")
+        elif enrolment.version == 1 and not biometric:
+            if len(proof) != 32:
+                outcome = ApiError(400, "invalid_request", "A v1 proof is 32 bytes.")
+            elif pin_proof.v1_matches(b64url_decode(enrolment.verifier), profile_id, nonce, proof):
+                outcome = None
+            else:
+                outcome = _wrong_proof(enrolment)
+        elif not pin_proof.signature_well_formed(proof):
+            outcome = ApiError(400, "invalid_request", "'proof' is not a P-256 signature r || s with r and s in 1..n-1.")
+        else:
+            key = enrolment.biometric_key if biometric else enrolment.public_key
+            label = pin_proof.BIOMETRIC_LOGIN if biometric else pin_proof.LOGIN
+            valid = bool(key) and pin_proof.signature_valid(b64url_decode(key), proof, pin_proof.message(label, profile_id, nonce))
+            outcome = None if valid else _wrong_proof(enrolment)
+        if outcome is None:
             enrolment.failure_count = 0
             enrolment.save()
             outcome, family = tokens.mint(enrolment.user)
             tokens.remember_family(profile_id, family)
-        elif enrolment.failure_count + 1 < maximum:
-            enrolment.failure_count += 1
-            enrolment.save()
-            outcome = ApiError(
-                401,
-                "invalid_pin",
-                "The PIN is wrong.",
-                failure_count=enrolment.failure_count,
-                max_failure_count=maximum,
-                remaining_failure_count=maximum - enrolment.failure_count,
-            )
-        else:
-            enrolment.delete()
-            DeregisteredProfile.objects.create(profile_id=profile_id)
-            PinNonce.objects.filter(profile_id=profile_id).delete()
-            tokens.revoke_profile_tokens(profile_id)
-            outcome = ApiError(410, "user_deregistered", "Too many wrong PINs: the profile was deregistered.")
     if isinstance(outcome, ApiError):
         raise outcome
     return JsonResponse(outcome)
+
+
+@api_view("POST")
+def verify(request):
+    """Log in with a PIN proof."""
+    return _verify(request, biometric=False)
+
+
+@api_view("POST")
+def biometric_verify(request):
+    """Log in with a proof by the biometric key."""
+    return _verify(request, biometric=True)
+
+
+@api_view("POST")
+def biometric_enrol(request):
+    """Register the profile's biometric public key under a proof by its PIN key (counted when wrong)."""
+    token = bearer_token(request)
+    body = json_body(request)
+    profile_id = _profile_id(body)
+    key = _public_key(body, "public_key")
+    nonce = _decoded(body, "nonce", range(16, 65))
+    proof = _decoded(body, "proof", (64,))
+    if not pin_proof.signature_well_formed(proof):
+        raise ApiError(400, "invalid_request", "'proof' is not a P-256 signature r || s with r and s in 1..n-1.")
+    with transaction.atomic():
+        enrolment = _enrolment(profile_id, for_update=True)
+        _require_owner(enrolment, token)
+        if enrolment.version != 2:
+            outcome = ApiError(400, "invalid_request", "The profile's PIN is not v2 yet.")
+        elif not _consume_nonce(profile_id, nonce):
+            outcome = ApiError(400, "invalid_nonce", "The nonce is unknown, used or expired.")
+        elif pin_proof.signature_valid(b64url_decode(enrolment.public_key), proof,
+                                       pin_proof.message(pin_proof.BIOMETRIC_ENROL, profile_id, nonce, key)):
+            enrolment.biometric_key = b64url_encode(key)
+            enrolment.save()
+            outcome = None
+        else:
+            outcome = _wrong_proof(enrolment)
+    if isinstance(outcome, ApiError):
+        raise outcome
+    return HttpResponse(status=204)
+
+
+@api_view("DELETE")
+def biometric(request, profile_id):
+    """Revoke the profile's biometric key (bearer token of its user); the PIN stays."""
+    token = bearer_token(request)
+    with transaction.atomic():
+        enrolment = _enrolment(profile_id, for_update=True)
+        _require_owner(enrolment, token)
+        enrolment.biometric_key = ""
+        enrolment.save()
+    return HttpResponse(status=204)
 
 
 @api_view("GET", "DELETE")

@@ -10,5 +10,8 @@ urlpatterns = [
     path("pin/enrol", pin.enrol),
     path("pin/challenge", pin.challenge),
     path("pin/verify", pin.verify),
+    path("biometric/enrol", pin.biometric_enrol),
+    path("biometric/verify", pin.biometric_verify),
+    path("biometric/<str:profile_id>", pin.biometric),
     path("profiles/<str:profile_id>", pin.profile),
 ]
