@@ -91,6 +91,21 @@ struct P256Tests {
         }
     }
 
+    @Test("Wycheproof-style edge cases made with Python's cryptography (Tests/Fixtures/crypto/p256-edge-cases.json)")
+    func edgeCases() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/crypto/p256-edge-cases.json")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let cases = try #require(document["cases"] as? [[String: Any]])
+        #expect(cases.count >= 15)
+        for entry in cases {
+            let name = try #require(entry["name"] as? String)
+            func bytes(_ key: String) throws -> [UInt8] { Self.hex(try #require(entry[key] as? String)) }
+            let valid = try #require(entry["valid"] as? Bool)
+            #expect(DeviceKey.verify(try bytes("signature"), of: try bytes("message"), publicKey: try bytes("public_key")) == valid, "\(name)")
+        }
+    }
+
     @Test("random keys sign and verify; another key's signature does not")
     func roundTrip() throws {
         for index in 0..<16 {
