@@ -1,10 +1,16 @@
 import CIdentityFlowCrypto
+#if canImport(CryptoKit)
+import CryptoKit
+import Foundation
+#endif
 
 /// A P-256 signing key of this device (`docs/pin-proof.md`): the PIN key, derived from the PIN
 /// and the device secret, or the biometric key, drawn at random. ECDSA-P256-SHA256 with
 /// deterministic nonces (RFC 6979) and low `s`; signatures are raw `r ‖ s` (64 bytes), public
 /// keys SEC1 uncompressed points (65 bytes). The arithmetic is `CIdentityFlowCrypto`'s P256.c,
-/// constant time wherever the private scalar or the nonce is involved.
+/// constant time wherever the private scalar or the nonce is involved; where CryptoKit exists
+/// (Apple platforms) it signs and verifies instead (its signatures use random nonces, which any
+/// verifier accepts alike).
 package struct DeviceKey: Sendable, Hashable {
     /// How many bytes of key material become a private scalar (64 bits over the group order's
     /// 256, so that the reduction has no usable bias: FIPS 186-5 A.2.1).
@@ -49,6 +55,12 @@ package struct DeviceKey: Sendable, Hashable {
     /// - Parameter message: The bytes to sign.
     /// - Returns: 64 bytes.
     package func sign(_ message: [UInt8]) -> [UInt8] {
+        #if canImport(CryptoKit)
+        if let key = try? P256.Signing.PrivateKey(rawRepresentation: privateKey.value),
+           let signature = try? key.signature(for: Data(message)) {
+            return Array(signature.rawRepresentation)
+        }
+        #endif
         let digest = Hashing.sha256(message)
         var signature = [UInt8](repeating: 0, count: 64)
         for nonce in RFC6979Nonces(privateKey: privateKey.value, digest: digest) where ifc_p256_sign(&signature, digest, privateKey.value, nonce) == 1 {
@@ -65,6 +77,12 @@ package struct DeviceKey: Sendable, Hashable {
     /// - Returns: `false` as well for a malformed signature or key.
     package static func verify(_ signature: [UInt8], of message: [UInt8], publicKey: [UInt8]) -> Bool {
         guard signature.count == 64, publicKey.count == 65 else { return false }
+        #if canImport(CryptoKit)
+        if let key = try? P256.Signing.PublicKey(x963Representation: publicKey),
+           let parsed = try? P256.Signing.ECDSASignature(rawRepresentation: signature) {
+            return key.isValidSignature(parsed, for: Data(message))
+        }
+        #endif
         return ifc_p256_verify(signature, Hashing.sha256(message), publicKey) == 1
     }
 
