@@ -49,7 +49,8 @@ ROOT_URLCONF = "op_site.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [FIXTURE_DIR / "templates"],
+        # Its own consent page; the sign-in page is the other fixture's.
+        "DIRS": [FIXTURE_DIR / "templates", FIXTURE_DIR.parent / "oidc" / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {"context_processors": ["django.template.context_processors.request"]},
     }

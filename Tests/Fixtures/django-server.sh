@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Starts and stops a Django fixture server of Tests/Fixtures on 127.0.0.1, for the fixtures'
+# start.sh and stop.sh (which say which fixture, its default port and its issuer path).
+#
+#   django-server.sh start FIXTURE_DIR DEFAULT_PORT ISSUER_PATH [port]
+#   django-server.sh stop FIXTURE_DIR
+#
+# start creates/updates the venv FIXTURE_DIR/.venv (only when requirements.txt changed), migrates
+# the SQLite database in .state/, runs the fixture's `fixture_setup` command, starts the server in
+# the background (pid in .state/server.pid, output in .state/server.log), waits until discovery
+# answers and prints the issuer on its last line. A server already answering on the same port
+# is reused. IDENTITYFLOW_FIXTURE_RESET=1 deletes the database first (the keys are kept).
+# stop stops the server by the pid in .state/server.pid; safe to run twice.
+set -euo pipefail
+
+command="$1"
+here="$(cd "$2" && pwd)"
+state="$here/.state"
+
+stop_server() {
+    pid="$(cat "$state/server.pid" 2>/dev/null || true)"
+    if [[ ! "$pid" =~ ^[0-9]+$ ]] || ! kill -0 "$pid" 2>/dev/null \
+        || ! tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "manage.py runserver"; then
+        rm -f "$state/server.pid"
+        echo "fixture not running"
+        return 0
+    fi
+    kill -TERM "$pid"
+    for _ in $(seq 1 50); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.2
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+        kill -KILL "$pid"
+        while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+    fi
+    rm -f "$state/server.pid"
+    echo "fixture stopped (pid $pid)"
+}
+
+start_server() {
+    local default_port="$1" issuer_path="$2"
+    port="${3:-${IDENTITYFLOW_FIXTURE_PORT:-$default_port}}"
+    venv="$here/.venv"
+    issuer="http://127.0.0.1:$port$issuer_path"
+    discovery="$issuer/.well-known/openid-configuration"
+    export IDENTITYFLOW_FIXTURE_PORT="$port"
+    mkdir -p "$state"
+
+    answers() { curl -fsS --max-time 2 -o /dev/null "$discovery" 2>/dev/null; }
+
+    running_pid() {
+        local pid
+        pid="$(cat "$state/server.pid" 2>/dev/null)" || return 1
+        [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null \
+            && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "manage.py runserver" \
+            && echo "$pid"
+    }
+
+    if pid="$(running_pid)"; then
+        if [[ "$(cat "$state/server.port" 2>/dev/null)" == "$port" ]] && answers; then
+            echo "fixture already running (pid $pid)"
+            echo "$issuer"
+            exit 0
+        fi
+        stop_server
+    fi
+
+    if [[ ! -x "$venv/bin/python" ]]; then
+        python3 -m venv "$venv"
+    fi
+    wanted="$(sha256sum "$here/requirements.txt" | cut -d' ' -f1)"
+    if [[ "$(cat "$venv/.requirements.sha256" 2>/dev/null)" != "$wanted" ]]; then
+        "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
+        echo "$wanted" >"$venv/.requirements.sha256"
+    fi
+
+    cd "$here"
+    if [[ "${IDENTITYFLOW_FIXTURE_RESET:-0}" == "1" ]]; then
+        rm -f "$state/db.sqlite3"
+    fi
+    "$venv/bin/python" manage.py migrate --noinput -v0
+    "$venv/bin/python" manage.py fixture_setup
+
+    if curl -s --max-time 2 -o /dev/null "http://127.0.0.1:$port/"; then
+        echo "port $port on 127.0.0.1 is taken by another process" >&2
+        exit 1
+    fi
+
+    echo "=== $(date -u +%FT%TZ) starting on 127.0.0.1:$port" >>"$state/server.log"
+    nohup "$venv/bin/python" manage.py runserver --noreload "127.0.0.1:$port" \
+        >>"$state/server.log" 2>&1 </dev/null &
+    pid=$!
+    echo "$pid" >"$state/server.pid"
+    echo "$port" >"$state/server.port"
+
+    for _ in $(seq 1 120); do
+        if answers; then
+            echo "fixture running (pid $pid, log $state/server.log)"
+            echo "$issuer"
+            exit 0
+        fi
+        if ! kill -0 "$pid" 2>/dev/null; then
+            echo "fixture server exited; last lines of $state/server.log:" >&2
+            tail -n 20 "$state/server.log" >&2
+            rm -f "$state/server.pid"
+            exit 1
+        fi
+        sleep 0.5
+    done
+    echo "fixture did not answer $discovery within 60 s" >&2
+    stop_server >&2
+    exit 1
+}
+
+case "$command" in
+    start) start_server "$3" "$4" "${5:-}" ;;
+    stop) stop_server ;;
+    *) echo "usage: django-server.sh start|stop FIXTURE_DIR ..." >&2; exit 2 ;;
+esac
