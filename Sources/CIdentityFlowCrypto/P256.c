@@ -8,6 +8,7 @@
 // addition computes the general sum, the doubling and the infinity cases every time and keeps
 // the right one by mask, so no input makes it branch.
 #include "CIdentityFlowCrypto.h"
+#include <pthread.h>
 #include <string.h>
 
 typedef unsigned __int128 u128;
@@ -150,18 +151,15 @@ static void modulus_init(modulus *md, const fe m) {
 }
 
 static modulus FP, FN;
-static int initialized;
+static pthread_once_t constants_once = PTHREAD_ONCE_INIT;
 
-static void init(void) {
-    // Idempotent and deterministic: concurrent first calls write the same values.
-    if (__atomic_load_n(&initialized, __ATOMIC_ACQUIRE)) return;
-    modulus p, n;
-    modulus_init(&p, P);
-    modulus_init(&n, N);
-    FP = p;
-    FN = n;
-    __atomic_store_n(&initialized, 1, __ATOMIC_RELEASE);
+static void compute_constants(void) {
+    modulus_init(&FP, P);
+    modulus_init(&FN, N);
 }
+
+/// The Montgomery constants of p and n, computed once, before any thread reads them.
+static void init(void) { pthread_once(&constants_once, compute_constants); }
 
 // MARK: - Bytes
 
