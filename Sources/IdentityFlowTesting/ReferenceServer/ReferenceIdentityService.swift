@@ -99,13 +99,6 @@ public final class ReferenceIdentityService: IdentityService {
         }
     }
 
-    /// Issues tokens to `user` as a login would (for a v1 profile fixture's stored tokens).
-    /// - Parameter user: The user.
-    /// - Returns: Fresh tokens.
-    public func issueTokens(to user: String) -> TokenSet {
-        state.withLock { state in issueTokens(for: user, scopes: ["openid"], in: &state) }
-    }
-
     /// Makes the next `times` calls of `call` fail (or slow down) with `fault`.
     /// - Parameters:
     ///   - fault: What goes wrong.
