@@ -59,7 +59,13 @@ struct HTTPTransport: Sendable {
             collector.expire(IdentityFlowError(.serverNotReachable, "The server did not answer in time: no complete answer within \(timeout) s."))
             task.cancel()
         }
-        defer { deadline.cancel() }
+        defer {
+            deadline.cancel()
+            // A session lives until it is invalidated. Left alive, FoundationNetworking keeps the
+            // cancelled transfer's connection and, when the server drops it later, can trap in its
+            // own completion code (swift-corelibs-foundation #5285) long after this call returned.
+            session.invalidateAndCancel()
+        }
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 collector.wait(with: continuation)
