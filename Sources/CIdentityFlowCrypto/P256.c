@@ -378,12 +378,17 @@ int ifc_p256_valid_scalar(const uint8_t scalar[32]) {
     return valid_scalar(s);
 }
 
-/// The digest as an integer mod n (it is below 2^256 < 2n: one conditional subtraction).
-static void digest_mod_n(fe z, const uint8_t digest[32]) {
+/// x mod n for any x below 2^256 < 2n: one conditional subtraction.
+static void mod_n_once(fe r, const fe x) {
     fe reduced;
+    uint64_t borrow = sub4(reduced, x, N);
+    select_fe(r, x, reduced, mask_if(borrow));
+}
+
+/// The digest as an integer mod n.
+static void digest_mod_n(fe z, const uint8_t digest[32]) {
     fe_from_bytes(z, digest);
-    uint64_t borrow = sub4(reduced, z, N);
-    select_fe(z, z, reduced, mask_if(borrow));
+    mod_n_once(z, z);
 }
 
 int ifc_p256_sign(uint8_t signature[64], const uint8_t digest[32], const uint8_t scalar[32], const uint8_t nonce[32]) {
@@ -395,10 +400,9 @@ int ifc_p256_sign(uint8_t signature[64], const uint8_t digest[32], const uint8_t
     point g, kg;
     generator(&g);
     point_mul(&kg, &g, nonce);
-    fe x, y, r, reduced;
+    fe x, y, r;
     affine(x, y, &kg);
-    uint64_t borrow = sub4(reduced, x, N);
-    select_fe(r, x, reduced, mask_if(borrow));
+    mod_n_once(r, x);
     if (is_zero(r)) return 0;
     digest_mod_n(z, digest);
     // s = k^-1 (z + r d) mod n, in Montgomery form mod n.
@@ -464,10 +468,9 @@ int ifc_p256_verify(const uint8_t signature[64], const uint8_t digest[32], const
     point_mul(&p2, &q, b2);
     point_add(&sum, &p1, &p2);
     if (is_zero(sum.z)) return 0;
-    fe x, y, v, reduced;
+    fe x, y, v;
     affine(x, y, &sum);
-    uint64_t borrow = sub4(reduced, x, N);
-    select_fe(v, x, reduced, mask_if(borrow));
+    mod_n_once(v, x);
     fe diff;
     sub4(diff, v, r);
     return (int)is_zero(diff);

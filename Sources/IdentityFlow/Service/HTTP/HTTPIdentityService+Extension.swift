@@ -195,8 +195,12 @@ extension HTTPIdentityService {
     ///   - profile: The profile.
     ///   - accessToken: An access token of the profile's user.
     public func revokeBiometricKey(for profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
-        let context = "the biometric key revocation"
-        let response = try await send("DELETE", path: "biometric/\(Self.pathSegment(profile.profileId))", body: nil, bearer: accessToken, context: context)
+        try await delete("biometric/\(Self.pathSegment(profile.profileId))", of: profile, accessToken: accessToken, context: "the biometric key revocation")
+    }
+
+    /// A `DELETE` with the bearer token, when there is one: 404 and 410 count as done.
+    private func delete(_ path: String, of profile: UserProfile, accessToken: Redacted<String>?, context: String) async throws(IdentityFlowError) {
+        let response = try await send("DELETE", path: path, body: nil, bearer: accessToken, context: context)
         switch response.status {
         case 200, 204, 404, 410: return
         default: throw Self.extensionError(response, context: context, profile: profile)
@@ -257,12 +261,7 @@ extension HTTPIdentityService {
     ///   - accessToken: An access token of the profile's user.
     /// - Throws: 9010 without a valid token; as the table otherwise.
     public func deregister(_ profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
-        let context = "the deregistration"
-        let response = try await send("DELETE", path: "profiles/\(Self.pathSegment(profile.profileId))", body: nil, bearer: accessToken, context: context)
-        switch response.status {
-        case 200, 204, 404, 410: return
-        default: throw Self.extensionError(response, context: context, profile: profile)
-        }
+        try await delete("profiles/\(Self.pathSegment(profile.profileId))", of: profile, accessToken: accessToken, context: "the deregistration")
     }
 
     /// `GET /profiles/{id}`: `true` for 200, `false` for 404 and 410.
