@@ -17,6 +17,9 @@ import Statechart
 @Suite("Model-based exploration")
 struct ExplorationTests {
     static let maxDeviations = Int(ProcessInfo.processInfo.environment["EXPLORATION_DEPTH"] ?? "") ?? 2
+    /// `EXPLORATION_ONLY=mobile` explores only the flow cases whose description contains it (to
+    /// study one flow; the coverage checks then report the other charts as untaken).
+    static let only = ProcessInfo.processInfo.environment["EXPLORATION_ONLY"]
 
     @Test("every flow, every host and server behaviour up to two deviations: invariants hold, every declared transition is taken",
           .timeLimit(.minutes(5)))
@@ -27,10 +30,11 @@ struct ExplorationTests {
         var taken: [String: Set<ChartTransition>] = [:]
         var violations: [String] = []
         var total = 0
-        for flow in FlowCase.all {
+        for flow in FlowCase.all where Self.only.map(flow.description.contains) ?? true {
             var index = 0
             var flowViolations = 0
             let paths = await Explorer(maxDeviations: Self.maxDeviations).explore { prefix in
+                if ProcessInfo.processInfo.environment["EXPLORATION_TRACE"] != nil { FileHandle.standardError.write(Data("path \(flow) \(prefix) delegate=\(index.isMultiple(of: 2))\n".utf8)) }
                 let report = await PathRun(flow: flow, prefix: prefix, usesDelegate: index.isMultiple(of: 2)).run()
                 index += 1
                 for record in report.records { taken[record.chart, default: []].insert(record.transition) }

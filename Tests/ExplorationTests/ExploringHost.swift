@@ -16,7 +16,8 @@ enum Secrets {
 /// The host of one path: answers every challenge as the path's chooser decides (the expected
 /// answer, a wrong or policy-violating one, cancel, drop, answer twice, or hold it and cancel the
 /// flow, to answer after the flow ended), and records every terminal callback.
-final class ExploringHost: ChallengeResponder, RegistrationDelegate, AuthenticationDelegate, ChangePinDelegate, AuthenticatorRegistrationDelegate {
+final class ExploringHost: ChallengeResponder, RegistrationDelegate, AuthenticationDelegate, ChangePinDelegate, AuthenticatorRegistrationDelegate,
+                           MobileAuthRequestDelegate {
     enum Outcome: Sendable {
         case success
         case failure(IdentityFlowError)
@@ -32,13 +33,21 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
     private let control: PathControl
     private let reference: ReferenceIdentityService
     private let createdPin: String
+    /// Whether the flow's challenges time out when its mobile authentication request expires:
+    /// the host may then let one expire.
+    private let requestsExpire: Bool
     private let outcomes = Locked<(all: [Outcome], waiters: [CheckedContinuation<Outcome, Never>])>(([], []))
 
-    init(control: PathControl, reference: ReferenceIdentityService, createdPin: String) {
+    init(control: PathControl, reference: ReferenceIdentityService, createdPin: String, requestsExpire: Bool = false) {
         self.control = control
         self.reference = reference
         self.createdPin = createdPin
+        self.requestsExpire = requestsExpire
     }
+
+    /// The deviations a challenge offers: those of every challenge, and letting the request
+    /// expire where the flow has one.
+    private var common: [String] { Self.common + (requestsExpire ? ["letExpire"] : []) }
 
     // MARK: - Outcomes
 
@@ -75,15 +84,15 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
     func handle(_ challenge: Challenge) {
         switch challenge {
         case .browserRegistration(let browser):
-            let choice = control.choose("browserChallenge", among: ["login", "deny", "forgedState", "otherRedirect", "noCode"] + Self.common)
+            let choice = control.choose("browserChallenge", among: ["login", "deny", "forgedState", "otherRedirect", "noCode"] + common)
             act(choice, expected: ["login", "deny", "forgedState", "otherRedirect", "noCode"], challenge: challenge,
                 answer: { browser.sender.respond(with: self.redirect(choice, for: browser.url), to: browser) })
         case .customRegistration(let custom):
             let site = custom.step == .initialization ? "customInitChallenge" : "customFinishChallenge"
-            let choice = control.choose(site, among: ["data"] + Self.common)
+            let choice = control.choose(site, among: ["data"] + common)
             act(choice, expected: ["data"], challenge: challenge, answer: { custom.sender.respond(with: Secrets.customData, to: custom) })
         case .createPin(let create):
-            let choice = control.choose("createPinChallenge", among: ["validPin", "policyViolation"] + Self.common)
+            let choice = control.choose("createPinChallenge", among: ["validPin", "policyViolation"] + common)
             let pin = choice == "policyViolation" ? Secrets.violatingPin : createdPin
             act(choice, expected: ["validPin", "policyViolation"], challenge: challenge, answer: { create.sender.respond(with: pin, to: create) })
         case .pin(let prompt):
@@ -91,11 +100,11 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
             if prompt.previousFailureCount != checked || prompt.remainingFailureCount <= 0 {
                 control.violation("PinChallenge shows \(prompt.counters) after \(checked) wrong PIN(s) checked")
             }
-            let choice = control.choose("pinChallenge", among: ["rightPin", "wrongPin"] + Self.common)
+            let choice = control.choose("pinChallenge", among: ["rightPin", "wrongPin"] + common)
             let pin = choice == "wrongPin" ? Secrets.wrongPin : Secrets.pin
             act(choice, expected: ["rightPin", "wrongPin"], challenge: challenge, answer: { prompt.sender.respond(with: pin, to: prompt) })
         case .biometric(let biometric):
-            let choice = control.choose("biometricChallenge", among: ["confirm", "pinFallback", "sensorFails"] + Self.common)
+            let choice = control.choose("biometricChallenge", among: ["confirm", "pinFallback", "sensorFails"] + common)
             act(choice, expected: ["confirm", "pinFallback", "sensorFails"], challenge: challenge, answer: {
                 switch choice {
                 case "pinFallback": biometric.sender.respondWithPinFallback(to: biometric)
@@ -103,6 +112,9 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
                 default: biometric.sender.respond(to: biometric)
                 }
             })
+        case .mobileAuthConfirmation(let confirmation):
+            let choice = control.choose("mobileAuthConfirmation", among: ["accept", "deny"] + common)
+            act(choice, expected: ["accept", "deny"], challenge: challenge, answer: { confirmation.sender.respond(with: choice == "accept", to: confirmation) })
         }
     }
 
@@ -115,6 +127,17 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
         case "answerTwice":
             if !answer() { control.violation("the first answer to \(challenge) was refused") }
             if answer() { control.violation("a second answer to \(challenge) was accepted") }
+        case "letExpire":
+            // Keep the challenge and move the path's clock past the request's expiry until the
+            // flow notices (its timer may start sleeping only after this choice).
+            control.notes.withLock { $0.held.append(challenge) }
+            let clock = control.deviceClock, client = control.client
+            control.helper {
+                for _ in 0..<5_000 where client?.isFlowRunning == true {
+                    clock.advance(by: .seconds(3_600))
+                    try? await Task.sleep(for: .milliseconds(1))
+                }
+            }
         case "holdThenCancelFlow":
             control.notes.withLock { $0.held.append(challenge) }
             control.heldAnswers.withLock { $0.append(answer) }
@@ -156,6 +179,10 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
     func userClient(_ client: UserClient, didStartPinChangeFor profile: UserProfile) {}
     func userClient(_ client: UserClient, didChangePinFor profile: UserProfile) { finish(.success) }
     func userClient(_ client: UserClient, didFailToChangePinFor profile: UserProfile?, error: IdentityFlowError) { finish(.failure(error)) }
+
+    func userClient(_ client: UserClient, didReceiveConfirmationChallenge challenge: MobileAuthConfirmationChallenge) { handle(.mobileAuthConfirmation(challenge)) }
+    func userClient(_ client: UserClient, didHandle result: MobileAuthResult) { finish(.success) }
+    func userClient(_ client: UserClient, didFailToHandle source: MobileAuthSource, error: IdentityFlowError) { finish(.failure(error)) }
 
     func userClient(_ client: UserClient, didStartRegistering authenticator: Authenticator, for profile: UserProfile) {}
     func userClient(_ client: UserClient, didRegister authenticator: Authenticator, for profile: UserProfile) { finish(.success) }

@@ -53,9 +53,10 @@ final class ExploringService: IdentityService {
             control.helper { [control] in
                 // Started, not sleeping: a cancel may have ended the sleep already.
                 await clock.waitForSleepsStarted(sleep)
-                if cancel { control.client?.cancelCurrentFlow() }
-                // A failing flow cleaning up ignores the cancel and still waits for this call.
-                if !cancel || cleanup { clock.advance(by: Self.latency) }
+                let cancelTookEffect = cancel && control.client?.cancelCurrentFlow() == true
+                // A failing flow cleaning up ignores the cancel and still waits for this call; so
+                // does a flow whose answer is on its way (the cancel is refused).
+                if !cancelTookEffect || cleanup { clock.advance(by: Self.latency) }
             }
         case "expired": control.notes.withLock { $0.customAnswer = .expired }
         case "status:4001ThenCancel":
@@ -135,6 +136,35 @@ final class ExploringService: IdentityService {
 
     nonisolated(nonsending) func profileExists(_ profile: UserProfile) async throws(IdentityFlowError) -> Bool {
         try await call(.profileExists) { () throws(IdentityFlowError) in try await reference.profileExists(profile) }
+    }
+
+    nonisolated(nonsending) func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        try await call(.enrolMobileAuthentication) { () throws(IdentityFlowError) in try await reference.enrolMobileAuthentication(publicKey: publicKey, for: profile, accessToken: accessToken) }
+    }
+
+    nonisolated(nonsending) func enrolPushMobileAuthentication(deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        try await call(.enrolPushMobileAuthentication) { () throws(IdentityFlowError) in try await reference.enrolPushMobileAuthentication(deviceToken: deviceToken, for: profile, accessToken: accessToken) }
+    }
+
+    nonisolated(nonsending) func mobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> [MobileAuthRequest] {
+        try await call(.mobileAuthRequests) { () throws(IdentityFlowError) in try await reference.mobileAuthRequests(lookup, for: profile, authorization: authorization) }
+    }
+
+    nonisolated(nonsending) func answerMobileAuthRequest(_ answer: MobileAuthAnswer) async throws(IdentityFlowError) -> MobileAuthVerdict {
+        try await call(.answerMobileAuthRequest) { () throws(IdentityFlowError) in
+            // A wrong step-up proof moves the same counter as a wrong PIN at login.
+            let verdict = try await reference.answerMobileAuthRequest(answer)
+            if verdict != .handled { control.notes.withLock { $0.wrongPinsChecked += 1 } }
+            return verdict
+        }
+    }
+
+    nonisolated(nonsending) func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        try await call(.enrolImplicitAuthentication) { () throws(IdentityFlowError) in try await reference.enrolImplicitAuthentication(publicKey: publicKey, for: profile, accessToken: accessToken) }
+    }
+
+    nonisolated(nonsending) func implicitAccessToken(scopes: [String], for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> TokenSet {
+        try await call(.implicitAccessToken) { () throws(IdentityFlowError) in try await reference.implicitAccessToken(scopes: scopes, for: profile, authorization: authorization) }
     }
 }
 

@@ -17,6 +17,12 @@ struct FlowCase: Sendable, CustomStringConvertible {
         case biometricRegistration = "biometric registration"
         case logout = "logout"
         case deregistration = "deregistration"
+        case statelessRegistration = "stateless registration (browser)"
+        case statelessCustomRegistration = "stateless registration (custom one-step)"
+        case mobileAuthConfirmation = "mobile authentication (push, confirmation)"
+        case mobileAuthPin = "mobile authentication (push, PIN step-up)"
+        case mobileAuthBiometric = "mobile authentication (pending list, biometric step-up)"
+        case mobileAuthOTP = "mobile authentication (one-time code, confirmation)"
     }
 
     /// What is true before the flow starts.
@@ -31,6 +37,8 @@ struct FlowCase: Sendable, CustomStringConvertible {
         case pinChangedElsewhere = ", PIN changed elsewhere"
         /// The server allows one wrong PIN only: the first one locks the profile out.
         case lastAttempt = ", one PIN attempt"
+        /// The device's clock is an hour ahead: every request it fetches looks expired.
+        case clientClockAhead = ", device clock an hour ahead"
     }
 
     let kind: Kind
@@ -38,8 +46,11 @@ struct FlowCase: Sendable, CustomStringConvertible {
 
     var description: String { kind.rawValue + setup.rawValue }
 
-    var isRegistration: Bool { [.browserRegistration, .resumedRegistration, .oneStepRegistration, .twoStepRegistration].contains(kind) }
-    var asksForPin: Bool { [.pinAuthentication, .biometricAuthentication, .changePin, .biometricRegistration].contains(kind) }
+    var isRegistration: Bool {
+        [.browserRegistration, .resumedRegistration, .oneStepRegistration, .twoStepRegistration, .statelessRegistration, .statelessCustomRegistration].contains(kind)
+    }
+    var isMobileAuth: Bool { [.mobileAuthConfirmation, .mobileAuthPin, .mobileAuthBiometric, .mobileAuthOTP].contains(kind) }
+    var asksForPin: Bool { [.pinAuthentication, .biometricAuthentication, .changePin, .biometricRegistration, .mobileAuthPin, .mobileAuthBiometric].contains(kind) }
 
     /// Every flow and set-up the exploration runs.
     static let all: [FlowCase] = [
@@ -62,6 +73,17 @@ struct FlowCase: Sendable, CustomStringConvertible {
         FlowCase(kind: .biometricRegistration, setup: .lastAttempt),
         FlowCase(kind: .logout),
         FlowCase(kind: .deregistration),
+        FlowCase(kind: .statelessRegistration),
+        FlowCase(kind: .statelessCustomRegistration),
+        FlowCase(kind: .mobileAuthConfirmation),
+        FlowCase(kind: .mobileAuthConfirmation, setup: .clientClockAhead),
+        FlowCase(kind: .mobileAuthPin),
+        FlowCase(kind: .mobileAuthPin, setup: .unknownToServer),
+        FlowCase(kind: .mobileAuthPin, setup: .lastAttempt),
+        FlowCase(kind: .mobileAuthBiometric),
+        FlowCase(kind: .mobileAuthBiometric, setup: .pinChangedElsewhere),
+        FlowCase(kind: .mobileAuthBiometric, setup: .unknownToServer),
+        FlowCase(kind: .mobileAuthOTP),
     ]
 }
 
@@ -75,7 +97,7 @@ struct PathWorld {
     let oneStep: IdentityProvider
     let twoStep: IdentityProvider
 
-    init(control: PathControl) async throws {
+    init(control: PathControl, flow: FlowCase) async throws {
         self.control = control
         let reference = ReferenceIdentityService(maxPinFailures: 2, clock: control.clock)
         let script: CustomProviderScript = { _, _ in
@@ -87,7 +109,8 @@ struct PathWorld {
         oneStep = reference.addCustomProvider(id: "one-step", steps: .oneStep, script: script)
         twoStep = reference.addCustomProvider(id: "two-step", steps: .twoStep, script: script)
         logs = LogCapture()
-        let configuration = ClientConfiguration.testing(clock: control.clock, logger: logs.logger)
+        let skew: TimeInterval = flow.setup == .clientClockAhead ? 3600 : 0
+        let configuration = ClientConfiguration.testing(clock: control.deviceClock, now: { Date().addingTimeInterval(skew) }, logger: logs.logger)
         storage = ExploringStorage(control: control)
         client = UserClient(configuration: configuration, service: ExploringService(reference: reference, control: control), storage: storage)
         self.reference = reference
@@ -101,13 +124,14 @@ struct PathWorld {
         if flow.kind == .resumedRegistration { try await checkpointInAnotherProcess() }
         guard !flow.isRegistration else { return nil }
         let profile = try await registerProfile()
-        if flow.kind == .biometricAuthentication {
+        if flow.kind == .biometricAuthentication || flow.kind == .mobileAuthBiometric {
             try await client.registerBiometricAuthenticator(for: profile, responder: ClosureResponder { challenge in
                 if case .pin(let prompt) = challenge { prompt.sender.respond(with: Secrets.pin, to: prompt) }
             })
         }
+        if flow.isMobileAuth { try await sendMobileAuthRequest(flow, to: profile) }
         switch flow.setup {
-        case .plain: break
+        case .plain, .clientClockAhead: break
         case .otherUserLoggedIn: _ = try await registerProfile()
         case .unknownToServer: try await reference.deregister(profile, accessToken: nil)
         case .lastAttempt: reference.setMaxPinFailures(1)
@@ -148,6 +172,23 @@ struct PathWorld {
         var json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         json["expiresAt"] = Date().timeIntervalSince1970 - 60
         storage.setDataWithoutChoice(try JSONSerialization.data(withJSONObject: json), forKey: key)
+    }
+
+    /// Enrols the profile for (push) mobile authentication and has the server send it a request,
+    /// noting where the host will take it from.
+    private func sendMobileAuthRequest(_ flow: FlowCase, to profile: UserProfile) async throws {
+        try await client.enrollMobileAuthentication()
+        try await client.enrollPushMobileAuthentication(deviceToken: Data([1, 2, 3, 4]))
+        let source: MobileAuthSource
+        switch flow.kind {
+        case .mobileAuthPin: source = .push(try reference.sendMobileAuthRequest(to: profile, message: "Log in to the web shop?", type: .pin))
+        case .mobileAuthBiometric:
+            try reference.sendMobileAuthRequest(to: profile, message: "Pay 10 EUR?", type: .biometric)
+            source = .request(try #require(try await client.pendingMobileAuthRequests(for: profile).first))
+        case .mobileAuthOTP: source = .otp(try reference.createMobileAuthOTP(for: profile, message: "Log in at the desk?"))
+        default: source = .push(try reference.sendMobileAuthRequest(to: profile, message: "Log in to the web shop?"))
+        }
+        control.notes.withLock { $0.mobileAuthSource = source }
     }
 
     private func registerProfile() async throws -> UserProfile {

@@ -27,10 +27,16 @@ final class PathControl: Sendable {
         var violations: [String] = []
         /// Challenges held for answering after the flow ended.
         var held: [Challenge] = []
+        /// Where the mobile authentication flow takes its request from.
+        var mobileAuthSource: MobileAuthSource?
     }
 
     let chooser: Chooser
+    /// The server's clock: injected latency sleeps on it.
     let clock = ManualClock()
+    /// The client's clock: challenges time out on it when a mobile authentication request
+    /// expires. Apart from ``clock``, so that those timers never count as a slow call's sleep.
+    let deviceClock = ManualClock()
     let notes = Locked(Notes())
     /// How to answer each held challenge, once the flow has ended (each must return `false`).
     let heldAnswers = Locked<[@Sendable () -> Bool]>([])

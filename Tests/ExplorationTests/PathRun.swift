@@ -22,7 +22,7 @@ struct PathRun {
         let chooser = Chooser(prefix: prefix)
         let control = PathControl(chooser: chooser)
         do {
-            let world = try await PathWorld(control: control)
+            let world = try await PathWorld(control: control, flow: flow)
             let profile = try await world.prepare(flow)
             return await explore(world, profile: profile)
         } catch {
@@ -38,7 +38,8 @@ struct PathRun {
             control.notes.withLock { $0.state = record.transition.target }
         }
         let before = Snapshot(world, profile: profile)
-        let host = ExploringHost(control: control, reference: world.reference, createdPin: flow.kind == .changePin ? Secrets.newPin : Secrets.pin)
+        let host = ExploringHost(control: control, reference: world.reference, createdPin: flow.kind == .changePin ? Secrets.newPin : Secrets.pin,
+                                 requestsExpire: flow.isMobileAuth)
         control.notes.withLock { $0.armed = true }
         let outcome = await start(world, profile: profile, host: host)
         for answer in control.heldAnswers.current where answer() {
@@ -58,6 +59,7 @@ struct PathRun {
         let client = world.client
         let subject = profile ?? UserProfile(profileId: "none")
         if flow.kind == .resumedRegistration { handOverRedirect(world) }
+        let source = world.control.notes.withLock { $0.mobileAuthSource } ?? .otp("none")
         if usesDelegate {
             switch flow.kind {
             case .browserRegistration: client.registerUser(with: ReferenceIdentityService.browserProvider, delegate: host)
@@ -70,6 +72,9 @@ struct PathRun {
             case .biometricRegistration: client.registerBiometricAuthenticator(for: subject, delegate: host)
             case .logout: client.logout { error in host.finish(error.map { .failure($0) } ?? .success) }
             case .deregistration: client.deregister(subject) { error in host.finish(error.map { .failure($0) } ?? .success) }
+            case .statelessRegistration: client.registerStatelessUser(with: ReferenceIdentityService.browserProvider, delegate: host)
+            case .statelessCustomRegistration: client.registerStatelessUser(with: world.oneStep, delegate: host)
+            case .mobileAuthConfirmation, .mobileAuthPin, .mobileAuthBiometric, .mobileAuthOTP: client.handleMobileAuthRequest(source, delegate: host)
             }
             return await host.outcome()
         }
@@ -86,6 +91,10 @@ struct PathRun {
             case .biometricRegistration: try await client.registerBiometricAuthenticator(for: subject, responder: host)
             case .logout: try await client.logout()
             case .deregistration: try await client.deregister(subject)
+            case .statelessRegistration: _ = try await client.registerStatelessUser(with: ReferenceIdentityService.browserProvider, responder: host)
+            case .statelessCustomRegistration: _ = try await client.registerStatelessUser(with: world.oneStep, responder: host)
+            case .mobileAuthConfirmation, .mobileAuthPin, .mobileAuthBiometric, .mobileAuthOTP:
+                _ = try await client.handleMobileAuthRequest(source, responder: host)
             }
             outcome = .success
         } catch {
@@ -150,7 +159,7 @@ struct PathRun {
         }
         // At most one live token set per profile on the device, whatever happened (a cancel just
         // as the server answered included), unless a clean-up call itself failed.
-        let profiles = world.client.userProfiles.count
+        let profiles = world.client.userProfiles.count + (world.client.authenticatedUserProfile?.isStateless == true ? 1 : 0)
         // Logging out or deregistering "on this device only" (10009, 10003) means the server could not be told.
         let localOnly = [ErrorCode.localLogout, .localDeregistration].contains(outcome.error?.code)
         if !notes.cleanupFaulted, !localOnly, world.reference.activeAccessTokenCount > profiles || world.reference.activeRefreshTokenCount > profiles {

@@ -116,6 +116,9 @@ struct InteropResponder: ChallengeResponder {
         case .biometric(let biometric):
             seen.withLock { $0.append("biometric") }
             biometric.sender.cancel(biometric)
+        case .mobileAuthConfirmation(let confirmation):
+            seen.withLock { $0.append("confirm") }
+            confirmation.sender.respond(with: true, to: confirmation)
         }
     }
 }

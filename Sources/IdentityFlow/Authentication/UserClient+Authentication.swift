@@ -84,6 +84,7 @@ extension UserClient {
     @discardableResult
     private func launchAuthentication(_ profile: UserProfile, authenticator: Authenticator?, host: FlowHost<AuthenticationMachine.Context, AuthenticationResult>) -> FlowSlot? {
         launch(host: host) { id throws(IdentityFlowError) in
+            try self.requireStoredProfile(profile, for: "Logging in")
             let registered = try self.storedProfile(profile).authenticators
             let chosen = authenticator ?? registered.last ?? .pin
             guard registered.contains(chosen) else {

@@ -60,7 +60,7 @@ extension UserClient {
     @discardableResult
     private func launchAuthenticatorRegistration(for profile: UserProfile, host: FlowHost<UserProfile, RegisteredAuthenticator>) -> FlowSlot? {
         launch(host: host) { id throws(IdentityFlowError) in
-            _ = try self.storedProfile(profile)
+            try self.requireStoredProfile(profile, for: "Registering biometrics")
             return AuthenticatorRegistrationFlow(client: self, id: id, profile: profile, host: host)
         }
     }

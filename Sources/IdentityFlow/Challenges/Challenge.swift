@@ -11,6 +11,8 @@ public enum Challenge: Sendable, CustomStringConvertible {
     case pin(PinChallenge)
     /// Confirm with biometrics, or fall back to the PIN.
     case biometric(BiometricChallenge)
+    /// Accept or deny a mobile authentication request.
+    case mobileAuthConfirmation(MobileAuthConfirmationChallenge)
 
     /// The challenge's own description (no secrets).
     public var description: String {
@@ -20,6 +22,7 @@ public enum Challenge: Sendable, CustomStringConvertible {
         case .createPin(let challenge): challenge.description
         case .pin(let challenge): challenge.description
         case .biometric(let challenge): challenge.description
+        case .mobileAuthConfirmation(let challenge): challenge.description
         }
     }
 
@@ -30,7 +33,7 @@ public enum Challenge: Sendable, CustomStringConvertible {
         case .customRegistration(let challenge): challenge.error
         case .createPin(let challenge): challenge.error
         case .pin(let challenge): challenge.error
-        case .biometric: nil
+        case .biometric, .mobileAuthConfirmation: nil
         }
     }
 
@@ -44,6 +47,7 @@ public enum Challenge: Sendable, CustomStringConvertible {
         case .createPin(let challenge): challenge.sender.cancel(challenge)
         case .pin(let challenge): challenge.sender.cancel(challenge)
         case .biometric(let challenge): challenge.sender.cancel(challenge)
+        case .mobileAuthConfirmation(let challenge): challenge.sender.cancel(challenge)
         }
     }
 }

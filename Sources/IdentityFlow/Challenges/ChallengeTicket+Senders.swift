@@ -82,3 +82,14 @@ extension ChallengeTicket: BiometricChallengeSender where Answer == BiometricAns
         settle(.cancelled, for: challenge.releaseObserver)
     }
 }
+
+/// The user's decision on a mobile authentication request.
+extension ChallengeTicket: MobileAuthConfirmationChallengeSender where Answer == Bool {
+    func respond(with accepted: Bool, to challenge: MobileAuthConfirmationChallenge) -> Bool {
+        settle(.answered(accepted), for: challenge.releaseObserver)
+    }
+
+    func cancel(_ challenge: MobileAuthConfirmationChallenge) -> Bool {
+        settle(.cancelled, for: challenge.releaseObserver)
+    }
+}

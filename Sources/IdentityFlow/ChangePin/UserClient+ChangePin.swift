@@ -63,6 +63,7 @@ extension UserClient {
             guard let profile = self.authenticatedUserProfile else {
                 throw IdentityFlowError(.userNotAuthenticated, "Changing the PIN needs an authenticated user: log in first.")
             }
+            try self.requireStoredProfile(profile, for: "Changing the PIN")
             return ChangePinFlow(client: self, id: id, context: .init(profile: profile, pinPolicy: self.configuration.pinPolicy), host: host)
         }
     }

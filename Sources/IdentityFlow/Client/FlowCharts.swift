@@ -10,5 +10,6 @@ package enum FlowCharts {
         AuthenticatorRegistrationMachine.chart,
         LogoutMachine.chart,
         DeregistrationMachine.chart,
+        MobileAuthMachine.chart,
     ]
 }

@@ -119,7 +119,7 @@ public final class UserClient: Sendable {
     // MARK: - Profiles
 
     /// The profiles registered on this device.
-    public var userProfiles: Set<UserProfile> { Set(state.withLock { $0.profiles.keys }) }
+    public var userProfiles: Set<UserProfile> { Set(state.withLock { $0.profiles.keys.filter { !$0.isStateless } }) }
 
     /// The profile logged in now, if any.
     public var authenticatedUserProfile: UserProfile? { state.withLock { $0.authenticatedProfile } }
@@ -196,12 +196,17 @@ public final class UserClient: Sendable {
         }
     }
 
+    /// Stores a new profile (a stateless one in memory only) and logs it in. A stateless session
+    /// it replaces ends: forgotten here, its tokens revoked in the background.
     func storeRegisteredProfile(_ stored: StoredProfile) throws(IdentityFlowError) {
         try profileStore.save(stored)
-        state.withLock { state in
+        let replaced = state.withLock { state -> TokenSet? in
+            let previous = state.authenticatedProfile.flatMap { $0.isStateless && $0 != stored.profile ? state.profiles.removeValue(forKey: $0) : nil }
             state.profiles[stored.profile] = stored
             state.authenticatedProfile = stored.profile
+            return previous?.tokens
         }
+        if let replaced { Task { await self.revokeUnused(replaced, flow: nil) } }
     }
 
     /// Best effort: deregisters a half-made profile on the server and revokes its tokens.

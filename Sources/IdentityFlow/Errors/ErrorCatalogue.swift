@@ -44,6 +44,14 @@ extension ErrorCode {
         entry(.registrationCheckpointNotFound, .registration, "registrationCheckpointNotFound", "No registration is waiting to be resumed."),
         entry(.issuerMismatch, .registration, "issuerMismatch", "The browser redirect names another issuer, or none where the provider promises one (RFC 9207): nothing was exchanged."),
         entry(.pinParametersRefused, .authentication, "pinParametersRefused", "The server asked for PIN key parameters the client refuses (iterations, salt or nonce length, protocol version); nothing was derived or sent."),
+        entry(.statelessUser, .changePin, "statelessUser", "This needs a profile stored on the device; a stateless registration stores none."),
+        entry(.mobileAuthNotEnrolled, .mobileAuthentication, "mobileAuthNotEnrolled", "The profile is not enrolled for mobile authentication (or push) on this device or the server."),
+        entry(.mobileAuthRequestExpired, .mobileAuthentication, "mobileAuthRequestExpired", "The mobile authentication request expired; nothing was confirmed."),
+        entry(.mobileAuthRequestNotFound, .mobileAuthentication, "mobileAuthRequestNotFound", "The server has no open mobile authentication request of that id for this profile (unknown, answered already, or another profile's)."),
+        entry(.deviceProofRefused, .mobileAuthentication, "deviceProofRefused", "The server refused the device key's signature: it holds another key for this profile."),
+        entry(.implicitAuthNotEnrolled, .mobileAuthentication, "implicitAuthNotEnrolled", "The profile has no implicit authentication key on the server; log in and enrol it."),
+        entry(.invalidMobileAuthOtp, .mobileAuthentication, "invalidMobileAuthOtp", "This is not a mobile authentication one-time code for a profile on this device."),
+        entry(.featureNotSupported, .generic, "featureNotSupported", "The identity service does not offer this feature."),
     ].sorted { $0.code.rawValue < $1.code.rawValue }
 
     /// This code's catalogue entry.

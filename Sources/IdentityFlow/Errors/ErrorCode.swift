@@ -82,6 +82,8 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     public static let localDeregistration = ErrorCode(rawValue: 10003)
     /// 10009: the user was logged out on this device only; the server could not be told.
     public static let localLogout = ErrorCode(rawValue: 10009)
+    /// 9033: the call needs a profile stored on this device, and this one was registered stateless.
+    public static let statelessUser = ErrorCode(rawValue: 9033)
 
     // MARK: - IdentityFlow's own
 
@@ -107,4 +109,27 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     /// 11011: there is no checkpointed registration to resume (none was waiting, it already
     /// resumed or ended, or a newer registration replaced it).
     public static let registrationCheckpointNotFound = ErrorCode(rawValue: 11011)
+
+    // MARK: - Mobile and implicit authentication
+
+    /// 11014: the profile is not enrolled for mobile authentication (or for push, where push is
+    /// asked for), on this device or on the server. Enrol it while the user is logged in.
+    public static let mobileAuthNotEnrolled = ErrorCode(rawValue: 11014)
+    /// 11015: the mobile authentication request expired: before it was fetched, while its
+    /// challenge waited, or before the server took the answer. Nothing was confirmed.
+    public static let mobileAuthRequestExpired = ErrorCode(rawValue: 11015)
+    /// 11016: the server has no open mobile authentication request of that id (or one-time code)
+    /// for this profile: unknown, already answered, or for another profile. A replayed answer gets it.
+    public static let mobileAuthRequestNotFound = ErrorCode(rawValue: 11016)
+    /// 11017: the server refused the device's signature on a mobile authentication or implicit
+    /// authentication message: the key it holds for this profile is another one.
+    public static let deviceProofRefused = ErrorCode(rawValue: 11017)
+    /// 11018: the profile has no key for implicit authentication on the server (a profile
+    /// registered by a server without the endpoint); log in and call `enrollImplicitAuthentication(for:)`.
+    public static let implicitAuthNotEnrolled = ErrorCode(rawValue: 11018)
+    /// 11019: the text is not a mobile authentication one-time code for a profile on this device.
+    public static let invalidMobileAuthOtp = ErrorCode(rawValue: 11019)
+    /// 11020: the identity service does not offer this feature (its ``IdentityService``
+    /// implementation keeps the default, or the server answers 404 for the endpoint).
+    public static let featureNotSupported = ErrorCode(rawValue: 11020)
 }

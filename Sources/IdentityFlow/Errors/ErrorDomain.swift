@@ -14,4 +14,7 @@ public enum ErrorDomain: String, Sendable, Hashable, Codable, CaseIterable {
     case deregistration
     /// Ending the session.
     case logout
+    /// Confirming requests on this device (mobile authentication) and tokens without user
+    /// interaction (implicit authentication).
+    case mobileAuthentication
 }

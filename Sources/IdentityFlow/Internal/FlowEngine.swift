@@ -26,8 +26,14 @@ final class FlowEngine<Machine: StateMachine>: Sendable {
     var logger: IdentityFlowLogger { configuration.logger }
 
     /// Opens a ticket for a new challenge; its outcome is turned into an event by `event`.
+    /// - Parameters:
+    ///   - challengeName: The challenge's type name, for logs.
+    ///   - deadline: A time limit of the flow's own (a request's expiry); the ticket times out at
+    ///     the earlier of it and the configured challenge timeout.
+    ///   - event: Turns the outcome into the machine's event.
     func issueTicket<Answer: Sendable>(
         for challengeName: String,
+        deadline: Duration? = nil,
         event: @escaping @Sendable (ChallengeOutcome<Answer>) -> Machine.Event
     ) -> ChallengeTicket<Answer> {
         let ticket = ChallengeTicket<Answer>(flowID: id, challengeName: challengeName, logger: logger) { [runner] outcome in
@@ -38,7 +44,7 @@ final class FlowEngine<Machine: StateMachine>: Sendable {
             return open
         }
         previous?.invalidate(reason: "superseded by a newer challenge")
-        if let timeout = configuration.challengeTimeout {
+        if let timeout = [configuration.challengeTimeout, deadline].compactMap({ $0 }).min() {
             ticket.startTimer(timeout, clock: configuration.clock)
         }
         return ticket
@@ -46,6 +52,9 @@ final class FlowEngine<Machine: StateMachine>: Sendable {
 
     /// The flow reached a step a cancel can no longer undo: ``UserClient/cancelCurrentFlow()`` says so from now on.
     func commit() { client.commitFlow(id) }
+
+    /// The step committed to came back refused and the flow waits for the host again: cancels count again.
+    func reopen() { client.withState { $0.currentFlow?.id == id ? $0.currentFlow : nil }?.reopen() }
 
     /// Closes the open ticket and frees the client. Call right before the terminal callback.
     func end() {

@@ -12,9 +12,10 @@ final class FlowSlot: Sendable {
         case preparing(cancelled: Bool, preparation: Task<Void, Never>?)
         /// The machine runs; `cancel` posts the cancel event.
         case running(cancel: @Sendable () -> Void)
-        /// Past the point a cancel can change the outcome (the result is being stored, or the
-        /// flow is already failing and cleaning up).
-        case committed
+        /// Past the point a cancel can change the outcome (the result is being stored, the flow
+        /// is already failing and cleaning up, or an answer is on its way to the server); keeps
+        /// the running cancel for a flow that ``reopen()``s.
+        case committed(cancel: (@Sendable () -> Void)?)
     }
 
     init(id: FlowID) { self.id = id }
@@ -67,6 +68,16 @@ final class FlowSlot: Sendable {
 
     /// From now on a cancel changes nothing, and ``cancel()`` says so.
     func commit() {
-        phase.withLock { $0 = .committed }
+        phase.withLock { phase in
+            if case .running(let cancel) = phase { phase = .committed(cancel: cancel) } else { phase = .committed(cancel: nil) }
+        }
+    }
+
+    /// Cancels count again: the answer the flow committed to came back refused (a wrong step-up
+    /// PIN), and the flow waits for the host once more.
+    func reopen() {
+        phase.withLock { phase in
+            if case .committed(let cancel?) = phase { phase = .running(cancel: cancel) }
+        }
     }
 }

@@ -80,13 +80,15 @@ final class RegistrationFlow: FlowPerformer {
                 let (salt, key) = try PinProof.newPinKey(pin: pin, iterations: iterations, deviceSecret: deviceSecret, profile: profile)
                 _ = try await service.enrolPin(PinEnrolment(profile: profile, salt: salt, iterations: iterations, publicKey: key.publicKey),
                                                accessToken: tokens.accessToken)
+                await client.enrolImplicitKeyIfOffered(of: profile, deviceSecret: deviceSecret, accessToken: tokens.accessToken)
                 return .pinEnrolled
             }
         case .storeProfile(let credentials):
             engine.commit()
             let client = self.client, profile = self.profile, context = self.context
             return engine.call { () throws(IdentityFlowError) in
-                try client.storeRegisteredProfile(StoredProfile(profile: profile, tokens: credentials.tokens, deviceSecret: context.deviceSecret))
+                try client.storeRegisteredProfile(StoredProfile(profile: profile, tokens: credentials.tokens,
+                                                                deviceSecret: context.stateless ? nil : context.deviceSecret))
                 return .profileStored
             }
         case .discardRegistration(let tokens):

@@ -27,6 +27,9 @@ extension RegistrationMachine {
         .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "redirectMismatch", to: "failed"),
         .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "malformed", to: "failed"),
         .init(from: "exchangingCode", on: "codeExchanged", to: "awaitingPin"),
+        // A stateless registration keeps nothing: no checkpoint, no PIN.
+        .init(from: "preparingAuthorization", on: "authorizationURLBuilt", guard: "stateless", to: "awaitingBrowserRedirect"),
+        .init(from: "exchangingCode", on: "codeExchanged", guard: "stateless", to: "storingProfile"),
     ]
 
     private static let customTransitions: [ChartTransition] = [
@@ -37,6 +40,7 @@ extension RegistrationMachine {
         .init(from: "sendingCustomInitData", on: "customAnswerReceived", guard: "invalidAnswer", to: "failed"),
         .init(from: "awaitingCustomFinishData", on: "customDataProvided", to: "sendingCustomFinishData"),
         .init(from: "sendingCustomFinishData", on: "customAnswerReceived", guard: "success", to: "awaitingPin"),
+        .init(from: "sendingCustomFinishData", on: "customAnswerReceived", guard: "statelessSuccess", to: "storingProfile"),
         .init(from: "sendingCustomFinishData", on: "customAnswerReceived", guard: "recoverable", to: "awaitingCustomFinishData"),
         .init(from: "sendingCustomFinishData", on: "customAnswerReceived", guard: "unrecoverable", to: "failed"),
         .init(from: "sendingCustomFinishData", on: "customAnswerReceived", guard: "invalidAnswer", to: "failed"),

@@ -17,6 +17,7 @@ package struct RegistrationMachine: StateMachine {
             let authorization: AuthorizationRequest?
             let pinPolicy: PinPolicy
             let deviceSecret: Redacted<[UInt8]>
+            let stateless: Bool
         }
 
         private let fields: Box<Fields>
@@ -31,6 +32,8 @@ package struct RegistrationMachine: StateMachine {
         package var pinPolicy: PinPolicy { fields.value.pinPolicy }
         /// The device secret the PIN key is derived with (PIN proof v2), drawn for this profile.
         package var deviceSecret: Redacted<[UInt8]> { fields.value.deviceSecret }
+        /// Whether the registration is stateless: no checkpoint, no PIN, nothing stored.
+        package var stateless: Bool { fields.value.stateless }
 
         /// Creates a context.
         /// - Parameters:
@@ -39,9 +42,11 @@ package struct RegistrationMachine: StateMachine {
         ///   - authorization: The browser request, for a browser provider.
         ///   - pinPolicy: The PIN rules.
         ///   - deviceSecret: The profile's device secret.
+        ///   - stateless: Whether nothing is stored (no checkpoint, no PIN, the session in memory).
         package init(profile: UserProfile, provider: IdentityProvider, authorization: AuthorizationRequest?, pinPolicy: PinPolicy,
-                     deviceSecret: Redacted<[UInt8]>) {
-            fields = Box(Fields(profile: profile, provider: provider, authorization: authorization, pinPolicy: pinPolicy, deviceSecret: deviceSecret))
+                     deviceSecret: Redacted<[UInt8]>, stateless: Bool = false) {
+            fields = Box(Fields(profile: profile, provider: provider, authorization: authorization, pinPolicy: pinPolicy,
+                                deviceSecret: deviceSecret, stateless: stateless))
         }
     }
 
@@ -226,7 +231,9 @@ package struct RegistrationMachine: StateMachine {
             }
         case .preparingAuthorization:
             switch event {
-            case .authorizationURLBuilt(let url): return go(.savingCheckpoint, Effects(.saveCheckpoint(url)))
+            case .authorizationURLBuilt(let url):
+                if context.stateless { return go(.awaitingBrowserRedirect, guard: "stateless", Effects(.emitBrowserChallenge(url))) }
+                return go(.savingCheckpoint, Effects(.saveCheckpoint(url)))
             case .serviceFailed(let error): return fail(error)
             case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
             default: return nil
@@ -248,7 +255,9 @@ package struct RegistrationMachine: StateMachine {
         case .exchangingCode:
             switch event {
             case .codeExchanged(let tokens):
-                return go(.awaitingPin(Credentials(tokens: tokens, info: nil)), Effects(.emitCreatePinChallenge(error: nil)))
+                let credentials = Credentials(tokens: tokens, info: nil)
+                if context.stateless { return go(.storingProfile(credentials), guard: "stateless", Effects(.storeProfile(credentials))) }
+                return go(.awaitingPin(credentials), Effects(.emitCreatePinChallenge(error: nil)))
             case .serviceFailed(let error): return fail(error)
             case .cancelRequested: return cancelDuringIssuingCall()
             default: return nil
@@ -387,7 +396,9 @@ package struct RegistrationMachine: StateMachine {
             guard let tokens = answer.tokens else {
                 return fail(IdentityFlowError(.invalidServerResponse, "The server accepted the registration but issued no tokens."), guard: "invalidAnswer")
             }
-            return go(.awaitingPin(Credentials(tokens: tokens, info: answer.info)), guard: "success", Effects(.emitCreatePinChallenge(error: nil)))
+            let credentials = Credentials(tokens: tokens, info: answer.info)
+            if context.stateless { return go(.storingProfile(credentials), guard: "statelessSuccess", Effects(.storeProfile(credentials))) }
+            return go(.awaitingPin(credentials), guard: "success", Effects(.emitCreatePinChallenge(error: nil)))
         case .recoverable:
             return go(.awaitingCustomFinishData(session), guard: "recoverable",
                       Effects(.emitCustomRegistrationChallenge(.finish, info: answer.info, error: Self.retryError(answer.info))))

@@ -38,7 +38,7 @@ extension UserClient {
                         delegate.userClient(self, didReceiveCustomRegistrationFinishChallenge: challenge)
                     case .createPin(let challenge):
                         delegate.userClient(self, didReceiveCreatePinChallenge: challenge)
-                    case .pin, .biometric:
+                    case .pin, .biometric, .mobileAuthConfirmation:
                         challenge.cancel()  // a registration never asks for these
                     }
                 }
@@ -92,17 +92,62 @@ extension UserClient {
         try await registerUser(with: identityProvider, scopes: scopes, responder: ClosureResponder(answer))
     }
 
+    // MARK: - Stateless registration
+
+    /// Registers a user statelessly, reporting to a delegate: the same providers and challenges
+    /// as ``registerUser(with:scopes:delegate:)`` but no PIN, and nothing is stored on the device
+    /// (no profile, no tokens, no checkpoint). The session lives in memory until ``logout()``,
+    /// another registration, or the end of the process. The profile is flagged
+    /// ``UserProfile/isStateless``; it is not among ``userProfiles``, and PIN change, biometrics,
+    /// mobile and implicit authentication refuse it with ``ErrorCode/statelessUser``.
+    /// - Parameters:
+    ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
+    ///   - scopes: The scopes to ask for; `nil` uses ``ClientConfiguration/defaultScopes``.
+    ///   - delegate: Receives the callbacks (never a ``CreatePinChallenge``); retained until the terminal one.
+    /// - Important: Exactly one of `didRegisterUser` / `didFailToRegisterUser` is called.
+    public func registerStatelessUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, delegate: some RegistrationDelegate) {
+        launchRegistration(provider: identityProvider, scopes: scopes, stateless: true, host: registrationHost(delegate, provider: identityProvider))
+    }
+
+    /// Registers a user statelessly, answering challenges through a responder. See
+    /// ``registerStatelessUser(with:scopes:delegate:)``.
+    /// - Parameters:
+    ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
+    ///   - scopes: The scopes to ask for.
+    ///   - responder: Receives each challenge and answers through its sender.
+    /// - Returns: The stateless profile (now authenticated), the provider and its answer.
+    /// - Throws: ``IdentityFlowError``, as ``registerUser(with:scopes:responder:)``.
+    public func registerStatelessUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, responder: some ChallengeResponder) async throws(IdentityFlowError) -> RegistrationResult {
+        try await runAsync(responder: responder) { (host: FlowHost<RegistrationMachine.Context, RegistrationResult>) in
+            launchRegistration(provider: identityProvider, scopes: scopes, stateless: true, host: host)
+        }
+    }
+
+    /// Registers a user statelessly, answering challenges with a closure. See
+    /// ``registerStatelessUser(with:scopes:delegate:)``.
+    /// - Parameters:
+    ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
+    ///   - scopes: The scopes to ask for.
+    ///   - answer: Called with each challenge.
+    /// - Returns: The stateless profile, the provider and its answer.
+    /// - Throws: ``IdentityFlowError``.
+    public func registerStatelessUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> RegistrationResult {
+        try await registerStatelessUser(with: identityProvider, scopes: scopes, responder: ClosureResponder(answer))
+    }
+
     @discardableResult
-    private func launchRegistration(provider: IdentityProvider?, scopes: [String]?, host: FlowHost<RegistrationMachine.Context, RegistrationResult>) -> FlowSlot? {
+    private func launchRegistration(provider: IdentityProvider?, scopes: [String]?, stateless: Bool = false,
+                                    host: FlowHost<RegistrationMachine.Context, RegistrationResult>) -> FlowSlot? {
         launch(host: host) { id throws(IdentityFlowError) in
-            // A new registration supersedes one that waited for its redirect in an earlier process.
-            self.discardCheckpoint(self.loadCheckpoint())
-            let context = try await self.registrationContext(provider: provider, scopes: scopes ?? self.configuration.defaultScopes)
+            // A new registration supersedes one that waited for its redirect in an earlier process
+            // (a stateless one touches no storage).
+            if !stateless { self.discardCheckpoint(self.loadCheckpoint()) }
+            let context = try await self.registrationContext(provider: provider, scopes: scopes ?? self.configuration.defaultScopes, stateless: stateless)
             return RegistrationFlow(client: self, id: id, context: context, host: host)
         }
     }
 
-    private func registrationContext(provider: IdentityProvider?, scopes: [String]) async throws(IdentityFlowError) -> RegistrationMachine.Context {
+    private func registrationContext(provider: IdentityProvider?, scopes: [String], stateless: Bool) async throws(IdentityFlowError) -> RegistrationMachine.Context {
         guard !scopes.isEmpty else {
             throw IdentityFlowError(.requestInvalid, "Ask for at least one scope, or pass nil for ClientConfiguration.defaultScopes.")
         }
@@ -127,8 +172,8 @@ extension UserClient {
             throw IdentityFlowError(.unknown, "The secure random generator failed.", underlying: error)
         }
         return RegistrationMachine.Context(
-            profile: UserProfile(profileId: profileId), provider: resolved,
-            authorization: authorization, pinPolicy: configuration.pinPolicy, deviceSecret: try PinProof.newDeviceSecret())
+            profile: UserProfile(profileId: profileId, isStateless: stateless), provider: resolved,
+            authorization: authorization, pinPolicy: configuration.pinPolicy, deviceSecret: try PinProof.newDeviceSecret(), stateless: stateless)
     }
 }
 

@@ -115,6 +115,52 @@ public protocol IdentityService: Sendable {
     /// Whether the server still knows a profile (checked at launch).
     /// - Parameter profile: The profile.
     nonisolated(nonsending) func profileExists(_ profile: UserProfile) async throws(IdentityFlowError) -> Bool
+
+    // MARK: - Mobile and implicit authentication (docs/mobile-auth.md)
+
+    /// Registers the profile's mobile authentication public key.
+    /// - Parameters:
+    ///   - publicKey: The key (65-byte uncompressed P-256 point).
+    ///   - profile: The profile.
+    ///   - accessToken: An access token of the profile's user.
+    nonisolated(nonsending) func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError)
+
+    /// Registers the device's push token for the profile's mobile authentication requests.
+    /// - Parameters:
+    ///   - deviceToken: The push token (APNs on Apple platforms), as the host received it.
+    ///   - profile: The profile, enrolled for mobile authentication.
+    ///   - accessToken: An access token of the profile's user.
+    nonisolated(nonsending) func enrolPushMobileAuthentication(deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError)
+
+    /// Fetches open requests, authorized by the mobile authentication key's signature over a
+    /// fresh nonce (``pinLoginChallenge(for:)``'s) and the lookup.
+    /// - Parameters:
+    ///   - lookup: Which requests.
+    ///   - profile: The profile.
+    ///   - authorization: The nonce and the signature.
+    /// - Returns: The requests; a lookup by id or one-time code returns one or throws.
+    nonisolated(nonsending) func mobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> [MobileAuthRequest]
+
+    /// Sends the device's answer to a request.
+    /// - Parameter answer: The signed answer.
+    /// - Returns: Whether the server took it.
+    nonisolated(nonsending) func answerMobileAuthRequest(_ answer: MobileAuthAnswer) async throws(IdentityFlowError) -> MobileAuthVerdict
+
+    /// Registers the profile's implicit authentication public key.
+    /// - Parameters:
+    ///   - publicKey: The key.
+    ///   - profile: The profile.
+    ///   - accessToken: An access token of the profile's user.
+    nonisolated(nonsending) func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError)
+
+    /// Issues an access token for implicit scopes, authorized by the implicit key's signature
+    /// over a fresh nonce and the scopes.
+    /// - Parameters:
+    ///   - scopes: Scopes the server marks implicit.
+    ///   - profile: The profile.
+    ///   - authorization: The nonce and the signature.
+    /// - Returns: The tokens (an access token, without a refresh token).
+    nonisolated(nonsending) func implicitAccessToken(scopes: [String], for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> TokenSet
 }
 
 extension IdentityService {
@@ -137,4 +183,44 @@ extension IdentityService {
     /// Accepts any `iss`: a service that cannot name its issuer has nothing to compare with.
     /// - Parameter issuer: The redirect's `iss` value, ignored.
     public nonisolated(nonsending) func checkAuthorizationResponseIssuer(_ issuer: String?) async throws(IdentityFlowError) {}
+
+    /// A service without mobile authentication refuses to enrol.
+    /// - Throws: ``ErrorCode/featureNotSupported``.
+    public nonisolated(nonsending) func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        throw Self.unsupported("mobile authentication")
+    }
+
+    /// A service without mobile authentication refuses to enrol.
+    /// - Throws: ``ErrorCode/featureNotSupported``.
+    public nonisolated(nonsending) func enrolPushMobileAuthentication(deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        throw Self.unsupported("push mobile authentication")
+    }
+
+    /// A service without mobile authentication has no requests.
+    /// - Throws: ``ErrorCode/featureNotSupported``.
+    public nonisolated(nonsending) func mobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> [MobileAuthRequest] {
+        throw Self.unsupported("mobile authentication")
+    }
+
+    /// A service without mobile authentication takes no answers.
+    /// - Throws: ``ErrorCode/featureNotSupported``.
+    public nonisolated(nonsending) func answerMobileAuthRequest(_ answer: MobileAuthAnswer) async throws(IdentityFlowError) -> MobileAuthVerdict {
+        throw Self.unsupported("mobile authentication")
+    }
+
+    /// A service without implicit authentication refuses to enrol.
+    /// - Throws: ``ErrorCode/featureNotSupported``.
+    public nonisolated(nonsending) func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        throw Self.unsupported("implicit authentication")
+    }
+
+    /// A service without implicit authentication issues no implicit tokens.
+    /// - Throws: ``ErrorCode/featureNotSupported``.
+    public nonisolated(nonsending) func implicitAccessToken(scopes: [String], for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> TokenSet {
+        throw Self.unsupported("implicit authentication")
+    }
+
+    private static func unsupported(_ feature: String) -> IdentityFlowError {
+        IdentityFlowError(.featureNotSupported, "This identity service does not support \(feature).")
+    }
 }

@@ -49,7 +49,7 @@ extension UserClient {
         return request
     }
 
-    private func sessionTokens() throws(IdentityFlowError) -> TokenSet {
+    func sessionTokens() throws(IdentityFlowError) -> TokenSet {
         guard let tokens = withState({ state in state.authenticatedProfile.flatMap { state.profiles[$0]?.tokens } }) else {
             throw IdentityFlowError(.userNotAuthenticated, "Authenticated requests need a logged-in user.")
         }

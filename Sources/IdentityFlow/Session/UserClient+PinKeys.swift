@@ -73,7 +73,7 @@ extension UserClient {
 
     /// A fresh challenge, refused when its parameters are out of bounds (11013); `nil` when the
     /// server no longer knows the profile.
-    private nonisolated(nonsending) func challenge(for profile: UserProfile, speaking version: Int, derivesPinKey: Bool = true) async throws(IdentityFlowError) -> PinLoginChallenge? {
+    nonisolated(nonsending) func challenge(for profile: UserProfile, speaking version: Int, derivesPinKey: Bool = true) async throws(IdentityFlowError) -> PinLoginChallenge? {
         let challenge: PinLoginChallenge
         do { challenge = try await service.pinLoginChallenge(for: profile) } catch where error.code == .userDeregistered {
             return nil

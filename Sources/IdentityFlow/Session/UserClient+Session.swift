@@ -11,6 +11,13 @@ extension UserClient {
         return stored
     }
 
+    /// Refuses a stateless profile (``ErrorCode/statelessUser``) and one not registered here.
+    func requireStoredProfile(_ profile: UserProfile, for action: String) throws(IdentityFlowError) {
+        if try storedProfile(profile).profile.isStateless {
+            throw IdentityFlowError(.statelessUser, "\(action) needs a profile stored on this device; this one was registered stateless.")
+        }
+    }
+
     /// The server's counters for a profile; a profile the server no longer knows comes back as `.deregistered`.
     nonisolated(nonsending) func pinStatus(for profile: UserProfile) async throws(IdentityFlowError) -> PinCounters? {
         do {
@@ -67,11 +74,14 @@ extension UserClient {
 
     /// Ends the session of the authenticated profile on this device; returns its tokens to revoke.
     @discardableResult
+    /// A stateless profile ends with its session: it is forgotten.
     func endSessionLocally() -> (UserProfile, TokenSet)? {
         withState { state in
             guard let profile = state.authenticatedProfile else { return nil }
             state.authenticatedProfile = nil
-            return state.profiles[profile].map { (profile, $0.tokens) }
+            let ended = state.profiles[profile].map { (profile, $0.tokens) }
+            if profile.isStateless { state.profiles[profile] = nil }
+            return ended
         }
     }
 }
@@ -86,7 +96,7 @@ extension UserClient {
     }
 
     /// Deletes a profile from the device; a storage failure is logged and the profile is forgotten all the same.
-    func forgetProfile(_ profile: UserProfile, flow: FlowID) {
+    func forgetProfile(_ profile: UserProfile, flow: FlowID?) {
         do { try deleteProfileLocally(profile) } catch {
             withState { state in
                 state.profiles[profile] = nil

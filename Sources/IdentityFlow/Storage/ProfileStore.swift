@@ -11,6 +11,10 @@ struct StoredProfile: Sendable, Hashable, Decodable {
     var deviceSecret: Redacted<[UInt8]>?
     /// Whether a biometric key is stored (in its own item) and registered with the server.
     var hasBiometricKey: Bool = false
+    /// Whether the mobile authentication key is registered with the server.
+    var mobileAuthEnrolled: Bool = false
+    /// Whether the device's push token is registered for mobile authentication requests.
+    var pushMobileAuthEnrolled: Bool = false
     /// A v1 profile's biometric key: its PIN verifier, removed by the upgrade to v2.
     var biometricKey: Redacted<[UInt8]>?
 
@@ -24,7 +28,7 @@ struct StoredProfile: Sendable, Hashable, Decodable {
     /// The authenticators registered: the PIN always, biometrics when a key is stored.
     var authenticators: [Authenticator] { hasBiometricKey || biometricKey != nil ? [.pin, .biometric] : [.pin] }
 
-    private enum CodingKeys: String, CodingKey { case profile, tokens, deviceSecret, hasBiometricKey, biometricKey }
+    private enum CodingKeys: String, CodingKey { case profile, tokens, deviceSecret, hasBiometricKey, biometricKey, mobileAuthEnrolled, pushMobileAuthEnrolled }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -33,6 +37,8 @@ struct StoredProfile: Sendable, Hashable, Decodable {
         deviceSecret = try container.decodeIfPresent(Redacted<[UInt8]>.self, forKey: .deviceSecret)
         hasBiometricKey = try container.decodeIfPresent(Bool.self, forKey: .hasBiometricKey) ?? false
         biometricKey = try container.decodeIfPresent(Redacted<[UInt8]>.self, forKey: .biometricKey)
+        mobileAuthEnrolled = try container.decodeIfPresent(Bool.self, forKey: .mobileAuthEnrolled) ?? false
+        pushMobileAuthEnrolled = try container.decodeIfPresent(Bool.self, forKey: .pushMobileAuthEnrolled) ?? false
     }
 }
 
@@ -62,7 +68,9 @@ struct ProfileStore: Sendable {
         return (profiles, unreadable)
     }
 
+    /// Writes the profile; a stateless one is never written (its session lives in memory).
     func save(_ stored: StoredProfile) throws(IdentityFlowError) {
+        guard !stored.profile.isStateless else { return }
         let data: Data
         do { data = try stored.jsonData() } catch {
             throw IdentityFlowError(.dataStorageNotAvailable, "A profile could not be encoded.", underlying: error)

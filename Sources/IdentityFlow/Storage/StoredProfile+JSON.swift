@@ -34,6 +34,16 @@ extension StoredProfile {
             writer.key("biometricKey")
             writer.byteArray(biometricKey.value)
         }
+        if mobileAuthEnrolled {
+            writer.punctuation(",")
+            writer.key("mobileAuthEnrolled")
+            writer.bool(true)
+        }
+        if pushMobileAuthEnrolled {
+            writer.punctuation(",")
+            writer.key("pushMobileAuthEnrolled")
+            writer.bool(true)
+        }
         writer.punctuation("}")
         return Data(writer.bytes)
     }

@@ -30,7 +30,7 @@ struct DemoChallengeAnswerer: ChallengeResponder {
             }
             transcript.answer("PIN <redacted>")
             create.sender.respond(with: pin, to: create)
-        case .pin, .biometric:
+        case .pin, .biometric, .mobileAuthConfirmation:
             cancel(challenge)  // registrations never ask for these
         }
     }

@@ -223,10 +223,7 @@ extension ReferenceIdentityService {
     /// Removes the profile's enrolment and revokes its user's tokens. Unknown profiles are fine.
     public nonisolated(nonsending) func deregister(_ profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
         try await enter(.deregister)
-        state.withLock { state in
-            guard let enrolment = state.enrolments.removeValue(forKey: profile.profileId) else { return }
-            state.revokeAllTokens(of: enrolment.user)
-        }
+        state.withLock { $0.forget(profile) }
     }
 
     /// Whether a PIN is enrolled for the profile.
@@ -257,7 +254,7 @@ extension ReferenceIdentityService {
         return error
     }
 
-    private static func invalidRequest(_ message: String) -> IdentityFlowError {
+    static func invalidRequest(_ message: String) -> IdentityFlowError {
         var error = IdentityFlowError(.requestInvalid, message)
         error.oauthError = "invalid_request"
         return error
@@ -273,7 +270,7 @@ extension ReferenceIdentityService {
         return IdentityFlowError(.invalidPin, "The reference server refused the PIN key's proof.")
     }
 
-    private static func unknownProfile(_ profile: UserProfile) -> IdentityFlowError {
+    static func unknownProfile(_ profile: UserProfile) -> IdentityFlowError {
         var error = IdentityFlowError(.userDeregistered, "The server no longer knows this profile.")
         error.userProfile = profile
         return error

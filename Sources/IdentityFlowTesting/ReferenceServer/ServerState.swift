@@ -30,6 +30,20 @@ struct ServerState: Sendable {
         var failureCount: Int
     }
 
+    /// A profile's mobile authentication enrolment.
+    struct MobileAuthEnrolment: Sendable {
+        let publicKey: [UInt8]
+        var pushToken: [UInt8]?
+    }
+
+    /// A mobile authentication request the server sent.
+    struct MobileAuthEntry: Sendable {
+        let request: MobileAuthRequest
+        let otp: String?
+        /// `nil` while open; the decision once answered.
+        var accepted: Bool?
+    }
+
     var maxPinFailures: Int
     var accessTokenLifetime: TimeInterval
     var providers: [IdentityProvider] = [ReferenceIdentityService.browserProvider]
@@ -41,6 +55,11 @@ struct ServerState: Sendable {
     var customSessions: [String: String] = [:]
     var enrolments: [String: Enrolment] = [:]
     var nonces: [[UInt8]: String] = [:]
+    var mobileAuth: [String: MobileAuthEnrolment] = [:]
+    var mobileAuthRequests: [String: MobileAuthEntry] = [:]
+    var pushesSent: [MobileAuthPush] = []
+    var implicitKeys: [String: [UInt8]] = [:]
+    var implicitScopes: Set<String> = ["read"]
     var faults: [ServiceCall: [ServiceFault]] = [:]
     var calls: [ServiceCall] = []
     private var serial = 0
@@ -98,12 +117,20 @@ struct ServerState: Sendable {
         guard var enrolment = enrolments[profile.profileId] else { return .deregistered }
         enrolment.failureCount += 1
         guard enrolment.failureCount < maxPinFailures else {
-            enrolments[profile.profileId] = nil
-            revokeAllTokens(of: enrolment.user)
+            forget(profile)
             return .deregistered
         }
         enrolments[profile.profileId] = enrolment
         return .rejected(failureCount: enrolment.failureCount, maxFailureCount: maxPinFailures)
+    }
+
+    /// Forgets a profile: its enrolment, device keys and requests, and its user's tokens.
+    mutating func forget(_ profile: UserProfile) {
+        let id = profile.profileId
+        if let enrolment = enrolments.removeValue(forKey: id) { revokeAllTokens(of: enrolment.user) }
+        mobileAuth[id] = nil
+        implicitKeys[id] = nil
+        mobileAuthRequests = mobileAuthRequests.filter { $0.value.request.userProfile.profileId != id }
     }
 
     /// Revokes every token of a user.

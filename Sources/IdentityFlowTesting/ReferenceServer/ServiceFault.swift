@@ -32,6 +32,18 @@ public enum ServiceCall: String, Sendable, Hashable, CaseIterable {
     case deregister
     /// `profileExists(_:)`.
     case profileExists
+    /// `enrolMobileAuthentication(publicKey:for:accessToken:)`.
+    case enrolMobileAuthentication
+    /// `enrolPushMobileAuthentication(deviceToken:for:accessToken:)`.
+    case enrolPushMobileAuthentication
+    /// `mobileAuthRequests(_:for:authorization:)`.
+    case mobileAuthRequests
+    /// `answerMobileAuthRequest(_:)`.
+    case answerMobileAuthRequest
+    /// `enrolImplicitAuthentication(publicKey:for:accessToken:)`.
+    case enrolImplicitAuthentication
+    /// `implicitAccessToken(scopes:for:authorization:)`.
+    case implicitAccessToken
 }
 
 /// Something going wrong with a call, injected into the ``ReferenceIdentityService``.

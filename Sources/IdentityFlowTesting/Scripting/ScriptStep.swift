@@ -108,6 +108,17 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Expects a ``MobileAuthConfirmationChallenge``.
+    /// - Parameter action: What to do; the answer is `true` to accept, `false` to deny.
+    /// - Returns: The step.
+    public static func mobileAuthConfirmation(_ action: ScriptAction<MobileAuthConfirmationChallenge, Bool>) -> ScriptStep {
+        ScriptStep(kind: .mobileAuthConfirmation, expectedError: nil) { challenge, responder in
+            guard case .mobileAuthConfirmation(let confirmation) = challenge else { return "" }
+            return try responder.apply(action, to: confirmation, wrapped: challenge, answer: { confirmation.sender.respond(with: $0, to: confirmation) },
+                                       cancel: { confirmation.sender.cancel(confirmation) })
+        }
+    }
+
     private static func custom(_ kind: ChallengeKind, _ action: ScriptAction<CustomRegistrationChallenge, String?>, _ error: ErrorCode?) -> ScriptStep {
         ScriptStep(kind: kind, expectedError: error) { challenge, responder in
             guard case .customRegistration(let custom) = challenge else { return "" }
@@ -130,6 +141,8 @@ public enum ChallengeKind: String, Sendable, Hashable, CaseIterable {
     case pin
     /// ``BiometricChallenge``.
     case biometric
+    /// ``MobileAuthConfirmationChallenge``.
+    case mobileAuthConfirmation
 
     /// The kind of a challenge.
     /// - Parameter challenge: The challenge.
@@ -140,6 +153,7 @@ public enum ChallengeKind: String, Sendable, Hashable, CaseIterable {
         case .createPin: self = .createPin
         case .pin: self = .pin
         case .biometric: self = .biometric
+        case .mobileAuthConfirmation: self = .mobileAuthConfirmation
         }
     }
 }

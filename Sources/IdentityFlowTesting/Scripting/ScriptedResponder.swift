@@ -28,6 +28,8 @@ public final class ScriptedResponder: ChallengeResponder, FlowOutcomeObserver, S
         case pinChanged(UserProfile)
         /// `didRegisterAuthenticator`.
         case authenticatorRegistered(Authenticator, UserProfile)
+        /// `didHandle`: a mobile authentication request accepted or denied.
+        case mobileAuthHandled(MobileAuthResult)
         /// A `didFail…` callback.
         case failed(IdentityFlowError)
         /// No terminal callback came within ``ScriptedResponder/outcome(timeout:)``'s wait.
@@ -40,6 +42,7 @@ public final class ScriptedResponder: ChallengeResponder, FlowOutcomeObserver, S
             case .authenticated(let result): "authenticated(\(result.profile), \(result.authenticator))"
             case .pinChanged(let profile): "pinChanged(\(profile))"
             case .authenticatorRegistered(let authenticator, let profile): "authenticatorRegistered(\(authenticator), \(profile))"
+            case .mobileAuthHandled(let result): "mobileAuthHandled(\(result.request.id), \(result.accepted ? "accepted" : "denied"))"
             case .failed(let error): "failed(\(error.code))"
             case .timedOut(let wait): "timedOut(\(wait))"
             }
@@ -206,6 +209,7 @@ public final class ScriptedResponder: ChallengeResponder, FlowOutcomeObserver, S
         case .success(let result as AuthenticationResult): finish(.authenticated(result))
         case .success(let registered as RegisteredAuthenticator): finish(.authenticatorRegistered(registered.authenticator, registered.profile))
         case .success(let profile as UserProfile): finish(.pinChanged(profile))
+        case .success(let result as MobileAuthResult): finish(.mobileAuthHandled(result))
         case .success(let other): finish(.failed(IdentityFlowError(.unknown, "An outcome of an unknown type: \(type(of: other)).")))
         case .failure(let error): finish(.failed(error))
         }

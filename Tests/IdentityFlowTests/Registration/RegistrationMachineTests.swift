@@ -14,9 +14,9 @@ struct RegistrationMachineTests {
     static let oneStep = IdentityProvider(identifier: "one", name: "One", kind: .custom(.oneStep))
     static let twoStep = IdentityProvider(identifier: "two", name: "Two", kind: .custom(.twoStep))
 
-    static func machine(_ provider: IdentityProvider = browser, in state: RegistrationMachine.State = .idle) -> RegistrationMachine {
+    static func machine(_ provider: IdentityProvider = browser, in state: RegistrationMachine.State = .idle, stateless: Bool = false) -> RegistrationMachine {
         var machine = RegistrationMachine(context: .init(profile: profile, provider: provider, authorization: provider.kind == .browser ? request : nil, pinPolicy: PinPolicy(),
-                                                            deviceSecret: Redacted([1])))
+                                                            deviceSecret: Redacted([1]), stateless: stateless))
         machine.force(state)
         return machine
     }
@@ -58,9 +58,27 @@ struct RegistrationMachineTests {
     @Test("follows its chart for every provider kind: declared transitions taken, the rest rejected")
     func followsChart() {
         ChartSweep<RegistrationMachine>(
-            variants: [Self.browser, Self.oneStep, Self.twoStep].map { provider in { Self.machine(provider, in: $0) } },
+            variants: [Self.browser, Self.oneStep, Self.twoStep].flatMap { provider in
+                [false, true].map { stateless in { Self.machine(provider, in: $0, stateless: stateless) } }
+            },
             states: Self.states, events: Self.events
         ).run()
+    }
+
+    @Test("a stateless registration skips the checkpoint and the PIN, and stores the session (in memory)")
+    func statelessSkipsCheckpointAndPin() {
+        var machine = Self.machine(stateless: true)
+        _ = machine.handle(.started)
+        #expect(machine.handle(.authorizationURLBuilt(URL(string: "https://idp")!))?.guardName == "stateless")
+        #expect(machine.state == .awaitingBrowserRedirect)
+        _ = machine.handle(.redirectReceived(URL(string: "app://callback/?code=C&state=s-1")!))
+        let stored = machine.handle(.codeExchanged(Self.tokens))
+        #expect(stored?.guardName == "stateless")
+        #expect(stored?.effects.map(RegistrationMachine.name(of:)) == ["storeProfile"])
+        #expect(machine.handle(.profileStored)?.effects.map(RegistrationMachine.name(of:)) == ["reportSuccess"])
+        var custom = Self.machine(Self.oneStep, in: .sendingCustomFinishData(RegistrationMachine.CustomSession(id: nil)), stateless: true)
+        #expect(custom.handle(Self.answer(2000, tokens: Self.tokens))?.guardName == "statelessSuccess")
+        #expect(RegistrationMachine.name(of: custom.state) == "storingProfile")
     }
 
     @Test("a browser registration walks from start to registered with the effects in order")

@@ -1,0 +1,88 @@
+import Foundation
+import Statechart
+
+/// Implicit authentication: an access token for the scopes the server marks implicit, with no
+/// user interaction, signed by a key bound to this device and profile (`docs/mobile-auth.md`).
+extension UserClient {
+    /// Obtains an access token for implicit scopes (say, showing the user's name before login).
+    /// Nothing is asked and nothing is stored; the user is not logged in, and PIN-protected
+    /// scopes are refused by the server. It may run while a flow runs.
+    ///
+    /// ```swift
+    /// let implicit = try await client.implicitlyAuthenticate(profile, scopes: ["read"])
+    /// request.setValue("Bearer \(implicit.tokens.accessToken.value)", forHTTPHeaderField: "Authorization")
+    /// ```
+    /// - Parameters:
+    ///   - profile: A profile registered on this device.
+    ///   - scopes: Scopes the server marks implicit.
+    /// - Returns: The profile and its implicit tokens (an access token, no refresh token).
+    /// - Throws: ``ErrorCode/userDeregistered`` when the server no longer knows the profile (it is
+    ///   then removed from this device), ``ErrorCode/implicitAuthNotEnrolled`` when the server
+    ///   holds no implicit key for it, ``ErrorCode/requestInvalid`` for an unknown profile, empty
+    ///   or non-implicit scopes, ``ErrorCode/statelessUser`` for a stateless profile,
+    ///   ``ErrorCode/deviceProofRefused`` when the server holds another key.
+    public func implicitlyAuthenticate(_ profile: UserProfile, scopes: [String]) async throws(IdentityFlowError) -> ImplicitAuthentication {
+        try requireStarted()
+        guard !scopes.isEmpty else { throw IdentityFlowError(.requestInvalid, "Implicit authentication needs at least one scope.") }
+        let stored = try storedProfile(profile)
+        if stored.profile.isStateless {
+            throw IdentityFlowError(.statelessUser, "A stateless profile has no device key for implicit authentication.")
+        }
+        let key = try deviceKey(.implicitAuthentication, of: stored)
+        do throws(IdentityFlowError) {
+            guard let challenge = try await challenge(for: profile, speaking: 2, derivesPinKey: false) else { throw PinEntry.deregisteredError(profile) }
+            let message = DeviceKeyProof.message(.implicitToken, profile: profile, nonce: challenge.nonce, subject: DeviceKeyProof.scopeSubject(scopes))
+            let tokens = try await service.implicitAccessToken(scopes: scopes, for: profile,
+                                                               authorization: PinKeyAuthorization(nonce: challenge.nonce, proof: key.sign(message)))
+            return ImplicitAuthentication(profile: profile, tokens: tokens)
+        } catch where error.code == .userDeregistered {
+            forgetProfile(profile, flow: nil)
+            throw PinEntry.deregisteredError(profile)
+        }
+    }
+
+    /// Obtains an implicit token, calling back on the configured executor. See
+    /// ``implicitlyAuthenticate(_:scopes:)``.
+    /// - Parameters:
+    ///   - profile: A profile registered on this device.
+    ///   - scopes: Scopes the server marks implicit.
+    ///   - completion: Called once with the tokens or the error.
+    public func implicitlyAuthenticate(_ profile: UserProfile, scopes: [String],
+                                       completion: @escaping @Sendable (Result<ImplicitAuthentication, IdentityFlowError>) -> Void) {
+        let executor = configuration.callbackExecutor
+        Task {
+            let outcome: Result<ImplicitAuthentication, IdentityFlowError>
+            do throws(IdentityFlowError) { outcome = .success(try await implicitlyAuthenticate(profile, scopes: scopes)) } catch { outcome = .failure(error) }
+            executor.run { completion(outcome) }
+        }
+    }
+
+    /// Registers the logged-in profile's implicit authentication key with the server. A
+    /// registration does this by itself; call it for profiles registered before the server
+    /// offered implicit authentication (``ErrorCode/implicitAuthNotEnrolled``).
+    /// - Throws: ``ErrorCode/userNotAuthenticated`` without a logged-in user,
+    ///   ``ErrorCode/featureNotSupported`` when the service does not offer it; the service's errors.
+    public func enrollImplicitAuthentication() async throws(IdentityFlowError) {
+        let (stored, tokens) = try loggedInProfileWithKeys(for: "Implicit authentication")
+        try await enrolImplicitKey(of: stored.profile, deviceSecret: stored.deviceSecret, accessToken: tokens.accessToken)
+    }
+
+    /// Registers the implicit key derived from `deviceSecret`.
+    nonisolated(nonsending) func enrolImplicitKey(of profile: UserProfile, deviceSecret: Redacted<[UInt8]>?, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        guard let deviceSecret else {
+            throw IdentityFlowError(.pinParametersRefused, "The profile still uses PIN proof v1; log in with the PIN once to upgrade it.")
+        }
+        let key = DeviceKeyProof.key(.implicitAuthentication, deviceSecret: deviceSecret, profile: profile)
+        try await service.enrolImplicitAuthentication(publicKey: key.publicKey, for: profile, accessToken: accessToken)
+    }
+
+    /// A registration's best-effort enrolment of the implicit key: a service without implicit
+    /// authentication is fine, and any other failure is logged (the user can enrol later with
+    /// ``enrollImplicitAuthentication()``); the registration goes on either way.
+    nonisolated(nonsending) func enrolImplicitKeyIfOffered(of profile: UserProfile, deviceSecret: Redacted<[UInt8]>, accessToken: Redacted<String>) async {
+        do throws(IdentityFlowError) { try await enrolImplicitKey(of: profile, deviceSecret: deviceSecret, accessToken: accessToken) } catch {
+            guard error.code != .featureNotSupported else { return }
+            configuration.logger.log(.warning, "The implicit authentication key was not registered (enrollImplicitAuthentication() can do it later): \(error)")
+        }
+    }
+}

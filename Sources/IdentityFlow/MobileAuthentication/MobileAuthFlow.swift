@@ -1,0 +1,122 @@
+import Foundation
+import Statechart
+
+/// Performs a ``MobileAuthMachine``'s effects.
+final class MobileAuthFlow: FlowPerformer {
+    typealias Machine = MobileAuthMachine
+    typealias Event = MobileAuthMachine.Event
+
+    let engine: FlowEngine<MobileAuthMachine>
+    private let client: UserClient
+    private let context: MobileAuthMachine.Context
+    /// How to look the request up when the host did not hand it over.
+    private let lookup: MobileAuthLookup
+    private let host: FlowHost<UserProfile, MobileAuthResult>
+    /// The request once known (handed over, or fetched).
+    private let request: Locked<MobileAuthRequest?>
+
+    init(client: UserClient, id: FlowID, context: MobileAuthMachine.Context, lookup: MobileAuthLookup, host: FlowHost<UserProfile, MobileAuthResult>) {
+        self.client = client
+        self.context = context
+        self.lookup = lookup
+        self.host = host
+        self.request = Locked(context.request)
+        self.engine = FlowEngine(id: id, machine: MobileAuthMachine(context: context), client: client)
+    }
+
+    func perform(_ effect: MobileAuthMachine.Effect) -> EffectWork<Event> {
+        let profile = context.profile, client = self.client, engine = self.engine
+        switch effect {
+        case .fetchRequest:
+            let lookup = self.lookup, request = self.request
+            return engine.call { () throws(IdentityFlowError) in
+                let fetched: MobileAuthRequest
+                do throws(IdentityFlowError) { fetched = try await client.fetchMobileAuthRequest(lookup, for: profile) } catch where error.code == .userDeregistered {
+                    return .answerChecked(.deregistered)  // the server forgot the profile: it is deleted here too
+                }
+                request.withLock { $0 = fetched }
+                return fetched.expiresAt <= client.configuration.now() ? .requestExpired : .requestFetched(fetched)
+            }
+        case .emitConfirmationChallenge(let request):
+            let ticket = self.ticket("MobileAuthConfirmationChallenge", for: request, answered: Event.confirmationAnswered)
+            host.challenge(.mobileAuthConfirmation(MobileAuthConfirmationChallenge(request: request, sender: ticket, releaseObserver: ticket)))
+            return .done
+        case .sendAnswer(let accepted):
+            return send { request throws(IdentityFlowError) in
+                let verdict = try await client.answerMobileAuthRequest(request, accepted: accepted)
+                guard verdict == .handled else {
+                    throw IdentityFlowError(.invalidServerResponse, "The server judged a step-up that was not sent (\(verdict)).")
+                }
+                return verdict
+            }
+        case .emitBiometricChallenge:
+            guard let request = request.current else { return .done }
+            let ticket = self.ticket("BiometricChallenge", for: request, answered: Event.biometricAnswered)
+            host.challenge(.biometric(BiometricChallenge(userProfile: profile, authenticator: .biometric, sender: ticket, releaseObserver: ticket)))
+            return .done
+        case .sendBiometricAnswer:
+            return send { request throws(IdentityFlowError) in try await client.acceptMobileAuthRequestWithBiometrics(request) }
+        case .fetchPinStatus:
+            return engine.call { () throws(IdentityFlowError) in
+                guard let counters = try await client.pinStatus(for: profile) else { return .answerChecked(.deregistered) }
+                return .pinStatusFetched(counters)
+            }
+        case .emitPinChallenge(let counters, let error):
+            guard let request = request.current else { return .done }
+            let ticket = self.ticket("PinChallenge", for: request, answered: Event.pinProvided)
+            host.challenge(.pin(PinChallenge(userProfile: profile, counters: counters, error: error, sender: ticket, releaseObserver: ticket)))
+            return .done
+        case .sendPinAnswer(let pin):
+            return send { request throws(IdentityFlowError) in try await client.acceptMobileAuthRequest(request, pin: pin) }
+        case .deleteProfile:
+            engine.commit()
+            return .run {
+                client.forgetProfile(profile, flow: engine.id)
+                return .profileDeleted
+            }
+        case .reportAccepted(let authenticator):
+            guard let request = request.current else { return .done }
+            return engine.finish(.success(MobileAuthResult(request: request, accepted: true, authenticator: authenticator)), to: host)
+        case .reportDenied:
+            guard let request = request.current else { return .done }
+            return engine.finish(.success(MobileAuthResult(request: request, accepted: false, authenticator: nil)), to: host)
+        case .reportFailure(let error):
+            return engine.finish(.failure(error), to: host)
+        }
+    }
+
+    /// Sends an answer: past cancelling while it travels, open to cancels again when the server
+    /// refuses the step-up (the host is asked once more).
+    private func send(_ body: @escaping @Sendable (MobileAuthRequest) async throws(IdentityFlowError) -> MobileAuthVerdict) -> EffectWork<Event> {
+        guard let request = request.current else { return .done }
+        engine.commit()
+        let engine = self.engine
+        return engine.call { () throws(IdentityFlowError) in
+            let verdict: MobileAuthVerdict
+            do throws(IdentityFlowError) { verdict = try await body(request) } catch {
+                if PinEntry.isRecoverable(error) { engine.reopen() }
+                throw error
+            }
+            if case .rejected = verdict { engine.reopen() }
+            return .answerChecked(verdict)
+        }
+    }
+
+    /// A ticket that times out when the request expires (or at the configured challenge
+    /// timeout, if that comes first): an expiry becomes `requestExpired`.
+    private func ticket<Answer: Sendable>(_ name: String, for request: MobileAuthRequest, answered: @escaping @Sendable (Answer) -> Event) -> ChallengeTicket<Answer> {
+        let seconds = max(0, request.expiresAt.timeIntervalSince(client.configuration.now()))
+        let untilExpiry = Duration.milliseconds(Int64((seconds * 1000).rounded(.up)))
+        let expiryComesFirst = client.configuration.challengeTimeout.map { untilExpiry <= $0 } ?? true
+        return engine.issueTicket(for: name, deadline: untilExpiry) { (outcome: ChallengeOutcome<Answer>) in
+            switch outcome {
+            case .answered(let answer): answered(answer)
+            case .cancelled: .challengeAbandoned(.cancelled)
+            case .released: .challengeAbandoned(.released)
+            case .timedOut: expiryComesFirst ? .requestExpired : .challengeAbandoned(.timedOut)
+            }
+        }
+    }
+}
+
+extension MobileAuthMachine.Event: ChallengeEvents {}

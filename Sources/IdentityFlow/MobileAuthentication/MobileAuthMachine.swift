@@ -1,0 +1,283 @@
+import Statechart
+
+/// Handling a mobile authentication request as a pure state machine: fetch it (unless the host
+/// has it), ask the user to accept or deny, step an acceptance up with biometrics or the PIN as
+/// the request demands, and send the signed answer.
+///
+/// A wrong step-up PIN asks again with updated counters (the server counts it as at login); the
+/// last allowed one deletes the profile. A request that expires while a challenge waits ends the
+/// flow with ``ErrorCode/mobileAuthRequestExpired``. Its chart is ``MobileAuthMachine/chart``.
+package struct MobileAuthMachine: StateMachine {
+    /// What the machine knows from the start.
+    package struct Context: Sendable, Equatable {
+        /// The profile the request is for.
+        package let profile: UserProfile
+        /// The request, when the host handed it over; `nil` when it must be fetched.
+        package let request: MobileAuthRequest?
+        /// Whether the profile has biometrics registered on this device.
+        package let hasBiometrics: Bool
+
+        /// Creates a context.
+        /// - Parameters:
+        ///   - profile: The profile.
+        ///   - request: The request, or `nil` to fetch it.
+        ///   - hasBiometrics: Whether biometrics are registered.
+        package init(profile: UserProfile, request: MobileAuthRequest?, hasBiometrics: Bool) {
+            self.profile = profile
+            self.request = request
+            self.hasBiometrics = hasBiometrics
+        }
+    }
+
+    /// What the machine waits for.
+    package enum State: Sendable, Equatable {
+        /// Not started.
+        case idle
+        /// The server looks the request up.
+        case fetchingRequest
+        /// The user accepts or denies.
+        case awaitingConfirmation
+        /// The server takes a denial or a plain acceptance.
+        case sendingAnswer(accepted: Bool)
+        /// The user confirms with biometrics.
+        case awaitingBiometric
+        /// The server checks the acceptance stepped up with the biometric key.
+        case verifyingBiometric
+        /// The server tells the PIN counters; the error is shown on the first PIN challenge.
+        case fetchingPinStatus(PendingError)
+        /// The user enters the PIN.
+        case awaitingPin(PinCounters)
+        /// The server checks the acceptance stepped up with the PIN key.
+        case verifyingPin(PinCounters)
+        /// The device deletes the profile the server deregistered.
+        case deletingProfile
+        /// Done: accepted. Final.
+        case accepted
+        /// Done: denied. Final.
+        case denied
+        /// Done: not answered, or the server refused. Final.
+        case failed
+    }
+
+    /// An error waiting to be shown on the first PIN challenge (after a biometric failure).
+    package struct PendingError: Sendable, Equatable {
+        /// The error, or `nil`.
+        package let error: IdentityFlowError?
+    }
+
+    /// What happened.
+    package enum Event: Sendable {
+        /// The flow started.
+        case started
+        /// The server returned the request.
+        case requestFetched(MobileAuthRequest)
+        /// The user accepted (`true`) or denied.
+        case confirmationAnswered(Bool)
+        /// The host answered the biometric challenge.
+        case biometricAnswered(BiometricAnswer)
+        /// The server told the PIN counters.
+        case pinStatusFetched(PinCounters)
+        /// The user entered a PIN.
+        case pinProvided(Redacted<String>)
+        /// The server judged the answer.
+        case answerChecked(MobileAuthVerdict)
+        /// The deregistered profile is deleted.
+        case profileDeleted
+        /// The request expired while a challenge waited (or before it was fetched).
+        case requestExpired
+        /// A server call or the storage failed.
+        case serviceFailed(IdentityFlowError)
+        /// A challenge ended without an answer.
+        case challengeAbandoned(ChallengeAbandonment)
+        /// The host cancelled the flow, or its task was cancelled.
+        case cancelRequested
+    }
+
+    /// What to do.
+    package enum Effect: Sendable, Equatable {
+        /// Look the request up on the server.
+        case fetchRequest
+        /// Hand the host a ``MobileAuthConfirmationChallenge``.
+        case emitConfirmationChallenge(MobileAuthRequest)
+        /// Send a denial or a plain acceptance.
+        case sendAnswer(accepted: Bool)
+        /// Hand the host a ``BiometricChallenge``.
+        case emitBiometricChallenge
+        /// Send the acceptance with the biometric key's proof.
+        case sendBiometricAnswer
+        /// Ask the server for the PIN counters.
+        case fetchPinStatus
+        /// Hand the host a ``PinChallenge``.
+        case emitPinChallenge(PinCounters, error: IdentityFlowError?)
+        /// Send the acceptance with the PIN key's proof.
+        case sendPinAnswer(Redacted<String>)
+        /// Delete the profile and its data from the device.
+        case deleteProfile
+        /// Tell the host the request is accepted, stepped up with this authenticator.
+        case reportAccepted(Authenticator?)
+        /// Tell the host the request is denied.
+        case reportDenied
+        /// Tell the host handling the request failed.
+        case reportFailure(IdentityFlowError)
+    }
+
+    /// What the machine knows from the start.
+    package let context: Context
+    /// The request, once known.
+    package private(set) var request: MobileAuthRequest?
+    /// The current state.
+    package private(set) var state: State
+
+    /// Creates a machine.
+    /// - Parameters:
+    ///   - context: The profile, the request if known, and whether biometrics are registered.
+    ///   - state: The state to start in; ``State/idle`` unless a test starts mid-flow.
+    package init(context: Context, state: State = .idle) {
+        self.context = context
+        self.request = context.request
+        self.state = state
+    }
+
+    /// Whether handling ended.
+    package var isFinished: Bool { state == .accepted || state == .denied || state == .failed }
+
+    /// Reacts to an event; see ``chart``.
+    /// - Parameter event: What happened.
+    /// - Returns: The guard and effects, or `nil` when the current state has no transition for it.
+    package mutating func handle(_ event: Event) -> Reaction<Effect>? {
+        switch (state, event) {
+        case (.idle, .started):
+            guard let request else { return go(.fetchingRequest, guard: "fetch", Effects(.fetchRequest)) }
+            return go(.awaitingConfirmation, guard: "requestKnown", Effects(.emitConfirmationChallenge(request)))
+        case (.fetchingRequest, .requestFetched(let fetched)):
+            request = fetched
+            return go(.awaitingConfirmation, Effects(.emitConfirmationChallenge(fetched)))
+        case (.awaitingConfirmation, .confirmationAnswered(false)):
+            return go(.sendingAnswer(accepted: false), guard: "denied", Effects(.sendAnswer(accepted: false)))
+        case (.awaitingConfirmation, .confirmationAnswered(true)):
+            switch request?.type ?? .confirmation {
+            case .confirmation:
+                return go(.sendingAnswer(accepted: true), guard: "confirmation", Effects(.sendAnswer(accepted: true)))
+            case .biometric where context.hasBiometrics:
+                return go(.awaitingBiometric, guard: "biometric", Effects(.emitBiometricChallenge))
+            case .pin, .biometric:
+                return go(.fetchingPinStatus(PendingError(error: nil)), guard: "pin", Effects(.fetchPinStatus))
+            }
+        case (.sendingAnswer(let accepted), .answerChecked(.handled)):
+            return accepted
+                ? go(.accepted, guard: "accepted", Effects(.reportAccepted(nil)))
+                : go(.denied, guard: "denied", Effects(.reportDenied))
+        case (.awaitingBiometric, .biometricAnswered(let answer)):
+            switch answer {
+            case .confirmed: return go(.verifyingBiometric, guard: "confirmed", Effects(.sendBiometricAnswer))
+            case .pinFallback: return go(.fetchingPinStatus(PendingError(error: nil)), guard: "pinFallback", Effects(.fetchPinStatus))
+            case .failed: return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), guard: "sensorFailed", Effects(.fetchPinStatus))
+            }
+        case (.verifyingBiometric, .answerChecked(let verdict)):
+            switch verdict {
+            case .handled: return go(.accepted, guard: "handled", Effects(.reportAccepted(.biometric)))
+            case .rejected(let failures, let maximum):
+                let counters = PinCounters(maxFailureCount: maximum, previousFailureCount: failures)
+                return go(.awaitingPin(counters), guard: "rejected", Effects(.emitPinChallenge(counters, error: Self.biometricFailure)))
+            case .deregistered: return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
+            }
+        case (.verifyingBiometric, .serviceFailed(let error)):
+            if PinEntry.isRecoverable(error) {
+                return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), guard: "recoverable", Effects(.fetchPinStatus))
+            }
+            return go(.failed, guard: "unrecoverable", Effects(.reportFailure(error)))
+        case (.fetchingPinStatus(let pending), .pinStatusFetched(let counters)):
+            return go(.awaitingPin(counters), Effects(.emitPinChallenge(counters, error: pending.error)))
+        case (.fetchingRequest, .answerChecked(.deregistered)), (.fetchingPinStatus, .answerChecked(.deregistered)):
+            return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
+        case (.awaitingPin(let counters), .pinProvided(let pin)):
+            return go(.verifyingPin(counters), Effects(.sendPinAnswer(pin)))
+        case (.verifyingPin, .answerChecked(let verdict)):
+            switch verdict {
+            case .handled: return go(.accepted, guard: "handled", Effects(.reportAccepted(.pin)))
+            case .rejected(let failures, let maximum):
+                let counters = PinCounters(maxFailureCount: maximum, previousFailureCount: failures)
+                let error = IdentityFlowError(.invalidPin, "The PIN is wrong; \(counters.remainingFailureCount) attempt(s) left.")
+                return go(.awaitingPin(counters), guard: "rejected", Effects(.emitPinChallenge(counters, error: error)))
+            case .deregistered: return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
+            }
+        case (.verifyingPin(let counters), .serviceFailed(let error)):
+            if PinEntry.isRecoverable(error) {
+                return go(.awaitingPin(counters), guard: "recoverable", Effects(.emitPinChallenge(counters, error: error)))
+            }
+            return go(.failed, guard: "unrecoverable", Effects(.reportFailure(error)))
+        case (.deletingProfile, .profileDeleted):
+            return go(.failed, Effects(.reportFailure(PinEntry.deregisteredError(context.profile))))
+        case (.fetchingRequest, .serviceFailed(let error)), (.sendingAnswer, .serviceFailed(let error)), (.fetchingPinStatus, .serviceFailed(let error)):
+            return go(.failed, Effects(.reportFailure(error)))
+        case (.fetchingRequest, .requestExpired), (.awaitingConfirmation, .requestExpired), (.awaitingBiometric, .requestExpired), (.awaitingPin, .requestExpired):
+            return go(.failed, Effects(.reportFailure(Self.expired)))
+        case (.awaitingConfirmation, .challengeAbandoned(let how)), (.awaitingBiometric, .challengeAbandoned(let how)), (.awaitingPin, .challengeAbandoned(let how)):
+            return go(.failed, Effects(.reportFailure(how.error)))
+        case (.fetchingRequest, .cancelRequested), (.awaitingConfirmation, .cancelRequested), (.awaitingBiometric, .cancelRequested),
+             (.fetchingPinStatus, .cancelRequested), (.awaitingPin, .cancelRequested):
+            return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
+        default:
+            // An answer on its way to the server is past cancelling (the flow committed), and an
+            // expiry then is the server's to report.
+            return nil
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static var biometricFailure: IdentityFlowError { IdentityFlowError(.biometricAuthenticatorFailure) }
+
+    private static var expired: IdentityFlowError {
+        IdentityFlowError(.mobileAuthRequestExpired, "The request expired before it was answered; nothing was confirmed.")
+    }
+
+    private mutating func go(_ target: State, guard guardName: String? = nil, _ effects: Effects<Effect>) -> Reaction<Effect> {
+        state = target
+        return Reaction(guard: guardName, effects)
+    }
+}
+
+extension MobileAuthMachine {
+    /// Every transition the mobile authentication machine can take. `identityflow charts` draws it.
+    package static let chart = Chart(
+        name: "MobileAuthentication",
+        swiftType: "IdentityFlow.MobileAuthMachine",
+        initial: "idle",
+        finals: ["accepted", "denied", "failed"],
+        transitions: [
+            .init(from: "idle", on: "started", guard: "fetch", to: "fetchingRequest"),
+            .init(from: "idle", on: "started", guard: "requestKnown", to: "awaitingConfirmation"),
+            .init(from: "fetchingRequest", on: "requestFetched", to: "awaitingConfirmation"),
+            .init(from: "fetchingRequest", on: "answerChecked", guard: "deregistered", to: "deletingProfile"),
+            .init(from: "awaitingConfirmation", on: "confirmationAnswered", guard: "denied", to: "sendingAnswer"),
+            .init(from: "awaitingConfirmation", on: "confirmationAnswered", guard: "confirmation", to: "sendingAnswer"),
+            .init(from: "awaitingConfirmation", on: "confirmationAnswered", guard: "biometric", to: "awaitingBiometric"),
+            .init(from: "awaitingConfirmation", on: "confirmationAnswered", guard: "pin", to: "fetchingPinStatus"),
+            .init(from: "sendingAnswer", on: "answerChecked", guard: "accepted", to: "accepted"),
+            .init(from: "sendingAnswer", on: "answerChecked", guard: "denied", to: "denied"),
+            .init(from: "awaitingBiometric", on: "biometricAnswered", guard: "confirmed", to: "verifyingBiometric"),
+            .init(from: "awaitingBiometric", on: "biometricAnswered", guard: "pinFallback", to: "fetchingPinStatus"),
+            .init(from: "awaitingBiometric", on: "biometricAnswered", guard: "sensorFailed", to: "fetchingPinStatus"),
+            .init(from: "verifyingBiometric", on: "answerChecked", guard: "handled", to: "accepted"),
+            .init(from: "verifyingBiometric", on: "answerChecked", guard: "rejected", to: "awaitingPin"),
+            .init(from: "verifyingBiometric", on: "answerChecked", guard: "deregistered", to: "deletingProfile"),
+            .init(from: "verifyingBiometric", on: "serviceFailed", guard: "recoverable", to: "fetchingPinStatus"),
+            .init(from: "verifyingBiometric", on: "serviceFailed", guard: "unrecoverable", to: "failed"),
+            .init(from: "fetchingPinStatus", on: "pinStatusFetched", to: "awaitingPin"),
+            .init(from: "fetchingPinStatus", on: "answerChecked", guard: "deregistered", to: "deletingProfile"),
+            .init(from: "awaitingPin", on: "pinProvided", to: "verifyingPin"),
+            .init(from: "verifyingPin", on: "answerChecked", guard: "handled", to: "accepted"),
+            .init(from: "verifyingPin", on: "answerChecked", guard: "rejected", to: "awaitingPin"),
+            .init(from: "verifyingPin", on: "answerChecked", guard: "deregistered", to: "deletingProfile"),
+            .init(from: "verifyingPin", on: "serviceFailed", guard: "recoverable", to: "awaitingPin"),
+            .init(from: "verifyingPin", on: "serviceFailed", guard: "unrecoverable", to: "failed"),
+            .init(from: "deletingProfile", on: "profileDeleted", to: "failed"),
+        ]
+            + ["fetchingRequest", "sendingAnswer", "fetchingPinStatus"].map { .init(from: $0, on: "serviceFailed", to: "failed") }
+            + ["fetchingRequest", "awaitingConfirmation", "awaitingBiometric", "awaitingPin"].map { .init(from: $0, on: "requestExpired", to: "failed") }
+            + ["awaitingConfirmation", "awaitingBiometric", "awaitingPin"].map { .init(from: $0, on: "challengeAbandoned", to: "failed") }
+            + ["fetchingRequest", "awaitingConfirmation", "awaitingBiometric", "fetchingPinStatus", "awaitingPin"].map {
+                .init(from: $0, on: "cancelRequested", to: "failed")
+            })
+}

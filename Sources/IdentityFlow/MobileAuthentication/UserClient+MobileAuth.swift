@@ -1,0 +1,254 @@
+import Foundation
+import Statechart
+
+/// Mobile authentication: the device confirms requests the server sends it (`docs/mobile-auth.md`).
+extension UserClient {
+    // MARK: - Enrolment
+
+    /// Enrols the logged-in profile for mobile authentication: registers its mobile
+    /// authentication key (derived on the device, never sent) with the server.
+    /// - Throws: ``ErrorCode/userNotAuthenticated`` without a logged-in user,
+    ///   ``ErrorCode/statelessUser`` for a stateless one, ``ErrorCode/featureNotSupported`` when
+    ///   the service does not offer it; the service's errors.
+    public func enrollMobileAuthentication() async throws(IdentityFlowError) {
+        let (stored, tokens) = try loggedInProfileWithKeys(for: "Mobile authentication")
+        let key = try deviceKey(.mobileAuthentication, of: stored)
+        try await service.enrolMobileAuthentication(publicKey: key.publicKey, for: stored.profile, accessToken: tokens.accessToken)
+        try updateStoredProfile(stored.profile) { $0.mobileAuthEnrolled = true }
+    }
+
+    /// Registers the device's push token for the logged-in profile's requests, so that the server
+    /// announces them by push. The profile must be enrolled for mobile authentication first.
+    /// Call it again when the platform hands you a new token.
+    /// - Parameter deviceToken: The push token, as the platform handed it over.
+    /// - Throws: ``ErrorCode/mobileAuthNotEnrolled`` before ``enrollMobileAuthentication()``; as it otherwise.
+    public func enrollPushMobileAuthentication(deviceToken: Data) async throws(IdentityFlowError) {
+        let (stored, tokens) = try loggedInProfileWithKeys(for: "Push mobile authentication")
+        guard stored.mobileAuthEnrolled else { throw Self.notEnrolled(stored.profile) }
+        guard !deviceToken.isEmpty else { throw IdentityFlowError(.requestInvalid, "The push token is empty.") }
+        try await service.enrolPushMobileAuthentication(deviceToken: Array(deviceToken), for: stored.profile, accessToken: tokens.accessToken)
+        try updateStoredProfile(stored.profile) { $0.pushMobileAuthEnrolled = true }
+    }
+
+    /// Whether a profile is enrolled for mobile authentication on this device.
+    /// - Parameter profile: The profile.
+    /// - Returns: `true` after ``enrollMobileAuthentication()`` succeeded for it.
+    public func isMobileAuthEnrolled(_ profile: UserProfile) -> Bool {
+        withState { $0.profiles[profile]?.mobileAuthEnrolled ?? false }
+    }
+
+    /// Whether a profile's requests are announced by push to this device.
+    /// - Parameter profile: The profile.
+    /// - Returns: `true` after ``enrollPushMobileAuthentication(deviceToken:)`` succeeded for it.
+    public func isPushMobileAuthEnrolled(_ profile: UserProfile) -> Bool {
+        withState { $0.profiles[profile]?.pushMobileAuthEnrolled ?? false }
+    }
+
+    // MARK: - Requests
+
+    /// The open requests of a profile, or of every profile enrolled on this device, oldest first.
+    /// Push notifications can be missed; list these when the app comes to the foreground.
+    /// - Parameter profile: One profile, or `nil` for all enrolled ones.
+    /// - Returns: The requests, not yet expired.
+    /// - Throws: ``ErrorCode/mobileAuthNotEnrolled`` for a profile that is not enrolled; the service's errors.
+    public func pendingMobileAuthRequests(for profile: UserProfile? = nil) async throws(IdentityFlowError) -> [MobileAuthRequest] {
+        try requireStarted()
+        let profiles = try profile.map { profile throws(IdentityFlowError) in [try enrolledProfile(profile).profile] }
+            ?? withState { state in state.profiles.values.filter(\.mobileAuthEnrolled).map(\.profile) }
+        var requests: [MobileAuthRequest] = []
+        let now = configuration.now()
+        for profile in profiles.sorted(by: { $0.profileId < $1.profileId }) {
+            requests += try await lookUpMobileAuthRequests(.pending, for: profile).filter { $0.expiresAt > now }
+        }
+        return requests.sorted { $0.expiresAt < $1.expiresAt }
+    }
+
+    /// Whether a one-time code is one this device can handle: well formed, for a profile enrolled here.
+    /// - Parameter otp: The code, as scanned.
+    /// - Returns: `true` when ``handleMobileAuthRequest(_:delegate:)`` with ``MobileAuthSource/otp(_:)`` can try it.
+    public func canHandleMobileAuthOTP(_ otp: String) -> Bool {
+        guard let code = MobileAuthOTP(otp) else { return false }
+        return isMobileAuthEnrolled(code.profile)
+    }
+
+    // MARK: - Handling a request
+
+    /// Handles a request, reporting to a delegate: fetches it if needed, asks the user to accept
+    /// or deny, steps an acceptance up as the request demands, and sends the signed answer.
+    /// - Parameters:
+    ///   - source: A push, a fetched request, or a one-time code.
+    ///   - delegate: Receives the callbacks; retained until the terminal one.
+    /// - Important: Exactly one terminal callback, also when handling cannot start.
+    public func handleMobileAuthRequest(_ source: MobileAuthSource, delegate: some MobileAuthRequestDelegate) {
+        let executor = configuration.callbackExecutor
+        let host = FlowHost<UserProfile, MobileAuthResult>(
+            started: { _ in },
+            challenge: { challenge in
+                executor.run {
+                    switch challenge {
+                    case .mobileAuthConfirmation(let challenge): delegate.userClient(self, didReceiveConfirmationChallenge: challenge)
+                    case .pin(let challenge): delegate.userClient(self, didReceivePinChallenge: challenge)
+                    case .biometric(let challenge): delegate.userClient(self, didReceiveBiometricChallenge: challenge)
+                    default: challenge.cancel()  // handling a request never asks for these
+                    }
+                }
+            },
+            finished: { outcome in
+                executor.run {
+                    switch outcome {
+                    case .success(let result): delegate.userClient(self, didHandle: result)
+                    case .failure(let error): delegate.userClient(self, didFailToHandle: source, error: error)
+                    }
+                }
+            })
+        launchMobileAuth(source, host: host)
+    }
+
+    /// Handles a request, answering challenges through a responder.
+    ///
+    /// ```swift
+    /// let result = try await client.handleMobileAuthRequest(.push(push)) { challenge in
+    ///     if case .mobileAuthConfirmation(let confirm) = challenge {
+    ///         confirm.sender.respond(with: await askUser(confirm.request.message), to: confirm)
+    ///     }
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - source: A push, a fetched request, or a one-time code.
+    ///   - responder: Receives each challenge and answers through its sender.
+    /// - Returns: The request and the user's decision; a denial is a result, not an error.
+    /// - Throws: ``IdentityFlowError``: ``ErrorCode/mobileAuthRequestExpired``,
+    ///   ``ErrorCode/mobileAuthRequestNotFound``, ``ErrorCode/mobileAuthNotEnrolled``,
+    ///   ``ErrorCode/invalidMobileAuthOtp``, ``ErrorCode/userDeregistered`` after the last wrong
+    ///   PIN, ``ErrorCode/actionCancelled``, ...
+    public func handleMobileAuthRequest(_ source: MobileAuthSource, responder: some ChallengeResponder) async throws(IdentityFlowError) -> MobileAuthResult {
+        try await runAsync(responder: responder) { (host: FlowHost<UserProfile, MobileAuthResult>) in
+            launchMobileAuth(source, host: host)
+        }
+    }
+
+    /// Handles a request, answering challenges with a closure. See ``handleMobileAuthRequest(_:responder:)``.
+    /// - Parameters:
+    ///   - source: A push, a fetched request, or a one-time code.
+    ///   - answer: Called with each challenge.
+    /// - Returns: The request and the user's decision.
+    /// - Throws: ``IdentityFlowError``.
+    public func handleMobileAuthRequest(_ source: MobileAuthSource, answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> MobileAuthResult {
+        try await handleMobileAuthRequest(source, responder: ClosureResponder(answer))
+    }
+
+    @discardableResult
+    private func launchMobileAuth(_ source: MobileAuthSource, host: FlowHost<UserProfile, MobileAuthResult>) -> FlowSlot? {
+        launch(host: host) { id throws(IdentityFlowError) in
+            let profile: UserProfile, lookup: MobileAuthLookup, request: MobileAuthRequest?
+            switch source {
+            case .push(let push): (profile, lookup, request) = (push.userProfile, .id(push.requestId), nil)
+            case .request(let known): (profile, lookup, request) = (known.userProfile, .id(known.id), known)
+            case .otp(let text):
+                guard let otp = MobileAuthOTP(text) else {
+                    throw IdentityFlowError(.invalidMobileAuthOtp, "The text is not a mobile authentication one-time code.")
+                }
+                (profile, lookup, request) = (otp.profile, .otp(otp.code), nil)
+            }
+            let stored = try self.enrolledProfile(profile)
+            if let request, request.expiresAt <= self.configuration.now() {
+                throw IdentityFlowError(.mobileAuthRequestExpired, "The request expired before it was handled; nothing was confirmed.")
+            }
+            let context = MobileAuthMachine.Context(profile: profile, request: request, hasBiometrics: stored.hasBiometricKey)
+            return MobileAuthFlow(client: self, id: id, context: context, lookup: lookup, host: host)
+        }
+    }
+
+    // MARK: - Steps (the flow's effects)
+
+    /// Looks one request up; it must be for this profile.
+    nonisolated(nonsending) func fetchMobileAuthRequest(_ lookup: MobileAuthLookup, for profile: UserProfile) async throws(IdentityFlowError) -> MobileAuthRequest {
+        let found = try await lookUpMobileAuthRequests(lookup, for: profile)
+        guard found.count == 1, let request = found.first, request.userProfile == profile else {
+            throw IdentityFlowError(.mobileAuthRequestNotFound, "The server has no open request \(lookup) for this profile.")
+        }
+        return request
+    }
+
+    /// Sends a denial or a plain acceptance.
+    nonisolated(nonsending) func answerMobileAuthRequest(_ request: MobileAuthRequest, accepted: Bool) async throws(IdentityFlowError) -> MobileAuthVerdict {
+        try await service.answerMobileAuthRequest(try signedAnswer(request, accepted: accepted, stepUp: nil))
+    }
+
+    /// Sends an acceptance stepped up with the PIN key (derived from the PIN on a fresh challenge).
+    nonisolated(nonsending) func acceptMobileAuthRequest(_ request: MobileAuthRequest, pin: Redacted<String>) async throws(IdentityFlowError) -> MobileAuthVerdict {
+        let profile = request.userProfile
+        let stored = try enrolledProfile(profile)
+        guard let deviceSecret = stored.deviceSecret else { throw Self.notEnrolled(profile) }
+        guard let challenge = try await challenge(for: profile, speaking: 2) else { return .deregistered }
+        let key = try PinProof.pinKey(pin: pin, salt: challenge.salt, iterations: challenge.iterations, deviceSecret: deviceSecret, profile: profile)
+        let proof = key.sign(DeviceKeyProof.message(.mobileAuthPin, profile: profile, nonce: challenge.nonce, subject: Array(request.id.utf8)))
+        let stepUp = (Authenticator.pin, PinKeyAuthorization(nonce: challenge.nonce, proof: proof))
+        return try await service.answerMobileAuthRequest(try signedAnswer(request, accepted: true, stepUp: stepUp))
+    }
+
+    /// Sends an acceptance stepped up with the biometric key (the store may ask for the user's presence).
+    nonisolated(nonsending) func acceptMobileAuthRequestWithBiometrics(_ request: MobileAuthRequest) async throws(IdentityFlowError) -> MobileAuthVerdict {
+        let profile = request.userProfile
+        guard let scalar = try profileStore.biometricKey(for: profile), let key = DeviceKey(privateKey: scalar) else {
+            throw IdentityFlowError(.authenticatorNotRegistered, "Biometrics are not registered for this profile.")
+        }
+        guard let challenge = try await challenge(for: profile, speaking: 2, derivesPinKey: false) else { return .deregistered }
+        let proof = key.sign(DeviceKeyProof.message(.mobileAuthBiometric, profile: profile, nonce: challenge.nonce, subject: Array(request.id.utf8)))
+        let stepUp = (Authenticator.biometric, PinKeyAuthorization(nonce: challenge.nonce, proof: proof))
+        return try await service.answerMobileAuthRequest(try signedAnswer(request, accepted: true, stepUp: stepUp))
+    }
+
+    // MARK: - Helpers
+
+    /// A lookup signed by the mobile authentication key over a fresh nonce.
+    private nonisolated(nonsending) func lookUpMobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile) async throws(IdentityFlowError) -> [MobileAuthRequest] {
+        let key = try deviceKey(.mobileAuthentication, of: try enrolledProfile(profile))
+        guard let challenge = try await challenge(for: profile, speaking: 2, derivesPinKey: false) else {
+            throw PinEntry.deregisteredError(profile)
+        }
+        let proof = key.sign(DeviceKeyProof.message(.mobileAuthLookup, profile: profile, nonce: challenge.nonce, subject: lookup.signedSubject))
+        return try await service.mobileAuthRequests(lookup, for: profile, authorization: PinKeyAuthorization(nonce: challenge.nonce, proof: proof))
+    }
+
+    private func signedAnswer(_ request: MobileAuthRequest, accepted: Bool, stepUp: (Authenticator, PinKeyAuthorization)?) throws(IdentityFlowError) -> MobileAuthAnswer {
+        let profile = request.userProfile
+        let key = try deviceKey(.mobileAuthentication, of: try enrolledProfile(profile))
+        let subject = DeviceKeyProof.answerSubject(requestId: request.id, accepted: accepted)
+        let proof = key.sign(DeviceKeyProof.message(.mobileAuthAnswer, profile: profile, nonce: request.nonce, subject: subject))
+        return MobileAuthAnswer(requestId: request.id, profile: profile, accepted: accepted, proof: Redacted(proof),
+                                stepUp: stepUp?.1, stepUpAuthenticator: stepUp?.0)
+    }
+
+    /// The stored profile, enrolled for mobile authentication on this device.
+    private func enrolledProfile(_ profile: UserProfile) throws(IdentityFlowError) -> StoredProfile {
+        guard let stored = withState({ $0.profiles[profile] }), stored.mobileAuthEnrolled else { throw Self.notEnrolled(profile) }
+        return stored
+    }
+
+    /// The logged-in profile and its tokens, for an enrolment of one of its device keys.
+    func loggedInProfileWithKeys(for feature: String) throws(IdentityFlowError) -> (StoredProfile, TokenSet) {
+        try requireStarted()
+        let tokens = try sessionTokens()
+        guard let profile = authenticatedUserProfile else { throw IdentityFlowError(.userNotAuthenticated) }
+        if profile.isStateless {
+            throw IdentityFlowError(.statelessUser, "\(feature) needs a profile stored on this device; this one is stateless.")
+        }
+        return (try storedProfile(profile), tokens)
+    }
+
+    /// The profile's device key for `key`; a profile without a device secret (PIN proof v1, not
+    /// yet upgraded) has none until its next PIN login.
+    func deviceKey(_ key: DeviceKeyProof.Key, of stored: StoredProfile) throws(IdentityFlowError) -> DeviceKey {
+        guard let deviceSecret = stored.deviceSecret else {
+            throw IdentityFlowError(.pinParametersRefused, "The profile still uses PIN proof v1; log in with the PIN once to upgrade it.")
+        }
+        return DeviceKeyProof.key(key, deviceSecret: deviceSecret, profile: stored.profile)
+    }
+
+    private static func notEnrolled(_ profile: UserProfile) -> IdentityFlowError {
+        var error = IdentityFlowError(.mobileAuthNotEnrolled, "The profile \(profile.profileId) is not enrolled for mobile authentication on this device.")
+        error.userProfile = profile
+        return error
+    }
+}
