@@ -228,7 +228,7 @@ extension HTTPIdentityService {
     }
 
     /// The counters of a `401 invalid_pin` answer.
-    private static func failureCounts(_ response: HTTPResponse) throws(IdentityFlowError) -> (failures: Int, max: Int) {
+    static func failureCounts(_ response: HTTPResponse) throws(IdentityFlowError) -> (failures: Int, max: Int) {
         let json = try jsonObject(response, context: "The invalid_pin answer")
         guard let failures = json["failure_count"]?.intValue, let max = json["max_failure_count"]?.intValue, failures >= 1, max > failures else {
             throw malformed("The invalid_pin answer", member: "failure_count/max_failure_count")
@@ -280,7 +280,7 @@ extension HTTPIdentityService {
 
     // MARK: - Requests
 
-    private func send(_ method: String, path: String, body: JSONValue?, bearer: Redacted<String>? = nil, context: String) async throws(IdentityFlowError) -> HTTPResponse {
+    func send(_ method: String, path: String, body: JSONValue?, bearer: Redacted<String>? = nil, context: String) async throws(IdentityFlowError) -> HTTPResponse {
         guard let base = configuration.resolvedExtensionBaseURL else {
             throw IdentityFlowError(.configurationInvalid, "No extension base URL could be derived.")
         }

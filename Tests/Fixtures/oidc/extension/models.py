@@ -57,3 +57,32 @@ class CustomRegistrationSession(models.Model):
     session = models.CharField(max_length=64, unique=True)
     identity_provider = models.CharField(max_length=64)
     expires = models.DateTimeField()
+
+
+class MobileAuthEnrolment(models.Model):
+    """A profile's mobile authentication public key (docs/mobile-auth.md) and its push token."""
+
+    profile_id = models.CharField(max_length=128, unique=True)
+    public_key = models.CharField(max_length=100)
+    push_token = models.CharField(max_length=512, blank=True, default="")
+
+
+class MobileAuthRequest(models.Model):
+    """A request the back office sent a profile: open until answered (decision set) or expired."""
+
+    request_id = models.CharField(max_length=64, unique=True)
+    profile_id = models.CharField(max_length=128, db_index=True)
+    message = models.TextField()
+    kind = models.CharField(max_length=16)
+    expires = models.DateTimeField()
+    nonce = models.CharField(max_length=64)
+    otp = models.CharField(max_length=512, blank=True, default="", db_index=True)
+    decision = models.BooleanField(null=True, default=None)
+    pushed = models.BooleanField(default=False)
+
+
+class ImplicitKey(models.Model):
+    """A profile's implicit authentication public key."""
+
+    profile_id = models.CharField(max_length=128, unique=True)
+    public_key = models.CharField(max_length=100)

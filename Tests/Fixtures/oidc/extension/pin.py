@@ -59,6 +59,12 @@ def _require_owner(enrolment, token):
         raise ApiError(403, "profile_bound_to_other_user", "The profile belongs to another user.")
 
 
+def _forget_device_keys(profile_id):
+    from .mobile_auth import forget_device_keys  # mobile_auth imports this module
+
+    forget_device_keys(profile_id)
+
+
 def _public_key(body, name):
     raw = _decoded(body, name, (65,))
     try:
@@ -84,6 +90,7 @@ def _wrong_proof(enrolment):
                         max_failure_count=maximum, remaining_failure_count=maximum - enrolment.failure_count)
     profile_id = enrolment.profile_id
     enrolment.delete()
+    _forget_device_keys(profile_id)
     DeregisteredProfile.objects.create(profile_id=profile_id)
     PinNonce.objects.filter(profile_id=profile_id).delete()
     tokens.revoke_profile_tokens(profile_id)
@@ -263,6 +270,7 @@ def profile(request, profile_id):
         enrolment = _enrolment(profile_id, for_update=True)
         _require_owner(enrolment, token)
         enrolment.delete()
+        _forget_device_keys(profile_id)
         PinNonce.objects.filter(profile_id=profile_id).delete()
         tokens.revoke_profile_tokens(profile_id, extra_access_token=token)
     return HttpResponse(status=204)

@@ -13,6 +13,11 @@ CHANGE = b"identityflow-pin-change-v2"
 BIOMETRIC_ENROL = b"identityflow-biometric-enrol-v2"
 BIOMETRIC_LOGIN = b"identityflow-biometric-proof-v2"
 UPGRADE = b"identityflow-pin-upgrade-v2"
+MOBILE_AUTH_LOOKUP = b"identityflow-mobile-auth-lookup-v1"
+MOBILE_AUTH_ANSWER = b"identityflow-mobile-auth-answer-v1"
+MOBILE_AUTH_PIN = b"identityflow-mobile-auth-pin-v1"
+MOBILE_AUTH_BIOMETRIC = b"identityflow-mobile-auth-biometric-v1"
+IMPLICIT_TOKEN = b"identityflow-implicit-token-v1"
 ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
 
 

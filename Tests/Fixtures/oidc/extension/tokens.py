@@ -50,6 +50,17 @@ def mint(user):
     return response, family
 
 
+def mint_access(user, scope):
+    """Issue an access token alone (no refresh token) for `scope` (implicit authentication)."""
+    application = Application.objects.get(client_id=settings.TOKEN_APPLICATION_CLIENT_ID)
+    value = generate_token()
+    access = AccessToken(user=user, application=application, scope=scope,
+                         expires=timezone.now() + timedelta(seconds=settings.ACCESS_TOKEN_SECONDS))
+    set_token_value(access, value)
+    access.save()
+    return {"access_token": value, "token_type": "Bearer", "expires_in": settings.ACCESS_TOKEN_SECONDS, "scope": scope}
+
+
 def family_of(access_token):
     """The refresh-token family an access token belongs to, or None."""
     refresh = RefreshToken.objects.filter(access_token=access_token).first()

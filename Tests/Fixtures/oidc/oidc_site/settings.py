@@ -8,6 +8,9 @@ Environment:
 - IDENTITYFLOW_PIN_NONCE_SECONDS: lifetime of a PIN challenge nonce (default 120).
 - IDENTITYFLOW_REGISTRATION_SESSION_SECONDS: lifetime of a custom registration session (default 300).
 - IDENTITYFLOW_FIXTURE_STATE: state directory (default .state beside manage.py).
+- IDENTITYFLOW_IMPLICIT_SCOPES: scopes implicit authentication may obtain (default "read").
+- IDENTITYFLOW_TESTING_ENDPOINTS: "1" (default) routes the back-office test endpoints that send
+  mobile authentication requests; "0" leaves them out.
 """
 import os
 
@@ -18,6 +21,10 @@ ISSUER = f"http://127.0.0.1:{PORT}/o"
 ACCESS_TOKEN_SECONDS = int(os.environ.get("IDENTITYFLOW_ACCESS_TOKEN_SECONDS", "300"))
 PIN_MAX_FAILURES = int(os.environ.get("IDENTITYFLOW_PIN_MAX_FAILURES", "3"))
 PIN_NONCE_SECONDS = int(os.environ.get("IDENTITYFLOW_PIN_NONCE_SECONDS", "120"))
+# Scopes implicit authentication may obtain without the user (docs/mobile-auth.md).
+IMPLICIT_SCOPES = os.environ.get("IDENTITYFLOW_IMPLICIT_SCOPES", "read").split()
+# The back-office endpoints tests use to send mobile authentication requests (never in production).
+IDENTITYFLOW_TESTING_ENDPOINTS = os.environ.get("IDENTITYFLOW_TESTING_ENDPOINTS", "1") == "1"
 REGISTRATION_SESSION_SECONDS = int(os.environ.get("IDENTITYFLOW_REGISTRATION_SESSION_SECONDS", "300"))
 
 # The application every token minted outside the browser flow (custom registration, PIN) belongs to.

@@ -1,0 +1,152 @@
+import Foundation
+
+// The mobile and implicit authentication endpoints of docs/extension-api.openapi.yaml
+// (docs/mobile-auth.md). Device-key proofs travel as unpadded base64url, as PIN proofs do.
+extension HTTPIdentityService {
+    /// `POST /mobile-auth/enrol` with the bearer token.
+    /// - Parameters:
+    ///   - publicKey: The mobile authentication public key.
+    ///   - profile: The profile.
+    ///   - accessToken: The user's access token.
+    /// - Throws: 11020 when the server answers 404 without a known error; as the table otherwise.
+    public func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        try await expectNoContent(path: "mobile-auth/enrol", context: "the mobile authentication enrolment", profile: profile, bearer: accessToken,
+                                  body: ["profile_id": .string(profile.profileId), "public_key": .string(Base64URL.encode(publicKey))])
+    }
+
+    /// `POST /mobile-auth/push` with the bearer token.
+    /// - Parameters:
+    ///   - deviceToken: The push token.
+    ///   - profile: The profile, enrolled for mobile authentication.
+    ///   - accessToken: The user's access token.
+    /// - Throws: 11014 before the profile's enrolment; as the table otherwise.
+    public func enrolPushMobileAuthentication(deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        try await expectNoContent(path: "mobile-auth/push", context: "the push enrolment", profile: profile, bearer: accessToken,
+                                  body: ["profile_id": .string(profile.profileId), "device_token": .string(Base64URL.encode(deviceToken))])
+    }
+
+    /// `POST /mobile-auth/requests`, signed by the mobile authentication key.
+    /// - Parameters:
+    ///   - lookup: Pending, by id, or by one-time code.
+    ///   - profile: The profile.
+    ///   - authorization: The nonce and the device key's signature.
+    /// - Returns: The requests.
+    /// - Throws: 11016 (404 `unknown_request`), 11015 (410 `request_expired`), 11017 (401
+    ///   `invalid_device_proof`), 11014 (404 `mobile_auth_not_enrolled`); as the table otherwise.
+    public func mobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> [MobileAuthRequest] {
+        let context = "the mobile authentication lookup"
+        var body: [String: JSONValue] = [
+            "profile_id": .string(profile.profileId), "nonce": .string(Base64URL.encode(authorization.nonce)),
+            "proof": .string(Base64URL.encode(authorization.proof.value)),
+        ]
+        switch lookup {
+        case .pending: body["lookup"] = "pending"
+        case .id(let id): (body["lookup"], body["id"]) = ("id", .string(id))
+        case .otp(let otp): (body["lookup"], body["otp"]) = ("otp", .string(otp.value))
+        }
+        let response = try await send("POST", path: "mobile-auth/requests", body: .object(body), context: context)
+        guard response.status == 200 else { throw Self.mobileAuthError(response, context: context, profile: profile) }
+        guard let entries = try Self.jsonObject(response, context: "The mobile authentication requests")["requests"]?.arrayValue else {
+            throw Self.malformed("The mobile authentication requests", member: "requests")
+        }
+        var requests: [MobileAuthRequest] = []
+        for entry in entries {
+            guard let id = entry["id"]?.stringValue, !id.isEmpty else { throw Self.malformed("A mobile authentication request", member: "id") }
+            guard entry["profile_id"]?.stringValue == profile.profileId else { throw Self.malformed("A mobile authentication request", member: "profile_id") }
+            guard let message = entry["message"]?.stringValue else { throw Self.malformed("A mobile authentication request", member: "message") }
+            guard let type = entry["type"]?.stringValue.flatMap(MobileAuthType.init(rawValue:)) else { throw Self.malformed("A mobile authentication request", member: "type") }
+            guard let expires = entry["expires_at"]?.doubleValue, expires.isFinite else { throw Self.malformed("A mobile authentication request", member: "expires_at") }
+            guard let nonce = entry["nonce"]?.stringValue.flatMap(Base64URL.decode), PinProof.acceptedNonceLengths.contains(nonce.count) else {
+                throw Self.malformed("A mobile authentication request", member: "nonce")
+            }
+            requests.append(MobileAuthRequest(id: id, userProfile: profile, message: message, type: type,
+                                              expiresAt: Date(timeIntervalSince1970: expires), nonce: nonce))
+        }
+        return requests
+    }
+
+    /// `POST /mobile-auth/answer`.
+    /// - Parameter answer: The signed answer.
+    /// - Returns: `.handled` (200), `.rejected` with the counts (401 `invalid_pin`), `.deregistered`
+    ///   (410 `user_deregistered`).
+    /// - Throws: 11016, 11015, 11017 and 11014 as for the lookup; as the table otherwise.
+    public func answerMobileAuthRequest(_ answer: MobileAuthAnswer) async throws(IdentityFlowError) -> MobileAuthVerdict {
+        let context = "the mobile authentication answer"
+        var body: [String: JSONValue] = [
+            "profile_id": .string(answer.profile.profileId), "request_id": .string(answer.requestId),
+            "accepted": .bool(answer.accepted), "proof": .string(Base64URL.encode(answer.proof.value)),
+        ]
+        if let stepUp = answer.stepUp, let authenticator = answer.stepUpAuthenticator {
+            body["step_up"] = [
+                "authenticator": .string(authenticator.identifier), "nonce": .string(Base64URL.encode(stepUp.nonce)),
+                "proof": .string(Base64URL.encode(stepUp.proof.value)),
+            ]
+        }
+        let response = try await send("POST", path: "mobile-auth/answer", body: .object(body), context: context)
+        switch (response.status, Self.errorCode(of: response)) {
+        case (200, _), (204, _): return .handled
+        case (401, "invalid_pin"):
+            let (failures, max) = try Self.failureCounts(response)
+            return .rejected(failureCount: failures, maxFailureCount: max)
+        case (410, "user_deregistered"): return .deregistered
+        default: throw Self.mobileAuthError(response, context: context, profile: answer.profile)
+        }
+    }
+
+    /// `POST /implicit/enrol` with the bearer token.
+    /// - Parameters:
+    ///   - publicKey: The implicit authentication public key.
+    ///   - profile: The profile.
+    ///   - accessToken: The user's access token.
+    /// - Throws: 11020 when the server answers 404 without a known error; as the table otherwise.
+    public func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        try await expectNoContent(path: "implicit/enrol", context: "the implicit authentication enrolment", profile: profile, bearer: accessToken,
+                                  body: ["profile_id": .string(profile.profileId), "public_key": .string(Base64URL.encode(publicKey))])
+    }
+
+    /// `POST /implicit/token`, signed by the implicit authentication key.
+    /// - Parameters:
+    ///   - scopes: Implicit scopes.
+    ///   - profile: The profile.
+    ///   - authorization: The nonce and the implicit key's signature.
+    /// - Returns: The token response's access token, for those scopes.
+    /// - Throws: 11018 (404 `implicit_not_enrolled`), 11017, 9003 for an unknown or deregistered
+    ///   profile, 10015 with `oauthError` `invalid_scope`; as the table otherwise.
+    public func implicitAccessToken(scopes: [String], for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> TokenSet {
+        let context = "the implicit token request"
+        let body: JSONValue = [
+            "profile_id": .string(profile.profileId), "scopes": .array(scopes.map(JSONValue.string)),
+            "nonce": .string(Base64URL.encode(authorization.nonce)), "proof": .string(Base64URL.encode(authorization.proof.value)),
+        ]
+        let response = try await send("POST", path: "implicit/token", body: body, context: context)
+        guard response.status == 200 else { throw Self.mobileAuthError(response, context: context, profile: profile) }
+        return try tokenSet(from: try Self.jsonObject(response, context: "The implicit token response"), requestedScopes: scopes)
+    }
+
+    // MARK: - Helpers
+
+    private func expectNoContent(path: String, context: String, profile: UserProfile, bearer: Redacted<String>, body: JSONValue) async throws(IdentityFlowError) {
+        let response = try await send("POST", path: path, body: body, bearer: bearer, context: context)
+        guard response.status == 204 || response.status == 200 else { throw Self.mobileAuthError(response, context: context, profile: profile) }
+    }
+
+    /// The errors of the mobile and implicit authentication endpoints; a bare 404 means the
+    /// server does not offer them (11020).
+    static func mobileAuthError(_ response: HTTPResponse, context: String, profile: UserProfile) -> IdentityFlowError {
+        let code = errorCode(of: response)
+        var error: IdentityFlowError
+        switch (response.status, code) {
+        case (404, "unknown_request"), (409, "already_handled"): error = IdentityFlowError(.mobileAuthRequestNotFound, "The server has no open request of that id for this profile.")
+        case (410, "request_expired"): error = IdentityFlowError(.mobileAuthRequestExpired, "The request expired on the server.")
+        case (401, "invalid_device_proof"): error = IdentityFlowError(.deviceProofRefused, "The server refused the device key's signature at \(context).")
+        case (404, "mobile_auth_not_enrolled"): error = IdentityFlowError(.mobileAuthNotEnrolled, "The server holds no mobile authentication key for this profile.")
+        case (404, "implicit_not_enrolled"): error = IdentityFlowError(.implicitAuthNotEnrolled, "The server holds no implicit authentication key for this profile.")
+        case (400, "invalid_scope"): error = IdentityFlowError(.requestInvalid, "The server refused the scopes at \(context): they are not implicit.")
+        case (404, nil), (405, nil): return IdentityFlowError(.featureNotSupported, "The server does not offer \(context) (HTTP \(response.status)).")
+        default: return extensionError(response, context: context, profile: profile)
+        }
+        error.oauthError = code
+        error.userProfile = profile
+        return error
+    }
+}
