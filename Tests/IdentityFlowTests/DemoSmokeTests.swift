@@ -32,10 +32,14 @@ struct DemoSmokeTests {
         #expect(report.outcomes.map(\.registration) == [.browser, .custom])
         #expect(try report.outcomes[1].result.get().info?.status == 2000)
         #expect(report.profileCount == 2)
-        #expect(report.activeAccessTokenCount == 2)
+        #expect(report.activeAccessTokenCount == 3, "two sessions and the implicit token")
+        #expect(report.mobileAuthentication.map { (try? $0.get())?.accepted } == [true, false])
+        #expect(try report.mobileAuthentication[0].get().authenticator == .pin)
+        #expect(try report.implicitAuthentication?.get().tokens.scopes == ["read"])
         #expect(report.transitionCount == text.components(separatedBy: "  transition  ").count - 1)
 
-        let sections = ["Set-up", "1. Browser identity provider, delegate API", "2. Two-step custom identity provider, async API", "Summary"]
+        let sections = ["Set-up", "1. Browser identity provider, delegate API", "2. Two-step custom identity provider, async API",
+                        "3. Mobile authentication by push, async API", "4. Implicit authentication", "Summary"]
         let positions = sections.compactMap { section in lines.all.firstIndex(of: section) }
         #expect(positions.count == sections.count)
         #expect(positions == positions.sorted())
@@ -48,7 +52,9 @@ struct DemoSmokeTests {
         #expect(text.contains("9012 pinShouldNotBeASequence"))
         #expect(text.contains("PIN <redacted>"))
         #expect(text.contains("finish data <redacted>"))
-        #expect(text.contains("both registrations succeeded"))
+        #expect(text.contains("both registrations succeeded, one request accepted, one denied, an implicit token issued"))
+        #expect(text.contains("MobileAuthConfirmationChallenge("))
+        #expect(text.contains("denied (an outcome, not an error)"))
         #expect(!text.contains("NOT IN CHART"))
     }
 
@@ -81,6 +87,7 @@ struct DemoSmokeTests {
         #expect(report.profileCount == 0)
         #expect(report.activeAccessTokenCount == 0)
         #expect(lines.text.contains("FAILED 9006 actionCancelled"))
-        #expect(lines.text.contains("not every registration succeeded"))
+        #expect(lines.text.contains("not every step succeeded"))
+        #expect(report.mobileAuthentication.isEmpty && report.implicitAuthentication == nil)
     }
 }

@@ -1,4 +1,4 @@
-// The unit test the README shows under "Unit-test your integration", verbatim.
+// The unit tests the README shows under "Unit-test your integration" and "Mobile authentication", verbatim.
 import Testing
 import IdentityFlowTesting
 
@@ -14,4 +14,20 @@ import IdentityFlowTesting
     let result = try await client.registerUser(responder: responder)
     try responder.verify()
     #expect(client.authenticatedUserProfile == result.profile)
+}
+
+@Test func acceptsAPushedPinRequest() async throws {
+    let server = ReferenceIdentityService()
+    let client = UserClient(configuration: .testing(), service: server, storage: InMemoryStorage())
+    try await client.start()
+    let profile = try await client.registerUser(responder: ScriptedResponder([
+        .browserRegistration(.respondWith { try server.logIn(at: $0.url) }),
+        .createPin(.respond("24680")),
+    ])).profile
+    try await client.enrollMobileAuthentication()
+    let push = try server.sendMobileAuthRequest(to: profile, message: "Log in to shop.example?", type: .pin)
+    let responder = ScriptedResponder([.mobileAuthConfirmation(.respond(true)), .pin(.respond("24680"))])
+    let result = try await client.handleMobileAuthRequest(.push(push), responder: responder)
+    try responder.verify()
+    #expect(result.accepted && server.mobileAuthDecision(of: push.requestId) == true)
 }

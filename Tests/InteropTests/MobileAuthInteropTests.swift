@@ -142,5 +142,24 @@ struct MobileAuthInteropTests {
         #expect(error?.userProfile == profile)
         #expect(!stale.userProfiles.contains(profile))
     }
+
+    @Test("a stateless registration against the fixture: no PIN, nothing stored, an authenticated request, revoked at logout")
+    func stateless() async throws {
+        let service = try InteropEnvironment.service()
+        let storage = InMemoryStorage()
+        let client = try await InteropEnvironment.client(service, storage: storage)
+        let responder = InteropResponder(customData: ["me"])
+        let result = try await client.registerStatelessUser(with: IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep)), responder: responder)
+        #expect(result.profile.isStateless)
+        #expect(!responder.seen.current.contains("createPin"))
+        #expect(try storage.keys().isEmpty)
+        #expect(try await !service.profileExists(result.profile), "a stateless registration enrolled a profile on the server")
+        let issuer = try #require(InteropEnvironment.issuer)
+        let userinfo = URL(string: issuer.absoluteString + "/userinfo/")!
+        let (_, response) = try await client.authenticatedRequest(URLRequest(url: userinfo))
+        #expect(response.statusCode == 200)
+        try await client.logout()
+        #expect(client.authenticatedUserProfile == nil)
+    }
 }
 }

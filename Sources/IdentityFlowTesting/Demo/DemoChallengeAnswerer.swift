@@ -1,5 +1,6 @@
 import Foundation
 import IdentityFlow
+import Statechart
 
 /// Answers one registration's challenges for a ``DemoScenario`` and writes each challenge and
 /// answer to the transcript: plays the browser on the reference server, takes PINs and custom
@@ -10,6 +11,9 @@ struct DemoChallengeAnswerer: ChallengeResponder {
     let browserUser: String
     let answers: any DemoAnswerSource
     let transcript: DemoTranscript
+    /// The last PIN chosen at a ``CreatePinChallenge`` (the one the registration enrolled), for
+    /// the mobile authentication step-up that follows.
+    let chosenPin = Locked<String?>(nil)
 
     func receive(_ challenge: Challenge) async {
         transcript.challenge(challenge)
@@ -29,6 +33,7 @@ struct DemoChallengeAnswerer: ChallengeResponder {
                 return
             }
             transcript.answer("PIN <redacted>")
+            chosenPin.withLock { $0 = pin }
             create.sender.respond(with: pin, to: create)
         case .pin, .biometric, .mobileAuthConfirmation:
             cancel(challenge)  // registrations never ask for these

@@ -39,9 +39,17 @@ public struct DemoReport: Sendable {
     public let transitionCount: Int
     /// Set when the client could not start; no registration ran then.
     public let startError: IdentityFlowError?
+    /// The two mobile authentication requests for the second user: the first accepted with a PIN
+    /// step-up, the second denied. Empty when the registrations failed.
+    public var mobileAuthentication: [Result<MobileAuthResult, IdentityFlowError>] = []
+    /// The second user's implicit token, `nil` when the registrations failed.
+    public var implicitAuthentication: Result<ImplicitAuthentication, IdentityFlowError>?
 
-    /// Whether every registration succeeded.
+    /// Whether every registration succeeded, the first request was accepted, the second denied,
+    /// and the implicit token was issued.
     public var succeeded: Bool {
-        startError == nil && !outcomes.isEmpty && outcomes.allSatisfy { (try? $0.result.get()) != nil }
+        let decisions = mobileAuthentication.map { (try? $0.get())?.accepted }
+        return startError == nil && !outcomes.isEmpty && outcomes.allSatisfy { (try? $0.result.get()) != nil }
+            && decisions == [true, false] && (try? implicitAuthentication?.get()) != nil
     }
 }

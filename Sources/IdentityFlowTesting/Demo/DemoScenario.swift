@@ -54,7 +54,8 @@ public struct DemoScenario: Sendable {
         let client = UserClient(configuration: configuration, service: server, storage: InMemoryStorage())
 
         transcript.title("IdentityFlow demo")
-        transcript.note("Two users register against an in-process reference server (no network).")
+        transcript.note("Two users register against an in-process reference server (no network); the second then")
+        transcript.note("confirms one request on the phone with its PIN, denies another, and gets an implicit token.")
         transcript.note("Secrets (PINs, custom data, codes, tokens) print as <redacted>.")
         transcript.note("A transition line reads: flow chart: from --event [guard]--> to / effects.")
         do {
@@ -78,12 +79,24 @@ public struct DemoScenario: Sendable {
         outcomes.append(DemoReport.Outcome(registration: .browser, identityProvider: ReferenceIdentityService.browserProvider, result: browserResult))
 
         transcript.section("2. Two-step custom identity provider, async API")
-        let customResult = await registerThroughAsyncAPI(client: client, provider: customProvider, server: server, transcript: transcript)
+        let customAnswerer = DemoChallengeAnswerer(registration: .custom, server: server, browserUser: browserUser, answers: answers, transcript: transcript)
+        let customResult = await registerThroughAsyncAPI(client: client, provider: customProvider, answerer: customAnswerer, transcript: transcript)
         outcomes.append(DemoReport.Outcome(registration: .custom, identityProvider: customProvider, result: customResult))
 
-        let report = DemoReport(
+        var mobile: [Result<MobileAuthResult, IdentityFlowError>] = []
+        var implicit: Result<ImplicitAuthentication, IdentityFlowError>?
+        if case .success(let registered) = customResult, let pin = customAnswerer.chosenPin.current {
+            transcript.section("3. Mobile authentication by push, async API")
+            mobile = await confirmPushRequests(client: client, server: server, profile: registered.profile, pin: pin, transcript: transcript)
+            transcript.section("4. Implicit authentication")
+            implicit = await fetchImplicitToken(client: client, profile: registered.profile, transcript: transcript)
+        }
+
+        var report = DemoReport(
             outcomes: outcomes, profileCount: client.userProfiles.count,
             activeAccessTokenCount: server.activeAccessTokenCount, transitionCount: transitions.current, startError: nil)
+        report.mobileAuthentication = mobile
+        report.implicitAuthentication = implicit
         summarize(report, transcript: transcript)
         return report
     }
@@ -107,9 +120,8 @@ public struct DemoScenario: Sendable {
         return result
     }
 
-    private func registerThroughAsyncAPI(client: UserClient, provider: IdentityProvider, server: ReferenceIdentityService, transcript: DemoTranscript) async -> Result<RegistrationResult, IdentityFlowError> {
+    private func registerThroughAsyncAPI(client: UserClient, provider: IdentityProvider, answerer: DemoChallengeAnswerer, transcript: DemoTranscript) async -> Result<RegistrationResult, IdentityFlowError> {
         transcript.note("try await client.registerUser(with: \(provider.identifier), responder:)")
-        let answerer = DemoChallengeAnswerer(registration: .custom, server: server, browserUser: browserUser, answers: answers, transcript: transcript)
         let result: Result<RegistrationResult, IdentityFlowError>
         do {
             result = .success(try await client.registerUser(with: provider, responder: answerer))
@@ -118,6 +130,13 @@ public struct DemoScenario: Sendable {
         }
         transcript.result(result)
         return result
+    }
+
+    private static func describe(_ result: Result<MobileAuthResult, IdentityFlowError>) -> String {
+        switch result {
+        case .success(let handled): handled.accepted ? "accepted (\(handled.authenticator?.name ?? "confirmation"))" : "denied"
+        case .failure(let error): "failed \(error.code) \(error.code.entry.name)"
+        }
     }
 
     // MARK: - Set-up
@@ -188,7 +207,9 @@ public struct DemoScenario: Sendable {
             ["profiles on the client", String(report.profileCount)],
             ["access tokens active on the server", String(report.activeAccessTokenCount)],
             ["state transitions", String(report.transitionCount)],
-            ["result", report.succeeded ? "both registrations succeeded" : "not every registration succeeded"],
+            ["mobile authentication", report.mobileAuthentication.map(Self.describe).joined(separator: ", ")],
+            ["implicit token", report.implicitAuthentication.map { result in (try? result.get()).map { "scopes \($0.tokens.scopes)" } ?? "failed" } ?? "-"],
+            ["result", report.succeeded ? "both registrations succeeded, one request accepted, one denied, an implicit token issued" : "not every step succeeded"],
         ])
     }
 }
