@@ -99,10 +99,7 @@ extension ReferenceIdentityService {
     /// Registers the profile's mobile authentication key; the access token must be its user's.
     public nonisolated(nonsending) func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
         try await enter(.enrolMobileAuthentication)
-        let date = now()
-        try state.withLock { state throws(IdentityFlowError) in
-            _ = try state.enrolment(of: profile, boundTo: accessToken, at: date, required: true)
-            guard DeviceKey.isValidPublicKey(publicKey) else { throw Self.invalidRequest("The public key is not a P-256 point.") }
+        try enrolDeviceKey(publicKey, of: profile, accessToken: accessToken) { state in
             state.mobileAuth[profile.profileId] = ServerState.MobileAuthEnrolment(publicKey: publicKey, pushToken: nil)
         }
     }
@@ -179,12 +176,7 @@ extension ReferenceIdentityService {
     /// Registers the profile's implicit authentication key; the access token must be its user's.
     public nonisolated(nonsending) func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
         try await enter(.enrolImplicitAuthentication)
-        let date = now()
-        try state.withLock { state throws(IdentityFlowError) in
-            _ = try state.enrolment(of: profile, boundTo: accessToken, at: date, required: true)
-            guard DeviceKey.isValidPublicKey(publicKey) else { throw Self.invalidRequest("The public key is not a P-256 point.") }
-            state.implicitKeys[profile.profileId] = publicKey
-        }
+        try enrolDeviceKey(publicKey, of: profile, accessToken: accessToken) { $0.implicitKeys[profile.profileId] = publicKey }
     }
 
     /// Issues an access token (no refresh token) for implicit scopes, on the implicit key's signature.
@@ -209,6 +201,17 @@ extension ReferenceIdentityService {
             let access = "it-" + state.nextSerial()
             state.accessTokens[access] = ServerState.AccessGrant(user: enrolment.user, expiresAt: expiresAt)
             return TokenSet(accessToken: access, expiresAt: expiresAt, scopes: scopes)
+        }
+    }
+
+    /// Checks the token is the profile's user's and the key a P-256 point, then stores it with `store`.
+    private func enrolDeviceKey(_ publicKey: [UInt8], of profile: UserProfile, accessToken: Redacted<String>,
+                                store: (inout ServerState) -> Void) throws(IdentityFlowError) {
+        let date = now()
+        try state.withLock { state throws(IdentityFlowError) in
+            _ = try state.enrolment(of: profile, boundTo: accessToken, at: date, required: true)
+            guard DeviceKey.isValidPublicKey(publicKey) else { throw Self.invalidRequest("The public key is not a P-256 point.") }
+            store(&state)
         }
     }
 

@@ -40,6 +40,18 @@ struct MobileAuthFlowTests {
         #expect(MobileAuthPush(pushPayload: ["aps": ["alert": "hi"]]) == nil)
     }
 
+    @Test("the enrolment survives a restart: a new client on the same storage handles a push")
+    func enrolmentIsStored() async throws {
+        let harness = try await Harness.make()
+        let profile = try await Self.enrolled(harness)
+        let restarted = UserClient(configuration: harness.client.configuration, service: harness.server, storage: harness.storage)
+        try await restarted.start()
+        #expect(restarted.isMobileAuthEnrolled(profile) && restarted.isPushMobileAuthEnrolled(profile))
+        let push = try harness.server.sendMobileAuthRequest(to: profile, message: "After a restart")
+        let result = try await restarted.handleMobileAuthRequest(.push(push), responder: ScriptedResponder([.mobileAuthConfirmation(.respond(true))]))
+        #expect(result.accepted)
+    }
+
     @Test("a push request, accepted: the confirmation shows the message; the server takes the decision")
     func acceptPush() async throws {
         let harness = try await Harness.make()

@@ -54,17 +54,22 @@ def _request_json(request):
     }
 
 
-@api_view("POST")
-def enrol(request):
-    """Register the profile's mobile authentication public key (bearer token of its user)."""
+def _enrol_device_key(request, model):
+    """Store the profile's public key in `model` (bearer token of its user); replaces an earlier one."""
     token = bearer_token(request)
     body = json_body(request)
     profile_id = _profile_id(body)
     key = _public_key(body, "public_key")
     with transaction.atomic():
         _require_owner(_enrolment(profile_id), token)
-        MobileAuthEnrolment.objects.update_or_create(profile_id=profile_id, defaults={"public_key": b64url_encode(key)})
+        model.objects.update_or_create(profile_id=profile_id, defaults={"public_key": b64url_encode(key)})
     return HttpResponse(status=204)
+
+
+@api_view("POST")
+def enrol(request):
+    """Register the profile's mobile authentication public key."""
+    return _enrol_device_key(request, MobileAuthEnrolment)
 
 
 @api_view("POST")
@@ -171,15 +176,8 @@ def answer(request):
 
 @api_view("POST")
 def implicit_enrol(request):
-    """Register the profile's implicit authentication public key (bearer token of its user)."""
-    token = bearer_token(request)
-    body = json_body(request)
-    profile_id = _profile_id(body)
-    key = _public_key(body, "public_key")
-    with transaction.atomic():
-        _require_owner(_enrolment(profile_id), token)
-        ImplicitKey.objects.update_or_create(profile_id=profile_id, defaults={"public_key": b64url_encode(key)})
-    return HttpResponse(status=204)
+    """Register the profile's implicit authentication public key."""
+    return _enrol_device_key(request, ImplicitKey)
 
 
 @api_view("POST")
