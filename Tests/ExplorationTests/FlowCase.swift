@@ -39,6 +39,8 @@ struct FlowCase: Sendable, CustomStringConvertible {
         case lastAttempt = ", one PIN attempt"
         /// The device's clock is an hour ahead: every request it fetches looks expired.
         case clientClockAhead = ", device clock an hour ahead"
+        /// The profile is logged in with a valid token and the client reuses such a session.
+        case validSessionReused = ", valid session reused"
     }
 
     let kind: Kind
@@ -61,6 +63,7 @@ struct FlowCase: Sendable, CustomStringConvertible {
         FlowCase(kind: .pinAuthentication),
         FlowCase(kind: .pinAuthentication, setup: .otherUserLoggedIn),
         FlowCase(kind: .pinAuthentication, setup: .unknownToServer),
+        FlowCase(kind: .pinAuthentication, setup: .validSessionReused),
         FlowCase(kind: .biometricAuthentication),
         FlowCase(kind: .biometricAuthentication, setup: .otherUserLoggedIn),
         FlowCase(kind: .biometricAuthentication, setup: .unknownToServer),
@@ -110,7 +113,8 @@ struct PathWorld {
         twoStep = reference.addCustomProvider(id: "two-step", steps: .twoStep, script: script)
         logs = LogCapture()
         let skew: TimeInterval = flow.setup == .clientClockAhead ? 3600 : 0
-        let configuration = ClientConfiguration.testing(clock: control.deviceClock, now: { Date().addingTimeInterval(skew) }, logger: logs.logger)
+        var configuration = ClientConfiguration.testing(clock: control.deviceClock, now: { Date().addingTimeInterval(skew) }, logger: logs.logger)
+        configuration.reusesValidSession = flow.setup == .validSessionReused
         storage = ExploringStorage(control: control)
         client = UserClient(configuration: configuration, service: ExploringService(reference: reference, control: control), storage: storage)
         self.reference = reference
@@ -131,7 +135,7 @@ struct PathWorld {
         }
         if flow.isMobileAuth { try await sendMobileAuthRequest(flow, to: profile) }
         switch flow.setup {
-        case .plain, .clientClockAhead: break
+        case .plain, .clientClockAhead, .validSessionReused: break
         case .otherUserLoggedIn: _ = try await registerProfile()
         case .unknownToServer: try await reference.deregister(profile, accessToken: nil)
         case .lastAttempt: reference.setMaxPinFailures(1)

@@ -14,16 +14,21 @@ package struct AuthenticationMachine: StateMachine {
         package let authenticator: Authenticator
         /// Another profile that is logged in now and must be logged out first.
         package let previousProfile: UserProfile?
+        /// Whether the profile is logged in with a valid access token and the client reuses such
+        /// a session (``ClientConfiguration/reusesValidSession``): the login then asks nothing.
+        package let reusesSession: Bool
 
         /// Creates a context.
         /// - Parameters:
         ///   - profile: The profile.
         ///   - authenticator: The authenticator.
         ///   - previousProfile: The profile to log out first.
-        package init(profile: UserProfile, authenticator: Authenticator, previousProfile: UserProfile?) {
+        ///   - reusesSession: Whether the valid session is reused without a challenge.
+        package init(profile: UserProfile, authenticator: Authenticator, previousProfile: UserProfile?, reusesSession: Bool = false) {
             self.profile = profile
             self.authenticator = authenticator
             self.previousProfile = previousProfile
+            self.reusesSession = reusesSession
         }
     }
 
@@ -151,6 +156,9 @@ package struct AuthenticationMachine: StateMachine {
     package mutating func handle(_ event: Event) -> Reaction<Effect>? {
         switch (state, event) {
         case (.idle, .started):
+            if context.reusesSession {
+                return go(.authenticated, guard: "validSession", Effects(.reportStarted, .reportSuccess))
+            }
             if let previous = context.previousProfile {
                 return go(.loggingOutPreviousUser, guard: "otherUserLoggedIn", Effects(.reportStarted, .logOutPreviousUser(previous)))
             }
@@ -247,6 +255,7 @@ extension AuthenticationMachine {
         initial: "idle",
         finals: ["authenticated", "failed"],
         transitions: [
+            .init(from: "idle", on: "started", guard: "validSession", to: "authenticated"),
             .init(from: "idle", on: "started", guard: "otherUserLoggedIn", to: "loggingOutPreviousUser"),
             .init(from: "idle", on: "started", guard: "pin", to: "fetchingPinStatus"),
             .init(from: "idle", on: "started", guard: "biometric", to: "awaitingBiometric"),

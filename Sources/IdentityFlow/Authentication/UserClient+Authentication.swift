@@ -91,7 +91,8 @@ extension UserClient {
                 throw IdentityFlowError(.authenticatorNotRegistered, "\(chosen.name) is not registered for this profile.")
             }
             let previous = self.authenticatedUserProfile.flatMap { $0 == profile ? nil : $0 }
-            let context = AuthenticationMachine.Context(profile: profile, authenticator: chosen, previousProfile: previous)
+            let reuses = self.configuration.reusesValidSession && self.authenticatedUserProfile == profile && self.isValidAccessToken
+            let context = AuthenticationMachine.Context(profile: profile, authenticator: chosen, previousProfile: previous, reusesSession: reuses)
             return AuthenticationFlow(client: self, id: id, context: context, host: host)
         }
     }

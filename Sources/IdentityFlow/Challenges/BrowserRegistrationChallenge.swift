@@ -10,6 +10,10 @@ public final class BrowserRegistrationChallenge: Sendable, CustomStringConvertib
     public let identityProvider: IdentityProvider
     /// The page to open.
     public let url: URL
+    /// The same request for an installed identity app (Grab-style app-to-app login), when the
+    /// provider offers one and the request suits it. Open it instead of ``url`` if that app is
+    /// installed; the redirect answers the challenge either way.
+    public let appURL: URL?
     /// Why the previous answer failed; `nil` the first time.
     public let error: IdentityFlowError?
     /// Takes the host's answer.
@@ -22,13 +26,16 @@ public final class BrowserRegistrationChallenge: Sendable, CustomStringConvertib
     ///   - url: The page to open.
     ///   - error: The previous answer's error.
     ///   - sender: Receives the answer.
-    public convenience init(identityProvider: IdentityProvider, url: URL, error: IdentityFlowError? = nil, sender: any BrowserRegistrationChallengeSender) {
-        self.init(identityProvider: identityProvider, url: url, error: error, sender: sender, releaseObserver: nil)
+    ///   - appURL: The identity app's URL, if any.
+    public convenience init(identityProvider: IdentityProvider, url: URL, appURL: URL? = nil, error: IdentityFlowError? = nil, sender: any BrowserRegistrationChallengeSender) {
+        self.init(identityProvider: identityProvider, url: url, appURL: appURL, error: error, sender: sender, releaseObserver: nil)
     }
 
-    init(identityProvider: IdentityProvider, url: URL, error: IdentityFlowError?, sender: any BrowserRegistrationChallengeSender, releaseObserver: (any ChallengeReleaseObserver)?) {
+    init(identityProvider: IdentityProvider, url: URL, appURL: URL? = nil, error: IdentityFlowError?, sender: any BrowserRegistrationChallengeSender,
+         releaseObserver: (any ChallengeReleaseObserver)?) {
         self.identityProvider = identityProvider
         self.url = url
+        self.appURL = appURL
         self.error = error
         self.sender = sender
         self.releaseObserver = releaseObserver

@@ -37,6 +37,10 @@ public struct ClientConfiguration: Sendable {
     /// How long a browser registration can be resumed after it started waiting for its redirect,
     /// in this process or, from its checkpoint, in a later one (10 minutes by default).
     public var checkpointLifetime: Duration = .seconds(600)
+    /// Whether a login of the profile that is logged in with a valid access token returns at once,
+    /// with no challenge (Grab's cached session). Off by default: every login asks for the PIN
+    /// or biometrics, as OneWelcome's does.
+    public var reusesValidSession = false
 
     /// Creates a configuration.
     /// - Parameters:

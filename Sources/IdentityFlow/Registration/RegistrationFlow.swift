@@ -12,6 +12,9 @@ final class RegistrationFlow: FlowPerformer {
 
     /// `started` for a new registration, `resumed` for one continued from its checkpoint.
     let startEvent: RegistrationMachine.Event
+    /// The identity app's URL for the browser challenge, asked for with the authorization URL
+    /// (not checkpointed: a resumed registration offers the browser only).
+    private let appURL = Locked<URL?>(nil)
 
     init(client: UserClient, id: FlowID, context: RegistrationMachine.Context, host: FlowHost<RegistrationMachine.Context, RegistrationResult>,
          startEvent: RegistrationMachine.Event = .started) {
@@ -32,10 +35,13 @@ final class RegistrationFlow: FlowPerformer {
             host.started(context)
             return .done
         case .buildAuthorizationURL:
-            let context = self.context, service = self.service
+            let context = self.context, service = self.service, appURL = self.appURL
             return engine.call { () throws(IdentityFlowError) in
                 guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
-                return .authorizationURLBuilt(try await service.authorizationURL(for: context.provider, request: request))
+                let url = try await service.authorizationURL(for: context.provider, request: request)
+                let app = try await service.appAuthorizationURL(for: context.provider, request: request)
+                appURL.withLock { $0 = app }
+                return .authorizationURLBuilt(url)
             }
         case .saveCheckpoint(let url):
             let client = self.client, context = self.context
@@ -115,7 +121,7 @@ final class RegistrationFlow: FlowPerformer {
             client.awaitRedirect(RedirectWaiter(flowID: engine.id, state: request.state, ticket: ticket))
         }
         host.challenge(.browserRegistration(BrowserRegistrationChallenge(
-            identityProvider: provider, url: url, error: nil, sender: sender, releaseObserver: ticket)))
+            identityProvider: provider, url: url, appURL: appURL.current, error: nil, sender: sender, releaseObserver: ticket)))
     }
 
     private func emitCustomChallenge(_ step: CustomRegistrationStep, info: CustomInfo?, error: IdentityFlowError?) {

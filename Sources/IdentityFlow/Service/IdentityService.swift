@@ -22,6 +22,13 @@ public protocol IdentityService: Sendable {
     ///   - request: PKCE, state, nonce, scopes and redirect URI.
     nonisolated(nonsending) func authorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL
 
+    /// The same request addressed to an installed identity app (app-to-app login), or `nil` when
+    /// the provider offers none or the request does not suit it.
+    /// - Parameters:
+    ///   - provider: A browser identity provider.
+    ///   - request: PKCE, state, nonce, redirect URI and scopes.
+    nonisolated(nonsending) func appAuthorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL?
+
     /// Exchanges an authorization code for tokens (validating the ID token against the request's nonce).
     /// - Parameters:
     ///   - code: The code from the redirect.
@@ -179,6 +186,10 @@ extension IdentityService {
 
     /// A service without biometric keys has none to revoke.
     public nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {}
+
+    /// No identity app: the browser URL alone.
+    /// - Returns: `nil`.
+    public nonisolated(nonsending) func appAuthorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL? { nil }
 
     /// Accepts any `iss`: a service that cannot name its issuer has nothing to compare with.
     /// - Parameter issuer: The redirect's `iss` value, ignored.

@@ -14,7 +14,20 @@ extension ReferenceIdentityService {
         guard provider.kind == .browser, state.withLock({ $0.providers.contains(provider) }) else {
             throw IdentityFlowError(.invalidIdentityProvider, "The reference server has no browser provider \(provider.identifier).")
         }
-        let url = URLQuery.url(Self.authorizationEndpoint, appending: [
+        guard let url = Self.authorizationURL(at: Self.authorizationEndpoint, request: request) else {
+            throw IdentityFlowError(.unknown, "Could not build the authorization URL.")
+        }
+        return url
+    }
+
+    /// The same request for the reference identity app, when ``offersAppLogin`` is on.
+    public nonisolated(nonsending) func appAuthorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL? {
+        guard provider.kind == .browser, state.withLock({ $0.offersAppLogin }) else { return nil }
+        return Self.authorizationURL(at: Self.appAuthorizationEndpoint, request: request)
+    }
+
+    private static func authorizationURL(at endpoint: URL, request: AuthorizationRequest) -> URL? {
+        URLQuery.url(endpoint, appending: [
             ("response_type", "code"),
             ("client_id", "identityflow-reference"),
             ("redirect_uri", request.redirectURI.absoluteString),
@@ -24,8 +37,6 @@ extension ReferenceIdentityService {
             ("code_challenge", request.codeChallenge),
             ("code_challenge_method", request.codeChallengeMethod),
         ])
-        guard let url else { throw IdentityFlowError(.unknown, "Could not build the authorization URL.") }
-        return url
     }
 
     /// Refuses an authorization response whose `iss` is not ``issuer`` (RFC 9207); one without

@@ -23,6 +23,14 @@ public final class ReferenceIdentityService: IdentityService {
     public static let issuer = "https://reference.identityflow.invalid"
     /// Where its authorization page pretends to live.
     public static let authorizationEndpoint = URL(string: "https://reference.identityflow.invalid/authorize")!
+    /// Where its identity app pretends to take authorization requests (app-to-app login).
+    public static let appAuthorizationEndpoint = URL(string: "reference-identity-app://authorize")!
+
+    /// Whether browser challenges also carry an ``appAuthorizationEndpoint`` URL (off by default).
+    public var offersAppLogin: Bool {
+        get { state.withLock { $0.offersAppLogin } }
+        set { state.withLock { $0.offersAppLogin = newValue } }
+    }
 
     let state: Locked<ServerState>
     private let clock: any Clock<Duration>
@@ -122,8 +130,8 @@ public final class ReferenceIdentityService: IdentityService {
         case deny
     }
 
-    /// Plays the browser: logs a user in at an authorization URL the server produced and returns
-    /// the redirect URL to hand to the challenge's sender.
+    /// Plays the browser (or the identity app, at an app URL): logs a user in at an authorization
+    /// URL the server produced and returns the redirect URL to hand to the challenge's sender.
     /// - Parameters:
     ///   - url: The challenge's URL.
     ///   - username: Who logs in.
@@ -133,7 +141,7 @@ public final class ReferenceIdentityService: IdentityService {
     public func logIn(at url: URL, as username: String = "alice", consent: Consent = .allow) throws(IdentityFlowError) -> URL {
         let items = URLQuery.items(of: url) ?? []
         func query(_ name: String) -> String? { items.last { $0.name == name }.map { $0.value ?? "" } }
-        guard url.absoluteString.hasPrefix(Self.authorizationEndpoint.absoluteString),
+        guard url.absoluteString.hasPrefix(Self.authorizationEndpoint.absoluteString) || url.absoluteString.hasPrefix(Self.appAuthorizationEndpoint.absoluteString),
               let redirect = query("redirect_uri").flatMap(URL.init(string:)),
               let challenge = query("code_challenge"), query("code_challenge_method") == "S256"
         else { throw IdentityFlowError(.requestInvalid, "Not an authorization URL of this reference server.") }

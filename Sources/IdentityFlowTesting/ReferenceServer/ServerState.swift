@@ -60,6 +60,7 @@ struct ServerState: Sendable {
     var pushesSent: [MobileAuthPush] = []
     var implicitKeys: [String: [UInt8]] = [:]
     var implicitScopes: Set<String> = ["read"]
+    var offersAppLogin = false
     var faults: [ServiceCall: [ServiceFault]] = [:]
     var calls: [ServiceCall] = []
     private var serial = 0

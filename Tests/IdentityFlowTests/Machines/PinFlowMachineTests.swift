@@ -19,7 +19,7 @@ struct PinFlowMachineTests {
         typealias M = AuthenticationMachine
         let contexts = [Authenticator.pin, .biometric].flatMap { authenticator in
             [nil, UserProfile(profileId: "other")].map { M.Context(profile: Self.profile, authenticator: authenticator, previousProfile: $0) }
-        }
+        } + [M.Context(profile: Self.profile, authenticator: .pin, previousProfile: nil, reusesSession: true)]
         let prompt = M.PinPrompt(counters: Self.counters)
         ChartSweep<M>(
             variants: contexts.map { context in { M(context: context, state: $0) } },

@@ -17,8 +17,26 @@ extension HTTPIdentityService {
         guard provider.kind == .browser else {
             throw IdentityFlowError(.invalidIdentityProvider, "\(provider.identifier) is not a browser identity provider.")
         }
-        let metadata = try await providerMetadata()
-        guard var components = URLComponents(url: metadata.authorizationEndpoint, resolvingAgainstBaseURL: false) else {
+        return try authorizationURL(at: try await providerMetadata().authorizationEndpoint, request: request)
+    }
+
+    /// The same request addressed to an installed identity app (Grab's app-to-app login): the
+    /// configured ``HTTPServiceConfiguration/appAuthorizationEndpoint``, or the discovery
+    /// document's `app_authorization_endpoint`. `nil` when there is none, and when the request
+    /// carries `prompt`, `login_hint` or `id_token_hint`, which app login does not take.
+    /// - Parameters:
+    ///   - provider: A browser identity provider.
+    ///   - request: PKCE, state, nonce, redirect URI and scopes.
+    /// - Returns: The app URL, or `nil` to use the browser URL alone.
+    public func appAuthorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL? {
+        guard provider.kind == .browser, configuration.prompt == nil, configuration.loginHint == nil, configuration.idTokenHint == nil else { return nil }
+        let discovered = configuration.appAuthorizationEndpoint == nil ? try await providerMetadata().appAuthorizationEndpoint : nil
+        guard let endpoint = configuration.appAuthorizationEndpoint ?? discovered else { return nil }
+        return try authorizationURL(at: endpoint, request: request)
+    }
+
+    private func authorizationURL(at endpoint: URL, request: AuthorizationRequest) throws(IdentityFlowError) -> URL {
+        guard var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else {
             throw IdentityFlowError(.invalidServerResponse, "The authorization endpoint is not a valid URL.")
         }
         let scopes = request.scopes.isEmpty ? configuration.scopes : request.scopes

@@ -35,6 +35,10 @@ import Foundation
 ///
 /// Either `issuer` or `discovery_url` is required; `scopes` may also be one space-separated
 /// string. `extension_base_url` defaults to `<origin of the issuer>/identityflow`.
+/// `app_authorization_endpoint` names an installed identity app's endpoint (app-to-app login).
+/// The Grab ID SDK's own keys are read too: `ServiceDiscoveryUrl` (`discovery_url`), `ClientId`,
+/// `RedirectUrl`, `Scope`, `Hint` (`login_hint`), `IdTokenHint`, `Prompt`, `AcrValues` and
+/// `Request`; a file naming a key both ways is refused.
 ///
 /// - Important: Plain `http://` URLs are accepted for loopback hosts only (`127.0.0.0/8`, `::1`,
 ///   `localhost`); anything else fails with ``ErrorCode/configurationInvalid``.
@@ -63,6 +67,10 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     public var acrValues: String?
     /// The `request` parameter: a request object (JWT) passed by value.
     public var requestObject: String?
+    /// Where an installed identity app takes the same authorization request (Grab's app-to-app
+    /// login), usually a custom URL scheme; `nil` uses the discovery document's
+    /// `app_authorization_endpoint`, if any. ``BrowserRegistrationChallenge/appURL`` carries it.
+    public var appAuthorizationEndpoint: URL?
     /// Further authorization parameters; they never replace the ones IdentityFlow sets itself.
     public var extraAuthorizationParameters: [String: String]
     /// How far the ID token's `exp`, `nbf` and `iat` may be off the device clock, in seconds.
@@ -134,11 +142,24 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         } catch {
             throw IdentityFlowError(.configurationInvalid, "The \(name) is neither JSON nor a property list.", underlying: error)
         }
-        guard let values = object as? [String: Any] else {
+        guard var values = object as? [String: Any] else {
             throw IdentityFlowError(.configurationInvalid, "The \(name) must be a dictionary at the top level.")
+        }
+        for (alias, key) in Self.grabKeys where values[alias] != nil {
+            guard values[key] == nil else {
+                throw IdentityFlowError(.configurationInvalid, "The \(name) names both '\(alias)' and '\(key)'.")
+            }
+            values[key] = values.removeValue(forKey: alias)
         }
         try self.init(values: values, name: name)
     }
+
+    /// The Grab ID SDK's Info.plist keys and the keys they stand for, so that a Grab `GrabIdPartnerSDK`
+    /// dictionary configures the service as it is.
+    static let grabKeys: [(alias: String, key: String)] = [
+        ("ServiceDiscoveryUrl", "discovery_url"), ("ClientId", "client_id"), ("RedirectUrl", "redirect_uri"), ("Scope", "scopes"),
+        ("Hint", "login_hint"), ("IdTokenHint", "id_token_hint"), ("Prompt", "prompt"), ("AcrValues", "acr_values"), ("Request", "request"),
+    ]
 
     private init(values: [String: Any], name: String) throws(IdentityFlowError) {
         func string(_ key: String) throws(IdentityFlowError) -> String? {
@@ -181,6 +202,7 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         idTokenHint = try string("id_token_hint").map(Redacted.init)
         acrValues = try string("acr_values")
         requestObject = try string("request")
+        appAuthorizationEndpoint = try url("app_authorization_endpoint")
         if let extra = values["extra_authorization_parameters"] {
             guard let parameters = extra as? [String: String] else {
                 throw IdentityFlowError(.configurationInvalid, "'extra_authorization_parameters' in the \(name) must map strings to strings.")

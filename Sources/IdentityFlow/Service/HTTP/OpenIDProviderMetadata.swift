@@ -20,6 +20,9 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
     /// Whether the server promises an `iss` parameter in every authorization response (RFC 9207
     /// `authorization_response_iss_parameter_supported`).
     package let sendsAuthorizationResponseIssuer: Bool
+    /// Where an installed identity app takes authorization requests (`app_authorization_endpoint`,
+    /// IdentityFlow's own member; usually a custom URL scheme).
+    package var appAuthorizationEndpoint: URL?
 
     /// Creates metadata.
     /// - Parameters:
@@ -54,6 +57,13 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
             revocationEndpoint: revocationEndpoint ?? other.revocationEndpoint,
             codeChallengeMethodsSupported: codeChallengeMethodsSupported.isEmpty ? other.codeChallengeMethodsSupported : codeChallengeMethodsSupported,
             sendsAuthorizationResponseIssuer: sendsAuthorizationResponseIssuer || other.sendsAuthorizationResponseIssuer)
+            .withAppAuthorizationEndpoint(appAuthorizationEndpoint ?? other.appAuthorizationEndpoint)
+    }
+
+    private func withAppAuthorizationEndpoint(_ endpoint: URL?) -> OpenIDProviderMetadata {
+        var copy = self
+        copy.appAuthorizationEndpoint = endpoint
+        return copy
     }
 
     /// Reads metadata from a discovery document.
@@ -85,5 +95,6 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
             revocationEndpoint: try url("revocation_endpoint", required: false),
             codeChallengeMethodsSupported: document["code_challenge_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? [],
             sendsAuthorizationResponseIssuer: document["authorization_response_iss_parameter_supported"] == .bool(true))
+        appAuthorizationEndpoint = document["app_authorization_endpoint"]?.stringValue.flatMap(URL.init(string:)).flatMap { $0.scheme == nil ? nil : $0 }
     }
 }
