@@ -14,6 +14,10 @@ public final class BrowserRegistrationChallenge: Sendable, CustomStringConvertib
     /// provider offers one and the request suits it. Open it instead of ``url`` if that app is
     /// installed; the redirect answers the challenge either way.
     public let appURL: URL?
+    /// Whether to open ``url`` in an ephemeral browser session, without shared cookies (no single
+    /// sign-on): `prefersEphemeralWebBrowserSession` of `ASWebAuthenticationSession`. From
+    /// ``ClientConfiguration/prefersEphemeralBrowserSession``.
+    public let prefersEphemeralSession: Bool
     /// Why the previous answer failed; `nil` the first time.
     public let error: IdentityFlowError?
     /// Takes the host's answer.
@@ -27,15 +31,19 @@ public final class BrowserRegistrationChallenge: Sendable, CustomStringConvertib
     ///   - error: The previous answer's error.
     ///   - sender: Receives the answer.
     ///   - appURL: The identity app's URL, if any.
-    public convenience init(identityProvider: IdentityProvider, url: URL, appURL: URL? = nil, error: IdentityFlowError? = nil, sender: any BrowserRegistrationChallengeSender) {
-        self.init(identityProvider: identityProvider, url: url, appURL: appURL, error: error, sender: sender, releaseObserver: nil)
+    ///   - prefersEphemeralSession: Whether an ephemeral browser session is asked for.
+    public convenience init(identityProvider: IdentityProvider, url: URL, appURL: URL? = nil, prefersEphemeralSession: Bool = false,
+                            error: IdentityFlowError? = nil, sender: any BrowserRegistrationChallengeSender) {
+        self.init(identityProvider: identityProvider, url: url, appURL: appURL, prefersEphemeralSession: prefersEphemeralSession,
+                  error: error, sender: sender, releaseObserver: nil)
     }
 
-    init(identityProvider: IdentityProvider, url: URL, appURL: URL? = nil, error: IdentityFlowError?, sender: any BrowserRegistrationChallengeSender,
-         releaseObserver: (any ChallengeReleaseObserver)?) {
+    init(identityProvider: IdentityProvider, url: URL, appURL: URL? = nil, prefersEphemeralSession: Bool = false, error: IdentityFlowError?,
+         sender: any BrowserRegistrationChallengeSender, releaseObserver: (any ChallengeReleaseObserver)?) {
         self.identityProvider = identityProvider
         self.url = url
         self.appURL = appURL
+        self.prefersEphemeralSession = prefersEphemeralSession
         self.error = error
         self.sender = sender
         self.releaseObserver = releaseObserver

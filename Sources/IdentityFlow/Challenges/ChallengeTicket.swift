@@ -32,6 +32,14 @@ final class ChallengeTicket<Answer: Sendable>: ChallengeReleaseObserver {
         var deliver: (@Sendable (ChallengeOutcome<Answer>) -> Void)?
         var ended: String?
         var timer: Task<Void, Never>?
+        /// Answers that leave the challenge open (intermediate redirects).
+        var ignores: (@Sendable (Answer) -> Bool)?
+    }
+
+    /// Makes answers for which `ignores` is true leave the ticket open: they are taken (the
+    /// sender returns `true`), logged, and change nothing.
+    func ignoreAnswers(where ignores: @escaping @Sendable (Answer) -> Bool) {
+        slot.withLock { $0.ignores = ignores }
     }
 
     init(flowID: FlowID, challengeName: String, logger: IdentityFlowLogger, deliver: @escaping @Sendable (ChallengeOutcome<Answer>) -> Void) {
@@ -44,6 +52,10 @@ final class ChallengeTicket<Answer: Sendable>: ChallengeReleaseObserver {
     /// Settles the ticket once. Returns `false`, and logs why, when it was settled or invalidated before.
     @discardableResult
     func settle(_ outcome: ChallengeOutcome<Answer>) -> Bool {
+        if case .answered(let answer) = outcome, let ignores = slot.withLock({ $0.deliver == nil ? nil : $0.ignores }), ignores(answer) {
+            logger.log(.info, "An intermediate answer to \(challengeName) was ignored; the challenge stays open.", flow: flowID)
+            return true
+        }
         let (deliver, timer, earlier) = slot.withLock { slot in
             defer {
                 if slot.ended == nil { slot.ended = Self.ending(of: outcome) }

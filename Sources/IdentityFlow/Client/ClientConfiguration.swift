@@ -41,6 +41,16 @@ public struct ClientConfiguration: Sendable {
     /// with no challenge (Grab's cached session). Off by default: every login asks for the PIN
     /// or biometrics, as OneWelcome's does.
     public var reusesValidSession = false
+    /// Whether browser challenges ask for an ephemeral browser session, without the shared
+    /// cookies that give single sign-on (``BrowserRegistrationChallenge/prefersEphemeralSession``;
+    /// Schibsted's `withSSO: false`). Off by default: a shared session.
+    public var prefersEphemeralBrowserSession = false
+    /// Redirects that come back to the app in the middle of a browser sign-in and are not its
+    /// answer, such as a BankID app returning to `myapp:/bankId`. A URL whose scheme and host
+    /// match one of these and whose path starts with its path is ignored: the browser challenge
+    /// stays open, the flow keeps waiting, and the answer (or ``UserClient/handleRedirect(_:)``)
+    /// returns `true`.
+    public var intermediateRedirects: [URL] = []
 
     /// Creates a configuration.
     /// - Parameters:

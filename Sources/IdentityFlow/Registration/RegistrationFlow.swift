@@ -117,11 +117,20 @@ final class RegistrationFlow: FlowPerformer {
 
     private func emitBrowserChallenge(_ url: URL) {
         let (ticket, sender) = engine.ticket("BrowserRegistrationChallenge", answered: RegistrationMachine.Event.redirectReceived)
+        let intermediate = client.configuration.intermediateRedirects
+        if !intermediate.isEmpty { ticket.ignoreAnswers { url in intermediate.contains { Self.url(url, isWithin: $0) } } }
         if let request = context.authorization {
             client.awaitRedirect(RedirectWaiter(flowID: engine.id, state: request.state, ticket: ticket))
         }
         host.challenge(.browserRegistration(BrowserRegistrationChallenge(
-            identityProvider: provider, url: url, appURL: appURL.current, error: nil, sender: sender, releaseObserver: ticket)))
+            identityProvider: provider, url: url, appURL: appURL.current, prefersEphemeralSession: client.configuration.prefersEphemeralBrowserSession,
+            error: nil, sender: sender, releaseObserver: ticket)))
+    }
+
+    /// Whether `url` has `prefix`'s scheme and host and a path that starts with its path.
+    static func url(_ url: URL, isWithin prefix: URL) -> Bool {
+        url.scheme?.lowercased() == prefix.scheme?.lowercased() && url.host?.lowercased() == prefix.host?.lowercased()
+            && url.path.hasPrefix(prefix.path)
     }
 
     private func emitCustomChallenge(_ step: CustomRegistrationStep, info: CustomInfo?, error: IdentityFlowError?) {

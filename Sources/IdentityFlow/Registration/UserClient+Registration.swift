@@ -198,12 +198,20 @@ extension UserClient {
     ///   challenge's answer, exactly as `sender.respond(with:to:)` would give it.
     /// - Otherwise a checkpointed registration whose `state` the URL carries keeps it, and
     ///   ``resumeRegistration(delegate:)`` continues with it.
+    /// - A URL within ``ClientConfiguration/intermediateRedirects`` (a BankID return, say) changes
+    ///   nothing and returns `true` while a sign-in waits.
     /// - Any other URL (another app link, a stale or replayed redirect) returns `false` and changes
     ///   nothing.
     /// - Parameter url: The URL the app was opened with.
     /// - Returns: Whether the URL belongs to a registration of this client.
     @discardableResult
     public func handleRedirect(_ url: URL) -> Bool {
+        if configuration.intermediateRedirects.contains(where: { RegistrationFlow.url(url, isWithin: $0) }) {
+            // A BankID-style return in the middle of the sign-in: the browser challenge stays open.
+            let waiting = withState { $0.redirectWaiter != nil } || loadCheckpoint() != nil
+            configuration.logger.log(.info, "An intermediate redirect was handed to handleRedirect; \(waiting ? "the sign-in goes on" : "no sign-in waits").")
+            return waiting
+        }
         if let waiter = withState({ $0.redirectWaiter }), waiter.claims(url) {
             return waiter.ticket.settle(.answered(url))
         }
