@@ -36,13 +36,16 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
     /// Whether the flow's challenges time out when its mobile authentication request expires:
     /// the host may then let one expire.
     private let requestsExpire: Bool
+    /// Whether the browser sign-in ends in a partial registration (Zephr's `status=partial`).
+    private let partialSignIn: Bool
     private let outcomes = Locked<(all: [Outcome], waiters: [CheckedContinuation<Outcome, Never>])>(([], []))
 
-    init(control: PathControl, reference: ReferenceIdentityService, createdPin: String, requestsExpire: Bool = false) {
+    init(control: PathControl, reference: ReferenceIdentityService, createdPin: String, requestsExpire: Bool = false, partialSignIn: Bool = false) {
         self.control = control
         self.reference = reference
         self.createdPin = createdPin
         self.requestsExpire = requestsExpire
+        self.partialSignIn = partialSignIn
     }
 
     /// The deviations a challenge offers: those of every challenge, and letting the request
@@ -112,6 +115,16 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
                 default: biometric.sender.respond(to: biometric)
                 }
             })
+        case .partialRegistration(let partial):
+            let answers = ["newUser", "existingUser", "blockedDomain", "noEmail"]
+            let choice = control.choose("partialRegistrationChallenge", among: answers + common)
+            let attributes: [String: String] = switch choice {
+            case "existingUser": ["email": "alice@example.com"]
+            case "blockedDomain": ["email": "someone@blocked.example"]
+            case "noEmail": ["name": "Ada"]
+            default: ["email": "ada-\(UUID().uuidString.prefix(8))@example.com"]
+            }
+            act(choice, expected: answers, challenge: challenge, answer: { partial.sender.respond(with: attributes, to: partial) })
         case .mobileAuthConfirmation(let confirmation):
             let choice = control.choose("mobileAuthConfirmation", among: ["accept", "deny"] + common)
             act(choice, expected: ["accept", "deny"], challenge: challenge, answer: { confirmation.sender.respond(with: choice == "accept", to: confirmation) })
@@ -156,7 +169,7 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
             let redirect = (try? reference.logIn(at: url))?.absoluteString ?? ""
             return URL(string: redirect.replacingOccurrences(of: "identityflow-test://callback", with: "other://callback"))!
         case "noCode": return URL(string: "identityflow-test://callback?state=\(state)")!
-        default: return (try? reference.logIn(at: url)) ?? url
+        default: return (try? reference.logIn(at: url, consent: partialSignIn ? .partial(identifier: "ada@example.com") : .allow)) ?? url
         }
     }
 
@@ -167,6 +180,7 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
     func userClient(_ client: UserClient, didReceiveCustomRegistrationInitChallenge challenge: CustomRegistrationChallenge) { handle(.customRegistration(challenge)) }
     func userClient(_ client: UserClient, didReceiveCustomRegistrationFinishChallenge challenge: CustomRegistrationChallenge) { handle(.customRegistration(challenge)) }
     func userClient(_ client: UserClient, didReceiveCreatePinChallenge challenge: CreatePinChallenge) { handle(.createPin(challenge)) }
+    func userClient(_ client: UserClient, didReceivePartialRegistrationChallenge challenge: PartialRegistrationChallenge) { handle(.partialRegistration(challenge)) }
     func userClient(_ client: UserClient, didRegisterUser profile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo?) { finish(.success) }
     func userClient(_ client: UserClient, didFailToRegisterUserWith identityProvider: IdentityProvider?, error: IdentityFlowError) { finish(.failure(error)) }
 

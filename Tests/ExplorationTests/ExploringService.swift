@@ -138,6 +138,13 @@ final class ExploringService: IdentityService {
         try await call(.profileExists) { () throws(IdentityFlowError) in try await reference.profileExists(profile) }
     }
 
+    nonisolated(nonsending) func completePartialRegistration(stateKey: Redacted<String>, attributes: Redacted<[String: String]>,
+                                                             request: AuthorizationRequest) async throws(IdentityFlowError) -> PartialRegistrationOutcome {
+        try await call(.completePartialRegistration) { () throws(IdentityFlowError) in
+            try await reference.completePartialRegistration(stateKey: stateKey, attributes: attributes, request: request)
+        }
+    }
+
     nonisolated(nonsending) func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
         try await call(.enrolMobileAuthentication) { () throws(IdentityFlowError) in try await reference.enrolMobileAuthentication(publicKey: publicKey, for: profile, accessToken: accessToken) }
     }

@@ -19,6 +19,8 @@ struct FlowCase: Sendable, CustomStringConvertible {
         case deregistration = "deregistration"
         case statelessRegistration = "stateless registration (browser)"
         case statelessCustomRegistration = "stateless registration (custom one-step)"
+        case partialRegistration = "registration (browser, partial: the provider asks for attributes)"
+        case statelessPartialRegistration = "stateless registration (browser, partial)"
         case mobileAuthConfirmation = "mobile authentication (push, confirmation)"
         case mobileAuthPin = "mobile authentication (push, PIN step-up)"
         case mobileAuthBiometric = "mobile authentication (pending list, biometric step-up)"
@@ -49,7 +51,8 @@ struct FlowCase: Sendable, CustomStringConvertible {
     var description: String { kind.rawValue + setup.rawValue }
 
     var isRegistration: Bool {
-        [.browserRegistration, .resumedRegistration, .oneStepRegistration, .twoStepRegistration, .statelessRegistration, .statelessCustomRegistration].contains(kind)
+        [.browserRegistration, .resumedRegistration, .oneStepRegistration, .twoStepRegistration, .statelessRegistration, .statelessCustomRegistration,
+         .partialRegistration, .statelessPartialRegistration].contains(kind)
     }
     var isMobileAuth: Bool { [.mobileAuthConfirmation, .mobileAuthPin, .mobileAuthBiometric, .mobileAuthOTP].contains(kind) }
     var asksForPin: Bool { [.pinAuthentication, .biometricAuthentication, .changePin, .biometricRegistration, .mobileAuthPin, .mobileAuthBiometric].contains(kind) }
@@ -78,6 +81,8 @@ struct FlowCase: Sendable, CustomStringConvertible {
         FlowCase(kind: .deregistration),
         FlowCase(kind: .statelessRegistration),
         FlowCase(kind: .statelessCustomRegistration),
+        FlowCase(kind: .partialRegistration),
+        FlowCase(kind: .statelessPartialRegistration),
         FlowCase(kind: .mobileAuthConfirmation),
         FlowCase(kind: .mobileAuthConfirmation, setup: .clientClockAhead),
         FlowCase(kind: .mobileAuthPin),

@@ -39,7 +39,8 @@ struct PathRun {
         }
         let before = Snapshot(world, profile: profile)
         let host = ExploringHost(control: control, reference: world.reference, createdPin: flow.kind == .changePin ? Secrets.newPin : Secrets.pin,
-                                 requestsExpire: flow.isMobileAuth)
+                                 requestsExpire: flow.isMobileAuth,
+                                 partialSignIn: [.partialRegistration, .statelessPartialRegistration].contains(flow.kind))
         control.notes.withLock { $0.armed = true }
         let outcome = await start(world, profile: profile, host: host)
         for answer in control.heldAnswers.current where answer() {
@@ -74,6 +75,8 @@ struct PathRun {
             case .deregistration: client.deregister(subject) { error in host.finish(error.map { .failure($0) } ?? .success) }
             case .statelessRegistration: client.registerStatelessUser(with: ReferenceIdentityService.browserProvider, delegate: host)
             case .statelessCustomRegistration: client.registerStatelessUser(with: world.oneStep, delegate: host)
+            case .partialRegistration: client.registerUser(with: ReferenceIdentityService.browserProvider, delegate: host)
+            case .statelessPartialRegistration: client.registerStatelessUser(with: ReferenceIdentityService.browserProvider, delegate: host)
             case .mobileAuthConfirmation, .mobileAuthPin, .mobileAuthBiometric, .mobileAuthOTP: client.handleMobileAuthRequest(source, delegate: host)
             }
             return await host.outcome()
@@ -93,6 +96,8 @@ struct PathRun {
             case .deregistration: try await client.deregister(subject)
             case .statelessRegistration: _ = try await client.registerStatelessUser(with: ReferenceIdentityService.browserProvider, responder: host)
             case .statelessCustomRegistration: _ = try await client.registerStatelessUser(with: world.oneStep, responder: host)
+            case .partialRegistration: _ = try await client.registerUser(with: ReferenceIdentityService.browserProvider, responder: host)
+            case .statelessPartialRegistration: _ = try await client.registerStatelessUser(with: ReferenceIdentityService.browserProvider, responder: host)
             case .mobileAuthConfirmation, .mobileAuthPin, .mobileAuthBiometric, .mobileAuthOTP:
                 _ = try await client.handleMobileAuthRequest(source, responder: host)
             }

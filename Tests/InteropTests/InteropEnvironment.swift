@@ -119,6 +119,9 @@ struct InteropResponder: ChallengeResponder {
         case .mobileAuthConfirmation(let confirmation):
             seen.withLock { $0.append("confirm") }
             confirmation.sender.respond(with: true, to: confirmation)
+        case .partialRegistration(let partial):
+            seen.withLock { $0.append("partial") }
+            partial.sender.cancel(partial)
         }
     }
 }

@@ -13,6 +13,8 @@ public enum Challenge: Sendable, CustomStringConvertible {
     case biometric(BiometricChallenge)
     /// Accept or deny a mobile authentication request.
     case mobileAuthConfirmation(MobileAuthConfirmationChallenge)
+    /// Give the registration attributes the provider still needs (partial registration).
+    case partialRegistration(PartialRegistrationChallenge)
 
     /// The challenge's own description (no secrets).
     public var description: String {
@@ -23,6 +25,7 @@ public enum Challenge: Sendable, CustomStringConvertible {
         case .pin(let challenge): challenge.description
         case .biometric(let challenge): challenge.description
         case .mobileAuthConfirmation(let challenge): challenge.description
+        case .partialRegistration(let challenge): challenge.description
         }
     }
 
@@ -33,6 +36,7 @@ public enum Challenge: Sendable, CustomStringConvertible {
         case .customRegistration(let challenge): challenge.error
         case .createPin(let challenge): challenge.error
         case .pin(let challenge): challenge.error
+        case .partialRegistration(let challenge): challenge.error
         case .biometric, .mobileAuthConfirmation: nil
         }
     }
@@ -48,6 +52,7 @@ public enum Challenge: Sendable, CustomStringConvertible {
         case .pin(let challenge): challenge.sender.cancel(challenge)
         case .biometric(let challenge): challenge.sender.cancel(challenge)
         case .mobileAuthConfirmation(let challenge): challenge.sender.cancel(challenge)
+        case .partialRegistration(let challenge): challenge.sender.cancel(challenge)
         }
     }
 }

@@ -93,3 +93,14 @@ extension ChallengeTicket: MobileAuthConfirmationChallengeSender where Answer ==
         settle(.cancelled, for: challenge.releaseObserver)
     }
 }
+
+/// The attributes a partial registration still needs.
+extension ChallengeTicket: PartialRegistrationChallengeSender where Answer == Redacted<[String: String]> {
+    func respond(with attributes: [String: String], to challenge: PartialRegistrationChallenge) -> Bool {
+        settle(.answered(Redacted(attributes)), for: challenge.releaseObserver)
+    }
+
+    func cancel(_ challenge: PartialRegistrationChallenge) -> Bool {
+        settle(.cancelled, for: challenge.releaseObserver)
+    }
+}

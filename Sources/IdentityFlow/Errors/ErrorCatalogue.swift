@@ -52,6 +52,10 @@ extension ErrorCode {
         entry(.implicitAuthNotEnrolled, .mobileAuthentication, "implicitAuthNotEnrolled", "The profile has no implicit authentication key on the server; log in and enrol it."),
         entry(.invalidMobileAuthOtp, .mobileAuthentication, "invalidMobileAuthOtp", "This is not a mobile authentication one-time code for a profile on this device."),
         entry(.featureNotSupported, .generic, "featureNotSupported", "The identity service does not offer this feature."),
+        entry(.userAlreadyExists, .registration, "userAlreadyExists", "An account with these registration attributes exists already."),
+        entry(.emailDomainBlocked, .registration, "emailDomainBlocked", "The e-mail address's domain is not allowed to register."),
+        entry(.registrationDataInvalid, .registration, "registrationDataInvalid", "The registration attributes are malformed or incomplete."),
+        entry(.partialRegistrationExpired, .registration, "partialRegistrationExpired", "The partial registration expired; start again."),
     ].sorted { $0.code.rawValue < $1.code.rawValue }
 
     /// This code's catalogue entry.

@@ -132,4 +132,17 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     /// 11020: the identity service does not offer this feature (its ``IdentityService``
     /// implementation keeps the default, or the server answers 404 for the endpoint).
     public static let featureNotSupported = ErrorCode(rawValue: 11020)
+
+    // MARK: - Other SDKs' registrations
+
+    /// 11021: the provider refused a partial registration's attributes: an account with them
+    /// exists. The ``PartialRegistrationChallenge`` comes back with it.
+    public static let userAlreadyExists = ErrorCode(rawValue: 11021)
+    /// 11022: the provider refused a partial registration's e-mail domain. The challenge comes back with it.
+    public static let emailDomainBlocked = ErrorCode(rawValue: 11022)
+    /// 11023: the provider refused a partial registration's attributes as malformed or
+    /// incomplete. The challenge comes back with it.
+    public static let registrationDataInvalid = ErrorCode(rawValue: 11023)
+    /// 11024: the partial registration's state key expired or is unknown; start again.
+    public static let partialRegistrationExpired = ErrorCode(rawValue: 11024)
 }

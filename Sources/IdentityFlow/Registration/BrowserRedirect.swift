@@ -13,6 +13,9 @@ package enum BrowserRedirect: Sendable, Hashable {
     case redirectMismatch
     /// Neither a code nor an error.
     case malformed
+    /// The provider signed the user in but needs more registration attributes (Zephr's
+    /// `status=partial`): the state key to complete with, and the identifier it knows.
+    case partial(stateKey: Redacted<String>, identifier: String)
 
     /// Checks a redirect URL.
     ///
@@ -33,6 +36,15 @@ package enum BrowserRedirect: Sendable, Hashable {
         }
         guard let state = first("state"), state.hasSameBytes(as: request.state.value) else { return .stateMismatch }
         if let error = first("error") { return .denied(error: error, description: first("error_description")) }
+        // Zephr's callback: status=partial (more attributes needed) or status=failure (refused).
+        switch first("status") {
+        case "partial":
+            guard let key = first("state_key"), !key.isEmpty else { return .malformed }
+            return .partial(stateKey: Redacted(key), identifier: first("identifier") ?? "")
+        case "failure":
+            return .denied(error: "failure", description: first("message"))
+        default: break
+        }
         guard let code = first("code"), !code.isEmpty else { return .malformed }
         return .authorized(code: Redacted(code), issuer: first("iss"))
     }
@@ -42,7 +54,7 @@ package enum BrowserRedirect: Sendable, Hashable {
     /// - Parameter redirectURI: The configured redirect URI, named in the mismatch message.
     package func failure(expecting redirectURI: URL) -> IdentityFlowError? {
         switch self {
-        case .authorized:
+        case .authorized, .partial:
             return nil
         case .denied(let oauthError, let description):
             var error = IdentityFlowError(.externalIdentityProviderFailure,
@@ -66,6 +78,7 @@ package enum BrowserRedirect: Sendable, Hashable {
         case .stateMismatch: "stateMismatch"
         case .redirectMismatch: "redirectMismatch"
         case .malformed: "malformed"
+        case .partial: "partial"
         }
     }
 

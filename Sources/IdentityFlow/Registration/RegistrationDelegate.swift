@@ -31,6 +31,13 @@ public protocol RegistrationDelegate: Sendable {
     ///   - client: The client.
     ///   - challenge: The challenge.
     func userClient(_ client: UserClient, didReceiveCreatePinChallenge challenge: CreatePinChallenge)
+    /// Give the registration attributes the provider still needs after the browser step
+    /// (partial registration); a refusal brings the challenge back with its error. Optional:
+    /// by default the challenge is cancelled.
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - challenge: The challenge.
+    func userClient(_ client: UserClient, didReceivePartialRegistrationChallenge challenge: PartialRegistrationChallenge)
     /// The user is registered and authenticated. Terminal: called at most once per flow.
     /// - Parameters:
     ///   - client: The client.
@@ -49,6 +56,11 @@ public protocol RegistrationDelegate: Sendable {
 extension RegistrationDelegate {
     /// Does nothing.
     public func userClient(_ client: UserClient, didStartRegistrationOf profile: UserProfile) {}
+
+    /// Cancels: implement it to support partial registration.
+    public func userClient(_ client: UserClient, didReceivePartialRegistrationChallenge challenge: PartialRegistrationChallenge) {
+        challenge.sender.cancel(challenge)
+    }
 
     /// Cancels: implement it to support browser identity providers.
     public func userClient(_ client: UserClient, didReceiveBrowserRegistrationChallenge challenge: BrowserRegistrationChallenge) {

@@ -76,6 +76,19 @@ final class RegistrationFlow: FlowPerformer {
                 case .finish: .customAnswerReceived(try await service.completeCustomRegistration(provider: provider, session: session.value, data: data))
                 }
             }
+        case .emitPartialRegistrationChallenge(let identifier, let error):
+            // The redirect is spent: the checkpoint could not serve again.
+            client.deleteCheckpoint(of: profile, flow: engine.id)
+            let (ticket, sender) = engine.ticket("PartialRegistrationChallenge", answered: RegistrationMachine.Event.partialDataProvided)
+            host.challenge(.partialRegistration(PartialRegistrationChallenge(
+                identityProvider: provider, identifier: identifier, error: error, sender: sender, releaseObserver: ticket)))
+            return .done
+        case .sendPartialRegistration(let stateKey, let attributes):
+            let context = self.context, service = self.service
+            return engine.call { () throws(IdentityFlowError) in
+                guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
+                return .partialRegistrationAnswered(try await service.completePartialRegistration(stateKey: stateKey, attributes: attributes, request: request))
+            }
         case .emitCreatePinChallenge(let error):
             host.challenge(engine.createPinChallenge(for: profile, error: error, answered: RegistrationMachine.Event.pinProvided))
             return .done

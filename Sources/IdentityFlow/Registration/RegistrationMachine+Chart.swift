@@ -26,6 +26,12 @@ extension RegistrationMachine {
         .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "stateMismatch", to: "failed"),
         .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "redirectMismatch", to: "failed"),
         .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "malformed", to: "failed"),
+        // Zephr's partial registration: the provider needs more attributes before it issues tokens.
+        .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "partial", to: "awaitingPartialRegistration"),
+        .init(from: "awaitingPartialRegistration", on: "partialDataProvided", to: "sendingPartialRegistration"),
+        .init(from: "sendingPartialRegistration", on: "partialRegistrationAnswered", to: "awaitingPin"),
+        .init(from: "sendingPartialRegistration", on: "partialRegistrationAnswered", guard: "stateless", to: "storingProfile"),
+        .init(from: "sendingPartialRegistration", on: "partialRegistrationAnswered", guard: "refused", to: "awaitingPartialRegistration"),
         .init(from: "exchangingCode", on: "codeExchanged", to: "awaitingPin"),
         // A stateless registration keeps nothing: no checkpoint, no PIN.
         .init(from: "preparingAuthorization", on: "authorizationURLBuilt", guard: "stateless", to: "awaitingBrowserRedirect"),
@@ -61,9 +67,10 @@ extension RegistrationMachine {
         func ending(_ state: String, on event: String) -> ChartTransition {
             .init(from: state, on: event, to: holdingCredentials.contains(state) ? "discardingRegistration" : "failed")
         }
-        let calling = ["preparingAuthorization", "savingCheckpoint", "exchangingCode", "sendingCustomInitData", "sendingCustomFinishData", "enrollingPin", "storingProfile"]
-        let awaiting = ["awaitingBrowserRedirect", "awaitingCustomInitData", "awaitingCustomFinishData", "awaitingPin"]
-        let issuing = ["exchangingCode", "sendingCustomFinishData"]
+        let calling = ["preparingAuthorization", "savingCheckpoint", "exchangingCode", "sendingCustomInitData", "sendingCustomFinishData",
+                       "sendingPartialRegistration", "enrollingPin", "storingProfile"]
+        let awaiting = ["awaitingBrowserRedirect", "awaitingCustomInitData", "awaitingCustomFinishData", "awaitingPartialRegistration", "awaitingPin"]
+        let issuing = ["exchangingCode", "sendingCustomFinishData", "sendingPartialRegistration"]
         return calling.map { ending($0, on: "serviceFailed") }
             + awaiting.map { ending($0, on: "challengeAbandoned") }
             + (calling + awaiting).filter { $0 != "storingProfile" && !issuing.contains($0) }.map { ending($0, on: "cancelRequested") }
@@ -75,6 +82,9 @@ extension RegistrationMachine {
     private static let cancellingTransitions: [ChartTransition] = [
         .init(from: "exchangingCode", on: "cancelRequested", to: "cancelling"),
         .init(from: "sendingCustomFinishData", on: "cancelRequested", to: "cancelling"),
+        .init(from: "sendingPartialRegistration", on: "cancelRequested", to: "cancelling"),
+        .init(from: "cancelling", on: "partialRegistrationAnswered", guard: "tokensIssued", to: "discardingRegistration"),
+        .init(from: "cancelling", on: "partialRegistrationAnswered", guard: "noTokens", to: "failed"),
         .init(from: "cancelling", on: "codeExchanged", guard: "tokensIssued", to: "discardingRegistration"),
         .init(from: "cancelling", on: "customAnswerReceived", guard: "tokensIssued", to: "discardingRegistration"),
         .init(from: "cancelling", on: "customAnswerReceived", guard: "noTokens", to: "failed"),

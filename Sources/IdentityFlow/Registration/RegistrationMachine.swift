@@ -85,6 +85,15 @@ package struct RegistrationMachine: StateMachine {
         init(tokens: TokenSet, info: CustomInfo?) { fields = Box(Fields(tokens: tokens, info: info)) }
     }
 
+    /// A partial registration in progress: the state key to complete it with (kept redacted)
+    /// and the identifier the provider knows.
+    package struct PartialSession: Sendable, Hashable {
+        /// The callback's `state_key`.
+        package let stateKey: Redacted<String>
+        /// The callback's `identifier`.
+        package let identifier: String
+    }
+
     /// A failure waiting to be reported once the server-side leftovers are discarded.
     package struct PendingFailure: Sendable, Equatable {
         /// The error the flow fails with.
@@ -112,6 +121,10 @@ package struct RegistrationMachine: StateMachine {
         case awaitingCustomFinishData(CustomSession)
         /// The server answers the registration data.
         case sendingCustomFinishData(CustomSession)
+        /// The host gives the attributes a partial registration still needs.
+        case awaitingPartialRegistration(PartialSession)
+        /// The server completes the partial registration.
+        case sendingPartialRegistration(PartialSession)
         /// The host chooses a PIN.
         case awaitingPin(Credentials)
         /// The server enrols the PIN verifier.
@@ -148,6 +161,10 @@ package struct RegistrationMachine: StateMachine {
         case customDataProvided(Redacted<String?>)
         /// The server answered custom registration data.
         case customAnswerReceived(CustomRegistrationAnswer)
+        /// The host gave a partial registration's attributes.
+        case partialDataProvided(Redacted<[String: String]>)
+        /// The server answered a partial registration's attributes.
+        case partialRegistrationAnswered(PartialRegistrationOutcome)
         /// The host chose a PIN.
         case pinProvided(Redacted<String>)
         /// The server enrolled the PIN verifier.
@@ -182,6 +199,10 @@ package struct RegistrationMachine: StateMachine {
         case emitCustomRegistrationChallenge(CustomRegistrationStep, info: CustomInfo?, error: IdentityFlowError?)
         /// Send custom registration data to the server.
         case sendCustomData(CustomRegistrationStep, session: Redacted<String?>, data: Redacted<String?>)
+        /// Hand the host a ``PartialRegistrationChallenge``.
+        case emitPartialRegistrationChallenge(identifier: String, error: IdentityFlowError?)
+        /// Send a partial registration's attributes.
+        case sendPartialRegistration(stateKey: Redacted<String>, attributes: Redacted<[String: String]>)
         /// Hand the host a ``CreatePinChallenge``.
         case emitCreatePinChallenge(error: IdentityFlowError?)
         /// Derive the PIN verifier and enrol it.
@@ -254,10 +275,25 @@ package struct RegistrationMachine: StateMachine {
             }
         case .exchangingCode:
             switch event {
-            case .codeExchanged(let tokens):
-                let credentials = Credentials(tokens: tokens, info: nil)
-                if context.stateless { return go(.storingProfile(credentials), guard: "stateless", Effects(.storeProfile(credentials))) }
-                return go(.awaitingPin(credentials), Effects(.emitCreatePinChallenge(error: nil)))
+            case .codeExchanged(let tokens): return registered(Credentials(tokens: tokens, info: nil))
+            case .serviceFailed(let error): return fail(error)
+            case .cancelRequested: return cancelDuringIssuingCall()
+            default: return nil
+            }
+        case .awaitingPartialRegistration(let session):
+            switch event {
+            case .partialDataProvided(let attributes):
+                return go(.sendingPartialRegistration(session), Effects(.sendPartialRegistration(stateKey: session.stateKey, attributes: attributes)))
+            case .challengeAbandoned(let how): return fail(how.error)
+            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
+            default: return nil
+            }
+        case .sendingPartialRegistration(let session):
+            switch event {
+            case .partialRegistrationAnswered(.registered(let tokens)): return registered(Credentials(tokens: tokens, info: nil))
+            case .partialRegistrationAnswered(.refused(let refusal)):
+                return go(.awaitingPartialRegistration(session), guard: "refused",
+                          Effects(.emitPartialRegistrationChallenge(identifier: session.identifier, error: refusal.error)))
             case .serviceFailed(let error): return fail(error)
             case .cancelRequested: return cancelDuringIssuingCall()
             default: return nil
@@ -302,6 +338,10 @@ package struct RegistrationMachine: StateMachine {
                     return go(.failed, guard: "noTokens", Effects(.reportFailure(cancelled.error)))
                 }
                 return go(.discardingRegistration(cancelled), guard: "tokensIssued", Effects(.discardRegistration(tokens)))
+            case .partialRegistrationAnswered(.registered(let tokens)):
+                return go(.discardingRegistration(cancelled), guard: "tokensIssued", Effects(.discardRegistration(tokens)))
+            case .partialRegistrationAnswered(.refused):
+                return go(.failed, guard: "noTokens", Effects(.reportFailure(cancelled.error)))
             case .serviceFailed: return go(.failed, Effects(.reportFailure(cancelled.error)))
             default: return nil
             }
@@ -370,6 +410,9 @@ package struct RegistrationMachine: StateMachine {
         switch redirect {
         case .authorized(let code, let issuer):
             return go(.exchangingCode, guard: redirect.guardName, Effects(.exchangeCode(code, issuer: issuer)))
+        case .partial(let stateKey, let identifier):
+            return go(.awaitingPartialRegistration(PartialSession(stateKey: stateKey, identifier: identifier)), guard: redirect.guardName,
+                      Effects(.emitPartialRegistrationChallenge(identifier: identifier, error: nil)))
         case .denied, .stateMismatch, .redirectMismatch, .malformed:
             return fail(redirect.failure(expecting: request.redirectURI) ?? IdentityFlowError(.unknown), guard: redirect.guardName)
         }
@@ -407,6 +450,12 @@ package struct RegistrationMachine: StateMachine {
         case .invalid:
             return fail(Self.invalidStatus(answer.info), guard: "invalidAnswer")
         }
+    }
+
+    /// The server issued the new user's tokens: a PIN next, or (stateless) straight to storing.
+    private mutating func registered(_ credentials: Credentials) -> Reaction<Effect> {
+        if context.stateless { return go(.storingProfile(credentials), guard: "stateless", Effects(.storeProfile(credentials))) }
+        return go(.awaitingPin(credentials), Effects(.emitCreatePinChallenge(error: nil)))
     }
 
     /// A cancel while the server may be issuing tokens: the call is cancelled, but its outcome

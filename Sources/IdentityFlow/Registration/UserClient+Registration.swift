@@ -38,6 +38,8 @@ extension UserClient {
                         delegate.userClient(self, didReceiveCustomRegistrationFinishChallenge: challenge)
                     case .createPin(let challenge):
                         delegate.userClient(self, didReceiveCreatePinChallenge: challenge)
+                    case .partialRegistration(let challenge):
+                        delegate.userClient(self, didReceivePartialRegistrationChallenge: challenge)
                     case .pin, .biometric, .mobileAuthConfirmation:
                         challenge.cancel()  // a registration never asks for these
                     }

@@ -125,6 +125,17 @@ public protocol IdentityService: Sendable {
 
     // MARK: - Mobile and implicit authentication (docs/mobile-auth.md)
 
+    /// Completes a partial registration (Zephr's `status=partial` callback) with the attributes
+    /// the provider still needs.
+    /// - Parameters:
+    ///   - stateKey: The callback's `state_key`.
+    ///   - attributes: The host's attributes.
+    ///   - request: The browser step's request (redirect URI, PKCE verifier, scopes).
+    /// - Returns: The new user's tokens, or why the attributes were refused.
+    /// - Throws: ``ErrorCode/partialRegistrationExpired`` for an expired or unknown state key.
+    nonisolated(nonsending) func completePartialRegistration(stateKey: Redacted<String>, attributes: Redacted<[String: String]>,
+                                                             request: AuthorizationRequest) async throws(IdentityFlowError) -> PartialRegistrationOutcome
+
     /// Registers the profile's mobile authentication public key.
     /// - Parameters:
     ///   - publicKey: The key (65-byte uncompressed P-256 point).
@@ -194,6 +205,13 @@ extension IdentityService {
     /// Accepts any `iss`: a service that cannot name its issuer has nothing to compare with.
     /// - Parameter issuer: The redirect's `iss` value, ignored.
     public nonisolated(nonsending) func checkAuthorizationResponseIssuer(_ issuer: String?) async throws(IdentityFlowError) {}
+
+    /// A service without partial registration refuses it.
+    /// - Throws: ``ErrorCode/featureNotSupported``.
+    public nonisolated(nonsending) func completePartialRegistration(stateKey: Redacted<String>, attributes: Redacted<[String: String]>,
+                                                                    request: AuthorizationRequest) async throws(IdentityFlowError) -> PartialRegistrationOutcome {
+        throw Self.unsupported("partial registration")
+    }
 
     /// A service without mobile authentication refuses to enrol.
     /// - Throws: ``ErrorCode/featureNotSupported``.

@@ -35,8 +35,8 @@ struct DemoChallengeAnswerer: ChallengeResponder {
             transcript.answer("PIN <redacted>")
             chosenPin.withLock { $0 = pin }
             create.sender.respond(with: pin, to: create)
-        case .pin, .biometric, .mobileAuthConfirmation:
-            cancel(challenge)  // registrations never ask for these
+        case .pin, .biometric, .mobileAuthConfirmation, .partialRegistration:
+            cancel(challenge)  // the demo's registrations never ask for these
         }
     }
 

@@ -128,6 +128,11 @@ public final class ReferenceIdentityService: IdentityService {
         case allow
         /// Refuses: the redirect carries `error=access_denied`.
         case deny
+        /// Signs in a new user the provider needs more attributes from (Zephr's partial
+        /// registration): the redirect carries `status=partial`, a `state_key` and `identifier`.
+        /// Complete it with attributes including `email`; `@blocked.example` addresses are
+        /// refused, and so is the address of a user the server knows (`<user>@example.com`).
+        case partial(identifier: String)
     }
 
     /// Plays the browser (or the identity app, at an app URL): logs a user in at an authorization
@@ -149,6 +154,15 @@ public final class ReferenceIdentityService: IdentityService {
         switch consent {
         case .deny:
             answer.append(("error", "access_denied"))
+        case .partial(let identifier):
+            let scopes = query("scope")?.split(separator: " ").map(String.init) ?? []
+            let expiresAt = now().addingTimeInterval(600)
+            let key = state.withLock { state in
+                let key = "sk-" + state.nextSerial()
+                state.partialGrants[key] = (ServerState.Grant(user: "", codeChallenge: challenge, redirectURI: redirect, scopes: scopes), identifier, expiresAt)
+                return key
+            }
+            answer += [("status", "partial"), ("state_key", key), ("identifier", identifier)]
         case .allow:
             let scopes = query("scope")?.split(separator: " ").map(String.init) ?? []
             let code = try state.withLock { state throws(IdentityFlowError) in

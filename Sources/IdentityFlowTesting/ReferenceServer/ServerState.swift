@@ -61,6 +61,8 @@ struct ServerState: Sendable {
     var implicitKeys: [String: [UInt8]] = [:]
     var implicitScopes: Set<String> = ["read"]
     var offersAppLogin = false
+    /// Partial registrations by state key: the browser step's grant, waiting for attributes.
+    var partialGrants: [String: (grant: Grant, identifier: String, expiresAt: Date)] = [:]
     var faults: [ServiceCall: [ServiceFault]] = [:]
     var calls: [ServiceCall] = []
     private var serial = 0

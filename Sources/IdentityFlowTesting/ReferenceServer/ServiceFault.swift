@@ -44,6 +44,8 @@ public enum ServiceCall: String, Sendable, Hashable, CaseIterable {
     case enrolImplicitAuthentication
     /// `implicitAccessToken(scopes:for:authorization:)`.
     case implicitAccessToken
+    /// `completePartialRegistration(stateKey:attributes:request:)`.
+    case completePartialRegistration
 }
 
 /// Something going wrong with a call, injected into the ``ReferenceIdentityService``.

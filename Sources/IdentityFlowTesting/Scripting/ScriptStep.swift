@@ -119,6 +119,19 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Expects a ``PartialRegistrationChallenge``.
+    /// - Parameters:
+    ///   - action: What to do; the answer is the attributes.
+    ///   - error: The error code it must carry (`nil`: none).
+    /// - Returns: The step.
+    public static func partialRegistration(_ action: ScriptAction<PartialRegistrationChallenge, [String: String]>, expecting error: ErrorCode? = nil) -> ScriptStep {
+        ScriptStep(kind: .partialRegistration, expectedError: error) { challenge, responder in
+            guard case .partialRegistration(let partial) = challenge else { return "" }
+            return try responder.apply(action, to: partial, wrapped: challenge, answer: { partial.sender.respond(with: $0, to: partial) },
+                                       cancel: { partial.sender.cancel(partial) })
+        }
+    }
+
     private static func custom(_ kind: ChallengeKind, _ action: ScriptAction<CustomRegistrationChallenge, String?>, _ error: ErrorCode?) -> ScriptStep {
         ScriptStep(kind: kind, expectedError: error) { challenge, responder in
             guard case .customRegistration(let custom) = challenge else { return "" }
@@ -143,6 +156,8 @@ public enum ChallengeKind: String, Sendable, Hashable, CaseIterable {
     case biometric
     /// ``MobileAuthConfirmationChallenge``.
     case mobileAuthConfirmation
+    /// ``PartialRegistrationChallenge``.
+    case partialRegistration
 
     /// The kind of a challenge.
     /// - Parameter challenge: The challenge.
@@ -154,6 +169,7 @@ public enum ChallengeKind: String, Sendable, Hashable, CaseIterable {
         case .pin: self = .pin
         case .biometric: self = .biometric
         case .mobileAuthConfirmation: self = .mobileAuthConfirmation
+        case .partialRegistration: self = .partialRegistration
         }
     }
 }

@@ -26,6 +26,11 @@ extension ScriptedResponder: RegistrationDelegate {
         handle(.createPin(challenge))
     }
 
+    /// Answers from the script.
+    public func userClient(_ client: UserClient, didReceivePartialRegistrationChallenge challenge: PartialRegistrationChallenge) {
+        handle(.partialRegistration(challenge))
+    }
+
     /// Records the success.
     public func userClient(_ client: UserClient, didRegisterUser profile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo?) {
         finish(.registered(RegistrationResult(profile: profile, identityProvider: identityProvider, info: info)))

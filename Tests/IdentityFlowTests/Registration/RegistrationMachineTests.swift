@@ -27,9 +27,11 @@ struct RegistrationMachineTests {
 
     static let states: [RegistrationMachine.State] = {
         let session = RegistrationMachine.CustomSession(id: "S")
+        let partial = RegistrationMachine.PartialSession(stateKey: Redacted("K"), identifier: "ada@example.com")
         return [
             .idle, .preparingAuthorization, .savingCheckpoint, .awaitingBrowserRedirect, .exchangingCode, .awaitingCustomInitData, .sendingCustomInitData,
             .awaitingCustomFinishData(session), .sendingCustomFinishData(session), .awaitingPin(credentials), .enrollingPin(credentials),
+            .awaitingPartialRegistration(partial), .sendingPartialRegistration(partial),
             .storingProfile(credentials), .cancelling, .discardingRegistration(.init(error: IdentityFlowError(.serverNotReachable))), .registered, .failed,
         ]
     }()
@@ -45,6 +47,9 @@ struct RegistrationMachineTests {
         .redirectReceived(URL(string: "app://callback?code=C&state=other")!),
         .redirectReceived(URL(string: "other://callback?code=C&state=s-1")!),
         .redirectReceived(URL(string: "app://callback?state=s-1")!),
+        .redirectReceived(URL(string: "app://callback?status=partial&state_key=K&identifier=ada@example.com&state=s-1")!),
+        .partialDataProvided(Redacted(["email": "ada@example.com"])),
+        .partialRegistrationAnswered(.registered(tokens)), .partialRegistrationAnswered(.refused(.userAlreadyExists)),
         .codeExchanged(tokens),
         .customDataProvided(Redacted("data")),
         answer(2000, tokens: tokens), answer(2000), answer(4001), answer(5001), answer(3000),

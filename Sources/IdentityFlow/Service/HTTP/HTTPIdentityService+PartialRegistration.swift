@@ -1,0 +1,34 @@
+import Foundation
+
+// Zephr-style partial registration (docs/extension-api.openapi.yaml, registration/partial).
+extension HTTPIdentityService {
+    /// `POST /registration/partial`: the attributes, bound to the browser step by its PKCE verifier.
+    /// - Parameters:
+    ///   - stateKey: The callback's `state_key`.
+    ///   - attributes: The host's attributes.
+    ///   - request: The browser step's request.
+    /// - Returns: The new user's tokens (200), or the refusal: 409 `user_already_exists`, 403
+    ///   `email_domain_blocked`, 400 `invalid_attributes`.
+    /// - Throws: 11024 for 410 `state_expired`, 11020 for a bare 404; as the table otherwise.
+    public func completePartialRegistration(stateKey: Redacted<String>, attributes: Redacted<[String: String]>,
+                                            request: AuthorizationRequest) async throws(IdentityFlowError) -> PartialRegistrationOutcome {
+        let context = "the partial registration"
+        let body: JSONValue = [
+            "state_key": .string(stateKey.value), "attributes": .object(attributes.value.mapValues(JSONValue.string)),
+            "code_verifier": .string(request.codeVerifier.value), "redirect_uri": .string(request.redirectURI.absoluteString),
+        ]
+        let response = try await send("POST", path: "registration/partial", body: body, context: context)
+        switch (response.status, Self.errorCode(of: response)) {
+        case (200, _): return .registered(try tokenSet(from: try Self.jsonObject(response, context: "The partial registration answer"), requestedScopes: request.scopes))
+        case (409, "user_already_exists"): return .refused(.userAlreadyExists)
+        case (403, "email_domain_blocked"): return .refused(.emailDomainBlocked)
+        case (400, "invalid_attributes"): return .refused(.badRequest)
+        case (410, "state_expired"):
+            var error = IdentityFlowError(.partialRegistrationExpired)
+            error.oauthError = "state_expired"
+            throw error
+        case (404, nil): throw IdentityFlowError(.featureNotSupported, "The server does not offer partial registration (HTTP 404).")
+        default: throw Self.extensionError(response, context: context)
+        }
+    }
+}
