@@ -139,7 +139,7 @@ struct OpenIDDemo {
             guard let pin = await TerminalPrompt.ask("your PIN (\(entry.remainingFailureCount) attempts left)", hidden: true) else { return cancel(challenge) }
             print("  answer      PIN <redacted>")
             entry.sender.respond(with: pin, to: entry)
-        case .customRegistration, .biometric, .mobileAuthConfirmation, .partialRegistration:
+        case .customRegistration, .biometric, .mobileAuthConfirmation, .partialRegistration, .credentials:
             cancel(challenge)
         }
     }

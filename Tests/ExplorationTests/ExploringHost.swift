@@ -10,7 +10,10 @@ enum Secrets {
     static let violatingPin = "11111"
     static let newPin = "38164"
     static let customData = "custom-secret-data"
-    static let all = [pin, wrongPin, violatingPin, newPin, customData]
+    static let password = "correct-horse-battery"
+    static let wrongPassword = "wrong-horse-battery"
+    static let externalToken = "google-access-token-secret"
+    static let all = [pin, wrongPin, violatingPin, newPin, customData, password, wrongPassword, externalToken]
 }
 
 /// The host of one path: answers every challenge as the path's chooser decides (the expected
@@ -115,6 +118,11 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
                 default: biometric.sender.respond(to: biometric)
                 }
             })
+        case .credentials(let credentials):
+            let choice = control.choose("credentialsChallenge", among: ["rightPassword", "wrongPassword"] + common)
+            let password = choice == "wrongPassword" ? Secrets.wrongPassword : Secrets.password
+            act(choice, expected: ["rightPassword", "wrongPassword"], challenge: challenge,
+                answer: { credentials.sender.respond(withLogin: "alice", password: password, to: credentials) })
         case .partialRegistration(let partial):
             let answers = ["newUser", "existingUser", "blockedDomain", "noEmail"]
             let choice = control.choose("partialRegistrationChallenge", among: answers + common)
@@ -181,6 +189,7 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
     func userClient(_ client: UserClient, didReceiveCustomRegistrationFinishChallenge challenge: CustomRegistrationChallenge) { handle(.customRegistration(challenge)) }
     func userClient(_ client: UserClient, didReceiveCreatePinChallenge challenge: CreatePinChallenge) { handle(.createPin(challenge)) }
     func userClient(_ client: UserClient, didReceivePartialRegistrationChallenge challenge: PartialRegistrationChallenge) { handle(.partialRegistration(challenge)) }
+    func userClient(_ client: UserClient, didReceiveCredentialsChallenge challenge: CredentialsChallenge) { handle(.credentials(challenge)) }
     func userClient(_ client: UserClient, didRegisterUser profile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo?) { finish(.success) }
     func userClient(_ client: UserClient, didFailToRegisterUserWith identityProvider: IdentityProvider?, error: IdentityFlowError) { finish(.failure(error)) }
 

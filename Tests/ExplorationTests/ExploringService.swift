@@ -138,6 +138,14 @@ final class ExploringService: IdentityService {
         try await call(.profileExists) { () throws(IdentityFlowError) in try await reference.profileExists(profile) }
     }
 
+    nonisolated(nonsending) func passwordGrant(login: String, password: Redacted<String>, scopes: [String]) async throws(IdentityFlowError) -> CredentialsOutcome {
+        try await call(.passwordGrant) { () throws(IdentityFlowError) in try await reference.passwordGrant(login: login, password: password, scopes: scopes) }
+    }
+
+    nonisolated(nonsending) func exchangeExternalToken(_ token: ExternalToken, scopes: [String]) async throws(IdentityFlowError) -> CredentialsOutcome {
+        try await call(.exchangeExternalToken) { () throws(IdentityFlowError) in try await reference.exchangeExternalToken(token, scopes: scopes) }
+    }
+
     nonisolated(nonsending) func completePartialRegistration(stateKey: Redacted<String>, attributes: Redacted<[String: String]>,
                                                              request: AuthorizationRequest) async throws(IdentityFlowError) -> PartialRegistrationOutcome {
         try await call(.completePartialRegistration) { () throws(IdentityFlowError) in

@@ -21,6 +21,10 @@ struct FlowCase: Sendable, CustomStringConvertible {
         case statelessCustomRegistration = "stateless registration (custom one-step)"
         case partialRegistration = "registration (browser, partial: the provider asks for attributes)"
         case statelessPartialRegistration = "stateless registration (browser, partial)"
+        case credentialsRegistration = "registration (login and password)"
+        case statelessCredentialsRegistration = "stateless registration (login and password)"
+        case tokenExchangeRegistration = "registration (social token exchange)"
+        case statelessTokenExchangeRegistration = "stateless registration (social token exchange)"
         case mobileAuthConfirmation = "mobile authentication (push, confirmation)"
         case mobileAuthPin = "mobile authentication (push, PIN step-up)"
         case mobileAuthBiometric = "mobile authentication (pending list, biometric step-up)"
@@ -43,6 +47,10 @@ struct FlowCase: Sendable, CustomStringConvertible {
         case clientClockAhead = ", device clock an hour ahead"
         /// The profile is logged in with a valid token and the client reuses such a session.
         case validSessionReused = ", valid session reused"
+        /// The user must accept consents in the browser first (interaction_required).
+        case interactionRequired = ", interaction required in the browser"
+        /// The server does not know the other provider's token.
+        case refusedToken = ", token refused"
     }
 
     let kind: Kind
@@ -52,7 +60,8 @@ struct FlowCase: Sendable, CustomStringConvertible {
 
     var isRegistration: Bool {
         [.browserRegistration, .resumedRegistration, .oneStepRegistration, .twoStepRegistration, .statelessRegistration, .statelessCustomRegistration,
-         .partialRegistration, .statelessPartialRegistration].contains(kind)
+         .partialRegistration, .statelessPartialRegistration, .credentialsRegistration, .statelessCredentialsRegistration,
+         .tokenExchangeRegistration, .statelessTokenExchangeRegistration].contains(kind)
     }
     var isMobileAuth: Bool { [.mobileAuthConfirmation, .mobileAuthPin, .mobileAuthBiometric, .mobileAuthOTP].contains(kind) }
     var asksForPin: Bool { [.pinAuthentication, .biometricAuthentication, .changePin, .biometricRegistration, .mobileAuthPin, .mobileAuthBiometric].contains(kind) }
@@ -83,6 +92,13 @@ struct FlowCase: Sendable, CustomStringConvertible {
         FlowCase(kind: .statelessCustomRegistration),
         FlowCase(kind: .partialRegistration),
         FlowCase(kind: .statelessPartialRegistration),
+        FlowCase(kind: .credentialsRegistration),
+        FlowCase(kind: .credentialsRegistration, setup: .interactionRequired),
+        FlowCase(kind: .statelessCredentialsRegistration),
+        FlowCase(kind: .tokenExchangeRegistration),
+        FlowCase(kind: .tokenExchangeRegistration, setup: .interactionRequired),
+        FlowCase(kind: .tokenExchangeRegistration, setup: .refusedToken),
+        FlowCase(kind: .statelessTokenExchangeRegistration),
         FlowCase(kind: .mobileAuthConfirmation),
         FlowCase(kind: .mobileAuthConfirmation, setup: .clientClockAhead),
         FlowCase(kind: .mobileAuthPin),
@@ -104,6 +120,7 @@ struct PathWorld {
     let storage: ExploringStorage
     let oneStep: IdentityProvider
     let twoStep: IdentityProvider
+    let credentials: IdentityProvider
 
     init(control: PathControl, flow: FlowCase) async throws {
         self.control = control
@@ -116,6 +133,13 @@ struct PathWorld {
         }
         oneStep = reference.addCustomProvider(id: "one-step", steps: .oneStep, script: script)
         twoStep = reference.addCustomProvider(id: "two-step", steps: .twoStep, script: script)
+        credentials = reference.addCredentialsProvider(id: "seven-pass")
+        reference.setPassword(Secrets.password, for: "alice")
+        if flow.setup != .refusedToken { reference.addExternalToken(Secrets.externalToken, provider: "google", for: "bob") }
+        if flow.setup == .interactionRequired {
+            reference.requireInteraction(for: "alice")
+            reference.requireInteraction(for: "bob")
+        }
         logs = LogCapture()
         let skew: TimeInterval = flow.setup == .clientClockAhead ? 3600 : 0
         var configuration = ClientConfiguration.testing(clock: control.deviceClock, now: { Date().addingTimeInterval(skew) }, logger: logs.logger)
@@ -140,7 +164,7 @@ struct PathWorld {
         }
         if flow.isMobileAuth { try await sendMobileAuthRequest(flow, to: profile) }
         switch flow.setup {
-        case .plain, .clientClockAhead, .validSessionReused: break
+        case .plain, .clientClockAhead, .validSessionReused, .interactionRequired, .refusedToken: break
         case .otherUserLoggedIn: _ = try await registerProfile()
         case .unknownToServer: try await reference.deregister(profile, accessToken: nil)
         case .lastAttempt: reference.setMaxPinFailures(1)

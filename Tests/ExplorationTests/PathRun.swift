@@ -77,6 +77,10 @@ struct PathRun {
             case .statelessCustomRegistration: client.registerStatelessUser(with: world.oneStep, delegate: host)
             case .partialRegistration: client.registerUser(with: ReferenceIdentityService.browserProvider, delegate: host)
             case .statelessPartialRegistration: client.registerStatelessUser(with: ReferenceIdentityService.browserProvider, delegate: host)
+            case .credentialsRegistration: client.registerUser(with: world.credentials, delegate: host)
+            case .statelessCredentialsRegistration: client.registerStatelessUser(with: world.credentials, delegate: host)
+            case .tokenExchangeRegistration: client.registerUser(exchanging: Self.googleToken, delegate: host)
+            case .statelessTokenExchangeRegistration: client.registerStatelessUser(exchanging: Self.googleToken, delegate: host)
             case .mobileAuthConfirmation, .mobileAuthPin, .mobileAuthBiometric, .mobileAuthOTP: client.handleMobileAuthRequest(source, delegate: host)
             }
             return await host.outcome()
@@ -98,6 +102,10 @@ struct PathRun {
             case .statelessCustomRegistration: _ = try await client.registerStatelessUser(with: world.oneStep, responder: host)
             case .partialRegistration: _ = try await client.registerUser(with: ReferenceIdentityService.browserProvider, responder: host)
             case .statelessPartialRegistration: _ = try await client.registerStatelessUser(with: ReferenceIdentityService.browserProvider, responder: host)
+            case .credentialsRegistration: _ = try await client.registerUser(with: world.credentials, responder: host)
+            case .statelessCredentialsRegistration: _ = try await client.registerStatelessUser(with: world.credentials, responder: host)
+            case .tokenExchangeRegistration: _ = try await client.registerUser(exchanging: Self.googleToken, responder: host)
+            case .statelessTokenExchangeRegistration: _ = try await client.registerStatelessUser(exchanging: Self.googleToken, responder: host)
             case .mobileAuthConfirmation, .mobileAuthPin, .mobileAuthBiometric, .mobileAuthOTP:
                 _ = try await client.handleMobileAuthRequest(source, responder: host)
             }
@@ -108,6 +116,8 @@ struct PathRun {
         host.finish(outcome)
         return outcome
     }
+
+    static let googleToken = ExternalToken(provider: "google", token: Secrets.externalToken)
 
     /// How the new process meets its checkpoint: the redirect arrives before the resume (the app
     /// was opened by it), after it (the flow asks for the browser again), after a URL of no flow,

@@ -122,6 +122,9 @@ struct InteropResponder: ChallengeResponder {
         case .partialRegistration(let partial):
             seen.withLock { $0.append("partial") }
             partial.sender.cancel(partial)
+        case .credentials(let credentials):
+            seen.withLock { $0.append("credentials") }
+            credentials.sender.cancel(credentials)
         }
     }
 }

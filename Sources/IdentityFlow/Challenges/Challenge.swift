@@ -15,6 +15,8 @@ public enum Challenge: Sendable, CustomStringConvertible {
     case mobileAuthConfirmation(MobileAuthConfirmationChallenge)
     /// Give the registration attributes the provider still needs (partial registration).
     case partialRegistration(PartialRegistrationChallenge)
+    /// Give a login and password (native login).
+    case credentials(CredentialsChallenge)
 
     /// The challenge's own description (no secrets).
     public var description: String {
@@ -26,6 +28,7 @@ public enum Challenge: Sendable, CustomStringConvertible {
         case .biometric(let challenge): challenge.description
         case .mobileAuthConfirmation(let challenge): challenge.description
         case .partialRegistration(let challenge): challenge.description
+        case .credentials(let challenge): challenge.description
         }
     }
 
@@ -37,6 +40,7 @@ public enum Challenge: Sendable, CustomStringConvertible {
         case .createPin(let challenge): challenge.error
         case .pin(let challenge): challenge.error
         case .partialRegistration(let challenge): challenge.error
+        case .credentials(let challenge): challenge.error
         case .biometric, .mobileAuthConfirmation: nil
         }
     }
@@ -53,6 +57,7 @@ public enum Challenge: Sendable, CustomStringConvertible {
         case .biometric(let challenge): challenge.sender.cancel(challenge)
         case .mobileAuthConfirmation(let challenge): challenge.sender.cancel(challenge)
         case .partialRegistration(let challenge): challenge.sender.cancel(challenge)
+        case .credentials(let challenge): challenge.sender.cancel(challenge)
         }
     }
 }

@@ -104,3 +104,14 @@ extension ChallengeTicket: PartialRegistrationChallengeSender where Answer == Re
         settle(.cancelled, for: challenge.releaseObserver)
     }
 }
+
+/// A login and password.
+extension ChallengeTicket: CredentialsChallengeSender where Answer == LoginCredentials {
+    func respond(withLogin login: String, password: String, to challenge: CredentialsChallenge) -> Bool {
+        settle(.answered(LoginCredentials(login: login, password: Redacted(password))), for: challenge.releaseObserver)
+    }
+
+    func cancel(_ challenge: CredentialsChallenge) -> Bool {
+        settle(.cancelled, for: challenge.releaseObserver)
+    }
+}

@@ -7,6 +7,12 @@ public struct IdentityProvider: Sendable, Hashable, Codable, Identifiable, Custo
         case browser
         /// The app sends registration data itself: `.oneStep` (finish only) or `.twoStep` (init, then finish).
         case custom(CustomRegistrationSteps)
+        /// The app asks for a login and password itself (7Pass's native login, the OAuth password
+        /// grant: legacy, RFC 9700 §2.4; use it only where the provider allows it).
+        case credentials
+        /// The app hands over a token from another provider (social login), exchanged by RFC 8693
+        /// token exchange. Start it with ``UserClient/registerUser(exchanging:scopes:responder:)``.
+        case tokenExchange
     }
 
     /// The provider's identifier on the server.
@@ -35,6 +41,8 @@ public struct IdentityProvider: Sendable, Hashable, Codable, Identifiable, Custo
         switch kind {
         case .browser: "IdentityProvider(\(identifier), browser)"
         case .custom(let steps): "IdentityProvider(\(identifier), custom \(steps))"
+        case .credentials: "IdentityProvider(\(identifier), credentials)"
+        case .tokenExchange: "IdentityProvider(\(identifier), token exchange)"
         }
     }
 }

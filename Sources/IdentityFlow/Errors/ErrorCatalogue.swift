@@ -55,6 +55,8 @@ extension ErrorCode {
         entry(.userAlreadyExists, .registration, "userAlreadyExists", "An account with these registration attributes exists already."),
         entry(.emailDomainBlocked, .registration, "emailDomainBlocked", "The e-mail address's domain is not allowed to register."),
         entry(.registrationDataInvalid, .registration, "registrationDataInvalid", "The registration attributes are malformed or incomplete."),
+        entry(.invalidCredentials, .registration, "invalidCredentials", "The login or password is wrong."),
+        entry(.externalTokenRefused, .registration, "externalTokenRefused", "The server refused the other provider's token."),
         entry(.partialRegistrationExpired, .registration, "partialRegistrationExpired", "The partial registration expired; start again."),
     ].sorted { $0.code.rawValue < $1.code.rawValue }
 

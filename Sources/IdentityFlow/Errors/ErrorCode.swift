@@ -145,4 +145,8 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     public static let registrationDataInvalid = ErrorCode(rawValue: 11023)
     /// 11024: the partial registration's state key expired or is unknown; start again.
     public static let partialRegistrationExpired = ErrorCode(rawValue: 11024)
+    /// 11025: the login or password is wrong. The ``CredentialsChallenge`` comes back with it.
+    public static let invalidCredentials = ErrorCode(rawValue: 11025)
+    /// 11026: the server refused the other provider's token at a token exchange.
+    public static let externalTokenRefused = ErrorCode(rawValue: 11026)
 }

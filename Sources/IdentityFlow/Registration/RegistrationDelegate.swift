@@ -38,6 +38,13 @@ public protocol RegistrationDelegate: Sendable {
     ///   - client: The client.
     ///   - challenge: The challenge.
     func userClient(_ client: UserClient, didReceivePartialRegistrationChallenge challenge: PartialRegistrationChallenge)
+    /// Give a login and password (a ``IdentityProvider/Kind/credentials`` provider); a wrong
+    /// pair brings the challenge back with ``ErrorCode/invalidCredentials``. Optional: by default
+    /// the challenge is cancelled.
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - challenge: The challenge.
+    func userClient(_ client: UserClient, didReceiveCredentialsChallenge challenge: CredentialsChallenge)
     /// The user is registered and authenticated. Terminal: called at most once per flow.
     /// - Parameters:
     ///   - client: The client.
@@ -56,6 +63,11 @@ public protocol RegistrationDelegate: Sendable {
 extension RegistrationDelegate {
     /// Does nothing.
     public func userClient(_ client: UserClient, didStartRegistrationOf profile: UserProfile) {}
+
+    /// Cancels: implement it to support credentials providers.
+    public func userClient(_ client: UserClient, didReceiveCredentialsChallenge challenge: CredentialsChallenge) {
+        challenge.sender.cancel(challenge)
+    }
 
     /// Cancels: implement it to support partial registration.
     public func userClient(_ client: UserClient, didReceivePartialRegistrationChallenge challenge: PartialRegistrationChallenge) {

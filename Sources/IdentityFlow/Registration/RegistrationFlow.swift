@@ -43,6 +43,10 @@ final class RegistrationFlow: FlowPerformer {
                 appURL.withLock { $0 = app }
                 return .authorizationURLBuilt(url)
             }
+        case .saveCheckpoint(let url) where context.provider.kind != .browser:
+            // A sign-in continued in the browser after a password or token exchange: nothing to
+            // resume from (the autologin token is single-use), so no checkpoint.
+            return .run { .checkpointSaved(url) }
         case .saveCheckpoint(let url):
             let client = self.client, context = self.context
             return engine.call { () throws(IdentityFlowError) in
@@ -75,6 +79,29 @@ final class RegistrationFlow: FlowPerformer {
                 case .initialization: .customAnswerReceived(try await service.initCustomRegistration(provider: provider, data: data))
                 case .finish: .customAnswerReceived(try await service.completeCustomRegistration(provider: provider, session: session.value, data: data))
                 }
+            }
+        case .emitCredentialsChallenge(let error):
+            let (ticket, sender) = engine.ticket("CredentialsChallenge", answered: RegistrationMachine.Event.credentialsProvided)
+            host.challenge(.credentials(CredentialsChallenge(identityProvider: provider, error: error, sender: sender, releaseObserver: ticket)))
+            return .done
+        case .sendCredentials(let credentials):
+            let context = self.context, service = self.service
+            return engine.call { () throws(IdentityFlowError) in
+                .credentialsAnswered(try await service.passwordGrant(login: credentials.login, password: credentials.password,
+                                                                     scopes: context.authorization?.scopes ?? []))
+            }
+        case .exchangeExternalToken:
+            let context = self.context, service = self.service
+            return engine.call { () throws(IdentityFlowError) in
+                guard let token = context.externalToken else { throw IdentityFlowError(.invalidIdentityProvider) }
+                return .credentialsAnswered(try await service.exchangeExternalToken(token, scopes: context.authorization?.scopes ?? []))
+            }
+        case .buildAutologinURL(let autologinToken):
+            let context = self.context, service = self.service
+            return engine.call { () throws(IdentityFlowError) in
+                guard var request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
+                request.autologinToken = autologinToken
+                return .authorizationURLBuilt(try await service.authorizationURL(for: context.provider, request: request))
             }
         case .emitPartialRegistrationChallenge(let identifier, let error):
             // The redirect is spent: the checkpoint could not serve again.

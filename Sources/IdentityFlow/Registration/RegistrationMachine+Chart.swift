@@ -8,12 +8,15 @@ extension RegistrationMachine {
         swiftType: "IdentityFlow.RegistrationMachine",
         initial: "idle",
         finals: ["registered", "failed"],
-        transitions: startTransitions + browserTransitions + customTransitions + pinTransitions + endingTransitions + cancellingTransitions)
+        transitions: startTransitions + browserTransitions + customTransitions + credentialsTransitions + pinTransitions + endingTransitions
+            + cancellingTransitions)
 
     private static let startTransitions: [ChartTransition] = [
         .init(from: "idle", on: "started", guard: "browserProvider", to: "preparingAuthorization"),
         .init(from: "idle", on: "started", guard: "oneStepProvider", to: "awaitingCustomFinishData"),
         .init(from: "idle", on: "started", guard: "twoStepProvider", to: "awaitingCustomInitData"),
+        .init(from: "idle", on: "started", guard: "credentialsProvider", to: "awaitingCredentials"),
+        .init(from: "idle", on: "started", guard: "tokenExchange", to: "exchangingExternalToken"),
         .init(from: "idle", on: "resumed", guard: "redirectHandedOver", to: "awaitingBrowserRedirect"),
         .init(from: "idle", on: "resumed", guard: "awaitingRedirect", to: "awaitingBrowserRedirect"),
     ]
@@ -52,6 +55,18 @@ extension RegistrationMachine {
         .init(from: "sendingCustomFinishData", on: "customAnswerReceived", guard: "invalidAnswer", to: "failed"),
     ]
 
+    /// 7Pass: a login and password (the password grant), or another provider's token (RFC 8693);
+    /// `interaction_required` continues in the browser with an autologin token.
+    private static let credentialsTransitions: [ChartTransition] = [
+        .init(from: "awaitingCredentials", on: "credentialsProvided", to: "sendingCredentials"),
+        .init(from: "sendingCredentials", on: "credentialsAnswered", guard: "invalid", to: "awaitingCredentials"),
+        .init(from: "exchangingExternalToken", on: "credentialsAnswered", guard: "invalid", to: "failed"),
+    ] + ["sendingCredentials", "exchangingExternalToken"].flatMap { state in [
+        ChartTransition(from: state, on: "credentialsAnswered", to: "awaitingPin"),
+        ChartTransition(from: state, on: "credentialsAnswered", guard: "stateless", to: "storingProfile"),
+        ChartTransition(from: state, on: "credentialsAnswered", guard: "interactionRequired", to: "preparingAuthorization"),
+    ] }
+
     private static let pinTransitions: [ChartTransition] = [
         .init(from: "awaitingPin", on: "pinProvided", guard: "policySatisfied", to: "enrollingPin"),
         .init(from: "awaitingPin", on: "pinProvided", guard: "policyViolated", to: "awaitingPin"),
@@ -68,9 +83,10 @@ extension RegistrationMachine {
             .init(from: state, on: event, to: holdingCredentials.contains(state) ? "discardingRegistration" : "failed")
         }
         let calling = ["preparingAuthorization", "savingCheckpoint", "exchangingCode", "sendingCustomInitData", "sendingCustomFinishData",
-                       "sendingPartialRegistration", "enrollingPin", "storingProfile"]
-        let awaiting = ["awaitingBrowserRedirect", "awaitingCustomInitData", "awaitingCustomFinishData", "awaitingPartialRegistration", "awaitingPin"]
-        let issuing = ["exchangingCode", "sendingCustomFinishData", "sendingPartialRegistration"]
+                       "sendingPartialRegistration", "sendingCredentials", "exchangingExternalToken", "enrollingPin", "storingProfile"]
+        let awaiting = ["awaitingBrowserRedirect", "awaitingCustomInitData", "awaitingCustomFinishData", "awaitingPartialRegistration",
+                        "awaitingCredentials", "awaitingPin"]
+        let issuing = ["exchangingCode", "sendingCustomFinishData", "sendingPartialRegistration", "sendingCredentials", "exchangingExternalToken"]
         return calling.map { ending($0, on: "serviceFailed") }
             + awaiting.map { ending($0, on: "challengeAbandoned") }
             + (calling + awaiting).filter { $0 != "storingProfile" && !issuing.contains($0) }.map { ending($0, on: "cancelRequested") }
@@ -83,6 +99,10 @@ extension RegistrationMachine {
         .init(from: "exchangingCode", on: "cancelRequested", to: "cancelling"),
         .init(from: "sendingCustomFinishData", on: "cancelRequested", to: "cancelling"),
         .init(from: "sendingPartialRegistration", on: "cancelRequested", to: "cancelling"),
+        .init(from: "sendingCredentials", on: "cancelRequested", to: "cancelling"),
+        .init(from: "exchangingExternalToken", on: "cancelRequested", to: "cancelling"),
+        .init(from: "cancelling", on: "credentialsAnswered", guard: "tokensIssued", to: "discardingRegistration"),
+        .init(from: "cancelling", on: "credentialsAnswered", guard: "noTokens", to: "failed"),
         .init(from: "cancelling", on: "partialRegistrationAnswered", guard: "tokensIssued", to: "discardingRegistration"),
         .init(from: "cancelling", on: "partialRegistrationAnswered", guard: "noTokens", to: "failed"),
         .init(from: "cancelling", on: "codeExchanged", guard: "tokensIssued", to: "discardingRegistration"),

@@ -18,6 +18,7 @@ package struct RegistrationMachine: StateMachine {
             let pinPolicy: PinPolicy
             let deviceSecret: Redacted<[UInt8]>
             let stateless: Bool
+            let externalToken: ExternalToken?
         }
 
         private let fields: Box<Fields>
@@ -34,6 +35,8 @@ package struct RegistrationMachine: StateMachine {
         package var deviceSecret: Redacted<[UInt8]> { fields.value.deviceSecret }
         /// Whether the registration is stateless: no checkpoint, no PIN, nothing stored.
         package var stateless: Bool { fields.value.stateless }
+        /// The other provider's token a token-exchange registration hands over.
+        package var externalToken: ExternalToken? { fields.value.externalToken }
 
         /// Creates a context.
         /// - Parameters:
@@ -43,10 +46,11 @@ package struct RegistrationMachine: StateMachine {
         ///   - pinPolicy: The PIN rules.
         ///   - deviceSecret: The profile's device secret.
         ///   - stateless: Whether nothing is stored (no checkpoint, no PIN, the session in memory).
+        ///   - externalToken: The other provider's token, for a token-exchange provider.
         package init(profile: UserProfile, provider: IdentityProvider, authorization: AuthorizationRequest?, pinPolicy: PinPolicy,
-                     deviceSecret: Redacted<[UInt8]>, stateless: Bool = false) {
+                     deviceSecret: Redacted<[UInt8]>, stateless: Bool = false, externalToken: ExternalToken? = nil) {
             fields = Box(Fields(profile: profile, provider: provider, authorization: authorization, pinPolicy: pinPolicy,
-                                deviceSecret: deviceSecret, stateless: stateless))
+                                deviceSecret: deviceSecret, stateless: stateless, externalToken: externalToken))
         }
     }
 
@@ -121,6 +125,12 @@ package struct RegistrationMachine: StateMachine {
         case awaitingCustomFinishData(CustomSession)
         /// The server answers the registration data.
         case sendingCustomFinishData(CustomSession)
+        /// The host gives a login and password.
+        case awaitingCredentials
+        /// The server checks them (the password grant).
+        case sendingCredentials
+        /// The server exchanges the other provider's token.
+        case exchangingExternalToken
         /// The host gives the attributes a partial registration still needs.
         case awaitingPartialRegistration(PartialSession)
         /// The server completes the partial registration.
@@ -161,6 +171,10 @@ package struct RegistrationMachine: StateMachine {
         case customDataProvided(Redacted<String?>)
         /// The server answered custom registration data.
         case customAnswerReceived(CustomRegistrationAnswer)
+        /// The host gave a login and password.
+        case credentialsProvided(LoginCredentials)
+        /// The server answered the credentials or the token exchange.
+        case credentialsAnswered(CredentialsOutcome)
         /// The host gave a partial registration's attributes.
         case partialDataProvided(Redacted<[String: String]>)
         /// The server answered a partial registration's attributes.
@@ -199,6 +213,14 @@ package struct RegistrationMachine: StateMachine {
         case emitCustomRegistrationChallenge(CustomRegistrationStep, info: CustomInfo?, error: IdentityFlowError?)
         /// Send custom registration data to the server.
         case sendCustomData(CustomRegistrationStep, session: Redacted<String?>, data: Redacted<String?>)
+        /// Hand the host a ``CredentialsChallenge``.
+        case emitCredentialsChallenge(error: IdentityFlowError?)
+        /// Send the login and password (the password grant).
+        case sendCredentials(LoginCredentials)
+        /// Exchange the other provider's token.
+        case exchangeExternalToken
+        /// Ask the server for the authorization URL carrying an autologin token.
+        case buildAutologinURL(Redacted<String>)
         /// Hand the host a ``PartialRegistrationChallenge``.
         case emitPartialRegistrationChallenge(identifier: String, error: IdentityFlowError?)
         /// Send a partial registration's attributes.
@@ -280,6 +302,26 @@ package struct RegistrationMachine: StateMachine {
             case .cancelRequested: return cancelDuringIssuingCall()
             default: return nil
             }
+        case .awaitingCredentials:
+            switch event {
+            case .credentialsProvided(let credentials): return go(.sendingCredentials, Effects(.sendCredentials(credentials)))
+            case .challengeAbandoned(let how): return fail(how.error)
+            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
+            default: return nil
+            }
+        case .sendingCredentials, .exchangingExternalToken:
+            switch event {
+            case .credentialsAnswered(.granted(let tokens)): return registered(Credentials(tokens: tokens, info: nil))
+            case .credentialsAnswered(.invalid) where state == .sendingCredentials:
+                return go(.awaitingCredentials, guard: "invalid", Effects(.emitCredentialsChallenge(error: IdentityFlowError(.invalidCredentials))))
+            case .credentialsAnswered(.invalid):
+                return fail(IdentityFlowError(.externalTokenRefused), guard: "invalid")
+            case .credentialsAnswered(.interactionRequired(let token)):
+                return go(.preparingAuthorization, guard: "interactionRequired", Effects(.buildAutologinURL(token)))
+            case .serviceFailed(let error): return fail(error)
+            case .cancelRequested: return cancelDuringIssuingCall()
+            default: return nil
+            }
         case .awaitingPartialRegistration(let session):
             switch event {
             case .partialDataProvided(let attributes):
@@ -342,6 +384,10 @@ package struct RegistrationMachine: StateMachine {
                 return go(.discardingRegistration(cancelled), guard: "tokensIssued", Effects(.discardRegistration(tokens)))
             case .partialRegistrationAnswered(.refused):
                 return go(.failed, guard: "noTokens", Effects(.reportFailure(cancelled.error)))
+            case .credentialsAnswered(.granted(let tokens)):
+                return go(.discardingRegistration(cancelled), guard: "tokensIssued", Effects(.discardRegistration(tokens)))
+            case .credentialsAnswered:
+                return go(.failed, guard: "noTokens", Effects(.reportFailure(cancelled.error)))
             case .serviceFailed: return go(.failed, Effects(.reportFailure(cancelled.error)))
             default: return nil
             }
@@ -393,11 +439,16 @@ package struct RegistrationMachine: StateMachine {
         case .custom(.twoStep):
             return go(.awaitingCustomInitData, guard: "twoStepProvider",
                       Effects(.reportStarted, .emitCustomRegistrationChallenge(.initialization, info: nil, error: nil)))
+        case .credentials:
+            return go(.awaitingCredentials, guard: "credentialsProvider", Effects(.reportStarted, .emitCredentialsChallenge(error: nil)))
+        case .tokenExchange:
+            guard context.externalToken != nil else { return nil }
+            return go(.exchangingExternalToken, guard: "tokenExchange", Effects(.reportStarted, .exchangeExternalToken))
         }
     }
 
     private mutating func resume(authorizationURL: URL, redirect: URL?) -> Reaction<Effect>? {
-        guard context.provider.kind == .browser, context.authorization != nil else { return nil }
+        guard context.authorization != nil else { return nil }
         if let redirect {
             return go(.awaitingBrowserRedirect, guard: "redirectHandedOver", Effects(.reportStarted, .deliverRedirect(redirect)))
         }

@@ -40,6 +40,8 @@ extension UserClient {
                         delegate.userClient(self, didReceiveCreatePinChallenge: challenge)
                     case .partialRegistration(let challenge):
                         delegate.userClient(self, didReceivePartialRegistrationChallenge: challenge)
+                    case .credentials(let challenge):
+                        delegate.userClient(self, didReceiveCredentialsChallenge: challenge)
                     case .pin, .biometric, .mobileAuthConfirmation:
                         challenge.cancel()  // a registration never asks for these
                     }
@@ -94,6 +96,78 @@ extension UserClient {
         try await registerUser(with: identityProvider, scopes: scopes, responder: ClosureResponder(answer))
     }
 
+    // MARK: - Social login by token exchange
+
+    /// Registers a user with a token another provider issued (Google, Facebook, ...): the server
+    /// exchanges it (RFC 8693) and the registration goes on as any other, with a
+    /// ``CreatePinChallenge``. An `interaction_required` answer continues in the browser with a
+    /// ``BrowserRegistrationChallenge`` that signs the user in without asking again.
+    /// - Parameters:
+    ///   - externalToken: The other provider's token.
+    ///   - scopes: The scopes to ask for; `nil` uses ``ClientConfiguration/defaultScopes``.
+    ///   - delegate: Receives the callbacks; retained until the terminal one.
+    /// - Important: Exactly one of `didRegisterUser` / `didFailToRegisterUser`; a refused token
+    ///   fails with ``ErrorCode/externalTokenRefused``.
+    public func registerUser(exchanging externalToken: ExternalToken, scopes: [String]? = nil, delegate: some RegistrationDelegate) {
+        launchRegistration(provider: Self.exchangeProvider(externalToken), scopes: scopes, externalToken: externalToken,
+                           host: registrationHost(delegate, provider: Self.exchangeProvider(externalToken)))
+    }
+
+    /// Registers a user with another provider's token, answering challenges through a responder.
+    /// See ``registerUser(exchanging:scopes:delegate:)``.
+    /// - Parameters:
+    ///   - externalToken: The other provider's token.
+    ///   - scopes: The scopes to ask for.
+    ///   - responder: Receives each challenge and answers through its sender.
+    /// - Returns: The new profile (now authenticated) and the provider.
+    /// - Throws: ``IdentityFlowError``: ``ErrorCode/externalTokenRefused``, ...
+    public func registerUser(exchanging externalToken: ExternalToken, scopes: [String]? = nil, responder: some ChallengeResponder) async throws(IdentityFlowError) -> RegistrationResult {
+        try await runAsync(responder: responder) { (host: FlowHost<RegistrationMachine.Context, RegistrationResult>) in
+            launchRegistration(provider: Self.exchangeProvider(externalToken), scopes: scopes, externalToken: externalToken, host: host)
+        }
+    }
+
+    /// Registers a user with another provider's token, answering challenges with a closure.
+    /// - Parameters:
+    ///   - externalToken: The other provider's token.
+    ///   - scopes: The scopes to ask for.
+    ///   - answer: Called with each challenge.
+    /// - Returns: The new profile and the provider.
+    /// - Throws: ``IdentityFlowError``.
+    public func registerUser(exchanging externalToken: ExternalToken, scopes: [String]? = nil, answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> RegistrationResult {
+        try await registerUser(exchanging: externalToken, scopes: scopes, responder: ClosureResponder(answer))
+    }
+
+    /// Registers a user statelessly with another provider's token: as
+    /// ``registerUser(exchanging:scopes:responder:)``, but without a PIN and storing nothing (see
+    /// ``registerStatelessUser(with:scopes:delegate:)``).
+    /// - Parameters:
+    ///   - externalToken: The other provider's token.
+    ///   - scopes: The scopes to ask for.
+    ///   - responder: Receives each challenge (a browser one after `interaction_required`).
+    /// - Returns: The stateless profile (now authenticated) and the provider.
+    /// - Throws: ``IdentityFlowError``.
+    public func registerStatelessUser(exchanging externalToken: ExternalToken, scopes: [String]? = nil, responder: some ChallengeResponder) async throws(IdentityFlowError) -> RegistrationResult {
+        try await runAsync(responder: responder) { (host: FlowHost<RegistrationMachine.Context, RegistrationResult>) in
+            launchRegistration(provider: Self.exchangeProvider(externalToken), scopes: scopes, stateless: true, externalToken: externalToken, host: host)
+        }
+    }
+
+    /// Registers a user statelessly with another provider's token, reporting to a delegate. See
+    /// ``registerStatelessUser(exchanging:scopes:responder:)``.
+    /// - Parameters:
+    ///   - externalToken: The other provider's token.
+    ///   - scopes: The scopes to ask for.
+    ///   - delegate: Receives the callbacks; retained until the terminal one.
+    public func registerStatelessUser(exchanging externalToken: ExternalToken, scopes: [String]? = nil, delegate: some RegistrationDelegate) {
+        launchRegistration(provider: Self.exchangeProvider(externalToken), scopes: scopes, stateless: true, externalToken: externalToken,
+                           host: registrationHost(delegate, provider: Self.exchangeProvider(externalToken)))
+    }
+
+    private static func exchangeProvider(_ token: ExternalToken) -> IdentityProvider {
+        IdentityProvider(identifier: token.provider, name: token.provider, kind: .tokenExchange)
+    }
+
     // MARK: - Stateless registration
 
     /// Registers a user statelessly, reporting to a delegate: the same providers and challenges
@@ -138,18 +212,20 @@ extension UserClient {
     }
 
     @discardableResult
-    private func launchRegistration(provider: IdentityProvider?, scopes: [String]?, stateless: Bool = false,
+    private func launchRegistration(provider: IdentityProvider?, scopes: [String]?, stateless: Bool = false, externalToken: ExternalToken? = nil,
                                     host: FlowHost<RegistrationMachine.Context, RegistrationResult>) -> FlowSlot? {
         launch(host: host) { id throws(IdentityFlowError) in
             // A new registration supersedes one that waited for its redirect in an earlier process
             // (a stateless one touches no storage).
             if !stateless { self.discardCheckpoint(self.loadCheckpoint()) }
-            let context = try await self.registrationContext(provider: provider, scopes: scopes ?? self.configuration.defaultScopes, stateless: stateless)
+            let context = try await self.registrationContext(provider: provider, scopes: scopes ?? self.configuration.defaultScopes, stateless: stateless,
+                                                             externalToken: externalToken)
             return RegistrationFlow(client: self, id: id, context: context, host: host)
         }
     }
 
-    private func registrationContext(provider: IdentityProvider?, scopes: [String], stateless: Bool) async throws(IdentityFlowError) -> RegistrationMachine.Context {
+    private func registrationContext(provider: IdentityProvider?, scopes: [String], stateless: Bool,
+                                     externalToken: ExternalToken?) async throws(IdentityFlowError) -> RegistrationMachine.Context {
         guard !scopes.isEmpty else {
             throw IdentityFlowError(.requestInvalid, "Ask for at least one scope, or pass nil for ClientConfiguration.defaultScopes.")
         }
@@ -166,16 +242,22 @@ extension UserClient {
             }
             resolved = first
         }
-        let authorization = resolved.kind == .browser
-            ? try AuthorizationRequest(redirectURI: configuration.redirectURI, scopes: scopes)
-            : nil
+        if resolved.kind == .tokenExchange, externalToken == nil {
+            throw IdentityFlowError(.invalidIdentityProvider, "A token-exchange provider needs the other provider's token: call registerUser(exchanging:).")
+        }
+        // Credentials and token-exchange providers may continue in the browser (interaction_required).
+        let authorization: AuthorizationRequest? = switch resolved.kind {
+        case .browser, .credentials, .tokenExchange: try AuthorizationRequest(redirectURI: configuration.redirectURI, scopes: scopes)
+        case .custom: nil
+        }
         let profileId: String
         do { profileId = try SecureRandom.token(byteCount: 9) } catch {
             throw IdentityFlowError(.unknown, "The secure random generator failed.", underlying: error)
         }
         return RegistrationMachine.Context(
             profile: UserProfile(profileId: profileId, isStateless: stateless), provider: resolved,
-            authorization: authorization, pinPolicy: configuration.pinPolicy, deviceSecret: try PinProof.newDeviceSecret(), stateless: stateless)
+            authorization: authorization, pinPolicy: configuration.pinPolicy, deviceSecret: try PinProof.newDeviceSecret(), stateless: stateless,
+            externalToken: externalToken)
     }
 }
 

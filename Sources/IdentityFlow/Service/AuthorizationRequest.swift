@@ -16,6 +16,9 @@ public struct AuthorizationRequest: Sendable, Hashable, CustomStringConvertible 
     /// The S256 code challenge derived from the verifier. Derived on each read, not stored: a flow
     /// reads it once (to build the authorization URL) and keeps the request while it waits.
     public var codeChallenge: String { PKCE.challenge(for: codeVerifier.value) }
+    /// A token that signs the user in at the authorization page without asking (7Pass's
+    /// `autologin_token`, from an `interaction_required` answer); `nil` for a plain sign-in.
+    public var autologinToken: Redacted<String>?
 
     /// Creates a request with fresh random `state`, `nonce` and PKCE verifier: 32 random bytes
     /// (256 bits) each, drawn from the system's secure generator in one call.

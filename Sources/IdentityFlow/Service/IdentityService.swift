@@ -136,6 +136,21 @@ public protocol IdentityService: Sendable {
     nonisolated(nonsending) func completePartialRegistration(stateKey: Redacted<String>, attributes: Redacted<[String: String]>,
                                                              request: AuthorizationRequest) async throws(IdentityFlowError) -> PartialRegistrationOutcome
 
+    /// Signs a user in with a login and password (the OAuth password grant, RFC 6749 §4.3).
+    /// - Parameters:
+    ///   - login: The login.
+    ///   - password: The password.
+    ///   - scopes: The scopes to ask for.
+    /// - Returns: Tokens, a refusal, or the browser continuation.
+    nonisolated(nonsending) func passwordGrant(login: String, password: Redacted<String>, scopes: [String]) async throws(IdentityFlowError) -> CredentialsOutcome
+
+    /// Exchanges another provider's token for this provider's tokens (RFC 8693).
+    /// - Parameters:
+    ///   - token: The other provider's token.
+    ///   - scopes: The scopes to ask for.
+    /// - Returns: Tokens, a refusal, or the browser continuation.
+    nonisolated(nonsending) func exchangeExternalToken(_ token: ExternalToken, scopes: [String]) async throws(IdentityFlowError) -> CredentialsOutcome
+
     /// Registers the profile's mobile authentication public key.
     /// - Parameters:
     ///   - publicKey: The key (65-byte uncompressed P-256 point).
@@ -205,6 +220,18 @@ extension IdentityService {
     /// Accepts any `iss`: a service that cannot name its issuer has nothing to compare with.
     /// - Parameter issuer: The redirect's `iss` value, ignored.
     public nonisolated(nonsending) func checkAuthorizationResponseIssuer(_ issuer: String?) async throws(IdentityFlowError) {}
+
+    /// A service without the password grant refuses it.
+    /// - Throws: ``ErrorCode/featureNotSupported``.
+    public nonisolated(nonsending) func passwordGrant(login: String, password: Redacted<String>, scopes: [String]) async throws(IdentityFlowError) -> CredentialsOutcome {
+        throw Self.unsupported("the password grant")
+    }
+
+    /// A service without token exchange refuses it.
+    /// - Throws: ``ErrorCode/featureNotSupported``.
+    public nonisolated(nonsending) func exchangeExternalToken(_ token: ExternalToken, scopes: [String]) async throws(IdentityFlowError) -> CredentialsOutcome {
+        throw Self.unsupported("token exchange")
+    }
 
     /// A service without partial registration refuses it.
     /// - Throws: ``ErrorCode/featureNotSupported``.

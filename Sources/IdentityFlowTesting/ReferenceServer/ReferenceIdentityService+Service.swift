@@ -11,7 +11,7 @@ extension ReferenceIdentityService {
     /// An authorization URL under ``authorizationEndpoint`` carrying the request's parameters.
     public nonisolated(nonsending) func authorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL {
         try await enter(.authorizationURL)
-        guard provider.kind == .browser, state.withLock({ $0.providers.contains(provider) }) else {
+        guard provider.kind == .tokenExchange || (provider.kind != .custom(.oneStep) && provider.kind != .custom(.twoStep) && state.withLock({ $0.providers.contains(provider) })) else {
             throw IdentityFlowError(.invalidIdentityProvider, "The reference server has no browser provider \(provider.identifier).")
         }
         guard let url = Self.authorizationURL(at: Self.authorizationEndpoint, request: request) else {
@@ -36,7 +36,7 @@ extension ReferenceIdentityService {
             ("nonce", request.nonce.value),
             ("code_challenge", request.codeChallenge),
             ("code_challenge_method", request.codeChallengeMethod),
-        ])
+        ] + (request.autologinToken.map { [("autologin_token", $0.value)] } ?? []))
     }
 
     /// Refuses an authorization response whose `iss` is not ``issuer`` (RFC 9207); one without

@@ -166,6 +166,9 @@ public final class ReferenceIdentityService: IdentityService {
         case .allow:
             let scopes = query("scope")?.split(separator: " ").map(String.init) ?? []
             let code = try state.withLock { state throws(IdentityFlowError) in
+                // An autologin token (7Pass) signs its user in; the interaction it stood for is done.
+                let username = query("autologin_token").flatMap { state.autologinTokens.removeValue(forKey: $0) } ?? username
+                state.usersNeedingInteraction.remove(username)
                 guard state.users.contains(username) else { throw IdentityFlowError(.requestInvalid, "No user \(username) on the reference server.") }
                 let code = "code-" + state.nextSerial()
                 state.grants[code] = ServerState.Grant(user: username, codeChallenge: challenge, redirectURI: redirect, scopes: scopes)

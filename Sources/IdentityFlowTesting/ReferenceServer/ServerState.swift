@@ -61,6 +61,10 @@ struct ServerState: Sendable {
     var implicitKeys: [String: [UInt8]] = [:]
     var implicitScopes: Set<String> = ["read"]
     var offersAppLogin = false
+    var passwords: [String: String] = [:]
+    var usersNeedingInteraction: Set<String> = []
+    var autologinTokens: [String: String] = [:]
+    var externalTokens: [String: (provider: String, user: String)] = [:]
     /// Partial registrations by state key: the browser step's grant, waiting for attributes.
     var partialGrants: [String: (grant: Grant, identifier: String, expiresAt: Date)] = [:]
     var faults: [ServiceCall: [ServiceFault]] = [:]

@@ -46,6 +46,10 @@ public enum ServiceCall: String, Sendable, Hashable, CaseIterable {
     case implicitAccessToken
     /// `completePartialRegistration(stateKey:attributes:request:)`.
     case completePartialRegistration
+    /// `passwordGrant(login:password:scopes:)`.
+    case passwordGrant
+    /// `exchangeExternalToken(_:scopes:)`.
+    case exchangeExternalToken
 }
 
 /// Something going wrong with a call, injected into the ``ReferenceIdentityService``.

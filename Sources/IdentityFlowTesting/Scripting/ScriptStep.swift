@@ -119,6 +119,20 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Expects a ``CredentialsChallenge``.
+    /// - Parameters:
+    ///   - action: What to do; the answer is the login and the password.
+    ///   - error: The error code it must carry (`nil`: none).
+    /// - Returns: The step.
+    public static func credentials(_ action: ScriptAction<CredentialsChallenge, (login: String, password: String)>, expecting error: ErrorCode? = nil) -> ScriptStep {
+        ScriptStep(kind: .credentials, expectedError: error) { challenge, responder in
+            guard case .credentials(let credentials) = challenge else { return "" }
+            return try responder.apply(action, to: credentials, wrapped: challenge,
+                                       answer: { credentials.sender.respond(withLogin: $0.login, password: $0.password, to: credentials) },
+                                       cancel: { credentials.sender.cancel(credentials) })
+        }
+    }
+
     /// Expects a ``PartialRegistrationChallenge``.
     /// - Parameters:
     ///   - action: What to do; the answer is the attributes.
@@ -158,6 +172,8 @@ public enum ChallengeKind: String, Sendable, Hashable, CaseIterable {
     case mobileAuthConfirmation
     /// ``PartialRegistrationChallenge``.
     case partialRegistration
+    /// ``CredentialsChallenge``.
+    case credentials
 
     /// The kind of a challenge.
     /// - Parameter challenge: The challenge.
@@ -170,6 +186,7 @@ public enum ChallengeKind: String, Sendable, Hashable, CaseIterable {
         case .biometric: self = .biometric
         case .mobileAuthConfirmation: self = .mobileAuthConfirmation
         case .partialRegistration: self = .partialRegistration
+        case .credentials: self = .credentials
         }
     }
 }

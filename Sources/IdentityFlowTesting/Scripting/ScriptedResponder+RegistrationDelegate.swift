@@ -27,6 +27,11 @@ extension ScriptedResponder: RegistrationDelegate {
     }
 
     /// Answers from the script.
+    public func userClient(_ client: UserClient, didReceiveCredentialsChallenge challenge: CredentialsChallenge) {
+        handle(.credentials(challenge))
+    }
+
+    /// Answers from the script.
     public func userClient(_ client: UserClient, didReceivePartialRegistrationChallenge challenge: PartialRegistrationChallenge) {
         handle(.partialRegistration(challenge))
     }

@@ -13,10 +13,14 @@ struct RegistrationMachineTests {
     static let browser = IdentityProvider(identifier: "web", name: "Web", kind: .browser)
     static let oneStep = IdentityProvider(identifier: "one", name: "One", kind: .custom(.oneStep))
     static let twoStep = IdentityProvider(identifier: "two", name: "Two", kind: .custom(.twoStep))
+    static let sevenPass = IdentityProvider(identifier: "7pass", name: "7Pass", kind: .credentials)
+    static let exchange = IdentityProvider(identifier: "google", name: "google", kind: .tokenExchange)
 
     static func machine(_ provider: IdentityProvider = browser, in state: RegistrationMachine.State = .idle, stateless: Bool = false) -> RegistrationMachine {
-        var machine = RegistrationMachine(context: .init(profile: profile, provider: provider, authorization: provider.kind == .browser ? request : nil, pinPolicy: PinPolicy(),
-                                                            deviceSecret: Redacted([1]), stateless: stateless))
+        let browserLike = [IdentityProvider.Kind.browser, .credentials, .tokenExchange].contains(provider.kind)
+        var machine = RegistrationMachine(context: .init(profile: profile, provider: provider, authorization: browserLike ? request : nil, pinPolicy: PinPolicy(),
+                                                            deviceSecret: Redacted([1]), stateless: stateless,
+                                                            externalToken: provider.kind == .tokenExchange ? ExternalToken(provider: "google", token: "g") : nil))
         machine.force(state)
         return machine
     }
@@ -31,7 +35,7 @@ struct RegistrationMachineTests {
         return [
             .idle, .preparingAuthorization, .savingCheckpoint, .awaitingBrowserRedirect, .exchangingCode, .awaitingCustomInitData, .sendingCustomInitData,
             .awaitingCustomFinishData(session), .sendingCustomFinishData(session), .awaitingPin(credentials), .enrollingPin(credentials),
-            .awaitingPartialRegistration(partial), .sendingPartialRegistration(partial),
+            .awaitingPartialRegistration(partial), .sendingPartialRegistration(partial), .awaitingCredentials, .sendingCredentials, .exchangingExternalToken,
             .storingProfile(credentials), .cancelling, .discardingRegistration(.init(error: IdentityFlowError(.serverNotReachable))), .registered, .failed,
         ]
     }()
@@ -50,6 +54,8 @@ struct RegistrationMachineTests {
         .redirectReceived(URL(string: "app://callback?status=partial&state_key=K&identifier=ada@example.com&state=s-1")!),
         .partialDataProvided(Redacted(["email": "ada@example.com"])),
         .partialRegistrationAnswered(.registered(tokens)), .partialRegistrationAnswered(.refused(.userAlreadyExists)),
+        .credentialsProvided(LoginCredentials(login: "ada", password: Redacted("pw"))),
+        .credentialsAnswered(.granted(tokens)), .credentialsAnswered(.invalid), .credentialsAnswered(.interactionRequired(autologinToken: Redacted("al"))),
         .codeExchanged(tokens),
         .customDataProvided(Redacted("data")),
         answer(2000, tokens: tokens), answer(2000), answer(4001), answer(5001), answer(3000),
@@ -63,7 +69,7 @@ struct RegistrationMachineTests {
     @Test("follows its chart for every provider kind: declared transitions taken, the rest rejected")
     func followsChart() {
         ChartSweep<RegistrationMachine>(
-            variants: [Self.browser, Self.oneStep, Self.twoStep].flatMap { provider in
+            variants: [Self.browser, Self.oneStep, Self.twoStep, Self.sevenPass, Self.exchange].flatMap { provider in
                 [false, true].map { stateless in { Self.machine(provider, in: $0, stateless: stateless) } }
             },
             states: Self.states, events: Self.events

@@ -14,7 +14,7 @@ extension HTTPIdentityService {
     /// - Returns: The page to open.
     /// - Throws: ``ErrorCode/invalidIdentityProvider`` for a custom provider; discovery errors.
     public func authorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL {
-        guard provider.kind == .browser else {
+        if case .custom = provider.kind {
             throw IdentityFlowError(.invalidIdentityProvider, "\(provider.identifier) is not a browser identity provider.")
         }
         return try authorizationURL(at: try await providerMetadata().authorizationEndpoint, request: request)
@@ -53,7 +53,7 @@ extension HTTPIdentityService {
         let optional: [(String, String?)] = [
             ("prompt", configuration.prompt), ("login_hint", configuration.loginHint),
             ("id_token_hint", configuration.idTokenHint?.value), ("acr_values", configuration.acrValues),
-            ("request", configuration.requestObject),
+            ("request", configuration.requestObject), ("autologin_token", request.autologinToken?.value),
         ]
         parameters += optional.compactMap { name, value in value.map { (name, $0) } }
         let reserved = Set(parameters.map(\.0))
