@@ -9,11 +9,16 @@ import IdentityFlowTesting
 enum DemoCommand {
     static let usage = """
         usage: identityflow demo [--interactive]
+               identityflow demo --scenario zephr|7pass|grab|schibsted
                identityflow demo --issuer URL --client-id ID --redirect-uri URI [--scope S]...
           Registers two users against an in-process reference server (no network) and prints
           every challenge, answer and state transition.
           --interactive   ask at the terminal for the PINs and the custom registration data
                           (end of input cancels the challenge)
+          --scenario NAME instead, another reference SDK's flow on the same engine: zephr
+                          (partial registration), 7pass (password, interaction_required,
+                          token exchange), grab (app-to-app login, cached session), schibsted
+                          (ephemeral browser session, ignored BankID redirect)
           --issuer URL    instead, register, log in and log out against this OpenID Connect
                           provider: open the printed URL, sign in, paste the redirect URL
           --client-id ID, --redirect-uri URI, --scope S (repeatable; default openid)
@@ -37,6 +42,11 @@ enum DemoCommand {
             case "--help", "-h":
                 print(usage)
                 return 0
+            case "--scenario":
+                guard let name = remaining.popFirst(), let scenario = SDKStyleScenario(rawValue: name) else {
+                    return refuse("--scenario needs one of \(SDKStyleScenario.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return await scenario.run { print($0) } ? 0 : 1
             case "--issuer", "--client-id", "--redirect-uri", "--scope", "--extension-base", "--storage":
                 guard let value = remaining.popFirst() else { return refuse("\(argument) needs a value") }
                 if argument == "--scope" { scopes.append(value) } else { options[argument] = value }

@@ -90,4 +90,19 @@ struct DemoSmokeTests {
         #expect(lines.text.contains("not every step succeeded"))
         #expect(report.mobileAuthentication.isEmpty && report.implicitAuthentication == nil)
     }
+
+    @Test("each SDK-style scenario runs its flow to success and shows its distinctive step", arguments: SDKStyleScenario.allCases)
+    func sdkStyleScenario(_ scenario: SDKStyleScenario) async {
+        let lines = Lines()
+        let succeeded = await scenario.run { lines.append($0) }
+        #expect(succeeded, "\(lines.text)")
+        let expected: [String] = switch scenario {
+        case .zephr: ["PartialRegistrationChallenge(reference-browser, error: 11021)", "[partial]--> awaitingPartialRegistration"]
+        case .sevenPass: ["CredentialsChallenge(seven-pass, error: 11025)", "[interactionRequired]--> preparingAuthorization", "[tokenExchange]"]
+        case .grab: ["reference-identity-app://", "[validSession]--> authenticated"]
+        case .schibsted: ["prefersEphemeralSession: true", "taken and ignored = true"]
+        }
+        for text in expected { #expect(lines.text.contains(text), "missing \(text)") }
+        #expect(!lines.text.contains("correct horse") && !lines.text.contains("google-demo-token"), "a secret reached the transcript")
+    }
 }

@@ -110,3 +110,26 @@ struct CredentialsWireTests {
         #expect(sent[2].contains("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Atoken-exchange") && sent[2].contains("subject_issuer=google"))
     }
 }
+
+/// 7Pass's `environment` configuration key.
+@Suite("7Pass style: configuration environments")
+struct SevenPassEnvironmentTests {
+    @Test("environment picks the issuer from environments; an unknown name, or one beside issuer, is refused")
+    func environments() throws {
+        func load(_ object: [String: Any]) throws(IdentityFlowError) -> HTTPServiceConfiguration {
+            let data: Data
+            do { data = try JSONSerialization.data(withJSONObject: object) } catch { throw IdentityFlowError(.unknown) }
+            return try HTTPServiceConfiguration(data: data, name: "7pass.json")
+        }
+        let base: [String: Any] = ["client_id": "app", "redirect_uri": "oauthtest://oauth-callback",
+                                   "environments": ["qa": "https://qa.sso.example", "production": "https://sso.example"]]
+        #expect(try load(base.merging(["environment": "qa"]) { $1 }).issuer?.absoluteString == "https://qa.sso.example")
+        #expect(try load(base.merging(["environment": "production"]) { $1 }).issuer?.absoluteString == "https://sso.example")
+        for bad in [base.merging(["environment": "staging"]) { $1 }, base.merging(["environment": "qa", "issuer": "https://x.example"]) { $1 }] {
+            do {
+                _ = try load(bad)
+                Issue.record("a bad environment was taken")
+            } catch { #expect(error.code == .configurationInvalid) }
+        }
+    }
+}

@@ -38,7 +38,9 @@ import Foundation
 /// `app_authorization_endpoint` names an installed identity app's endpoint (app-to-app login).
 /// The Grab ID SDK's own keys are read too: `ServiceDiscoveryUrl` (`discovery_url`), `ClientId`,
 /// `RedirectUrl`, `Scope`, `Hint` (`login_hint`), `IdTokenHint`, `Prompt`, `AcrValues` and
-/// `Request`; a file naming a key both ways is refused.
+/// `Request`; a file naming a key both ways is refused. 7Pass's `environment` picks the issuer
+/// from an `environments` table (`{"environment": "qa", "environments": {"qa": "https://…",
+/// "production": "https://…"}}`), so that one file serves every stage.
 ///
 /// - Important: Plain `http://` URLs are accepted for loopback hosts only (`127.0.0.0/8`, `::1`,
 ///   `localhost`); anything else fails with ``ErrorCode/configurationInvalid``.
@@ -145,6 +147,16 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         guard var values = object as? [String: Any] else {
             throw IdentityFlowError(.configurationInvalid, "The \(name) must be a dictionary at the top level.")
         }
+        // 7Pass: `environment` picks the issuer from `environments` (name → issuer URL).
+        if let environment = values["environment"] {
+            guard let chosen = environment as? String, let table = values["environments"] as? [String: String], let issuer = table[chosen] else {
+                throw IdentityFlowError(.configurationInvalid, "The \(name)'s 'environment' names no entry of its 'environments' (name → issuer URL).")
+            }
+            guard values["issuer"] == nil else { throw IdentityFlowError(.configurationInvalid, "The \(name) names both 'environment' and 'issuer'.") }
+            values["issuer"] = issuer
+        }
+        values["environments"] = nil
+        values["environment"] = nil
         for (alias, key) in Self.grabKeys where values[alias] != nil {
             guard values[key] == nil else {
                 throw IdentityFlowError(.configurationInvalid, "The \(name) names both '\(alias)' and '\(key)'.")
