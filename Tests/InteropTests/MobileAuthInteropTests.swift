@@ -8,7 +8,7 @@ import IdentityFlowTesting
 import Statechart
 
 extension InteropSuite {
-@Suite("Interop: mobile and implicit authentication against the fixture")
+@Suite("Interop: mobile authentication, implicit authentication and stateless registration against the fixture")
 struct MobileAuthInteropTests {
     /// The fixture's back office: sends a request (or makes a one-time code) and reads a decision.
     struct BackOffice {

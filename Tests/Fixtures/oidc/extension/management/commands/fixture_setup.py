@@ -9,13 +9,15 @@ USERS = [
 ]
 REDIRECT_URIS = "identityflow://callback http://127.0.0.1/callback"
 CLIENTS = [
-    ("identityflow-tests", "IdentityFlow tests", False),
-    ("identityflow-autoconsent", "IdentityFlow tests (no consent screen)", True),
+    ("identityflow-tests", "IdentityFlow tests", False, "authorization-code"),
+    ("identityflow-autoconsent", "IdentityFlow tests (no consent screen)", True, "authorization-code"),
+    # 7Pass-style native login: the (legacy) password grant, for a public client.
+    ("identityflow-password", "IdentityFlow tests (password grant)", True, "password"),
 ]
 
 
 class Command(BaseCommand):
-    help = "Create the test users alice and bob and the public clients identityflow-tests and identityflow-autoconsent."
+    help = "Create the test users alice and bob and the public clients identityflow-tests, identityflow-autoconsent and identityflow-password."
 
     def handle(self, *args, **options):
         User = get_user_model()
@@ -25,11 +27,11 @@ class Command(BaseCommand):
             user.set_password(password)
             user.save()
         Application = get_application_model()
-        for client_id, name, skip in CLIENTS:
+        for client_id, name, skip, grant in CLIENTS:
             app = Application.objects.filter(client_id=client_id).first() or Application(client_id=client_id)
             app.name = name
             app.client_type = Application.CLIENT_PUBLIC
-            app.authorization_grant_type = Application.GRANT_AUTHORIZATION_CODE
+            app.authorization_grant_type = grant
             app.client_secret = ""
             app.hash_client_secret = False
             app.redirect_uris = REDIRECT_URIS
