@@ -41,9 +41,14 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
     private let requestsExpire: Bool
     /// Whether the browser sign-in ends in a partial registration (Zephr's `status=partial`).
     private let partialSignIn: Bool
+    /// Whether a BankID return (a configured intermediate redirect) comes back before the answer.
+    private let intermediateFirst: Bool
+    static let bankIDReturn = URL(string: "identityflow-test:/bankId")!
     private let outcomes = Locked<(all: [Outcome], waiters: [CheckedContinuation<Outcome, Never>])>(([], []))
 
-    init(control: PathControl, reference: ReferenceIdentityService, createdPin: String, requestsExpire: Bool = false, partialSignIn: Bool = false) {
+    init(control: PathControl, reference: ReferenceIdentityService, createdPin: String, requestsExpire: Bool = false, partialSignIn: Bool = false,
+         intermediateFirst: Bool = false) {
+        self.intermediateFirst = intermediateFirst
         self.control = control
         self.reference = reference
         self.createdPin = createdPin
@@ -91,6 +96,9 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
         switch challenge {
         case .browserRegistration(let browser):
             let choice = control.choose("browserChallenge", among: ["login", "deny", "forgedState", "otherRedirect", "noCode"] + common)
+            if intermediateFirst, !browser.sender.respond(with: Self.bankIDReturn, to: browser) {
+                control.violation("an intermediate redirect was refused")
+            }
             act(choice, expected: ["login", "deny", "forgedState", "otherRedirect", "noCode"], challenge: challenge,
                 answer: { browser.sender.respond(with: self.redirect(choice, for: browser.url), to: browser) })
         case .customRegistration(let custom):

@@ -51,6 +51,8 @@ struct FlowCase: Sendable, CustomStringConvertible {
         case interactionRequired = ", interaction required in the browser"
         /// The server does not know the other provider's token.
         case refusedToken = ", token refused"
+        /// A BankID return (a configured intermediate redirect) comes back before the redirect.
+        case intermediateRedirect = ", BankID return first"
     }
 
     let kind: Kind
@@ -69,6 +71,7 @@ struct FlowCase: Sendable, CustomStringConvertible {
     /// Every flow and set-up the exploration runs.
     static let all: [FlowCase] = [
         FlowCase(kind: .browserRegistration),
+        FlowCase(kind: .browserRegistration, setup: .intermediateRedirect),
         FlowCase(kind: .resumedRegistration),
         FlowCase(kind: .oneStepRegistration),
         FlowCase(kind: .twoStepRegistration),
@@ -144,6 +147,7 @@ struct PathWorld {
         let skew: TimeInterval = flow.setup == .clientClockAhead ? 3600 : 0
         var configuration = ClientConfiguration.testing(clock: control.deviceClock, now: { Date().addingTimeInterval(skew) }, logger: logs.logger)
         configuration.reusesValidSession = flow.setup == .validSessionReused
+        if flow.setup == .intermediateRedirect { configuration.intermediateRedirects = [ExploringHost.bankIDReturn] }
         storage = ExploringStorage(control: control)
         client = UserClient(configuration: configuration, service: ExploringService(reference: reference, control: control), storage: storage)
         self.reference = reference
@@ -164,7 +168,7 @@ struct PathWorld {
         }
         if flow.isMobileAuth { try await sendMobileAuthRequest(flow, to: profile) }
         switch flow.setup {
-        case .plain, .clientClockAhead, .validSessionReused, .interactionRequired, .refusedToken: break
+        case .plain, .clientClockAhead, .validSessionReused, .interactionRequired, .refusedToken, .intermediateRedirect: break
         case .otherUserLoggedIn: _ = try await registerProfile()
         case .unknownToServer: try await reference.deregister(profile, accessToken: nil)
         case .lastAttempt: reference.setMaxPinFailures(1)

@@ -40,7 +40,8 @@ struct PathRun {
         let before = Snapshot(world, profile: profile)
         let host = ExploringHost(control: control, reference: world.reference, createdPin: flow.kind == .changePin ? Secrets.newPin : Secrets.pin,
                                  requestsExpire: flow.isMobileAuth,
-                                 partialSignIn: [.partialRegistration, .statelessPartialRegistration].contains(flow.kind))
+                                 partialSignIn: [.partialRegistration, .statelessPartialRegistration].contains(flow.kind),
+                                 intermediateFirst: flow.setup == .intermediateRedirect)
         control.notes.withLock { $0.armed = true }
         let outcome = await start(world, profile: profile, host: host)
         for answer in control.heldAnswers.current where answer() {

@@ -32,14 +32,18 @@ final class ChallengeTicket<Answer: Sendable>: ChallengeReleaseObserver {
         var deliver: (@Sendable (ChallengeOutcome<Answer>) -> Void)?
         var ended: String?
         var timer: Task<Void, Never>?
-        /// Answers that leave the challenge open (intermediate redirects).
+        /// Answers that leave the challenge open (intermediate redirects), and what to tell the flow.
         var ignores: (@Sendable (Answer) -> Bool)?
+        var noticeIgnored: (@Sendable () -> Void)?
     }
 
     /// Makes answers for which `ignores` is true leave the ticket open: they are taken (the
-    /// sender returns `true`), logged, and change nothing.
-    func ignoreAnswers(where ignores: @escaping @Sendable (Answer) -> Bool) {
-        slot.withLock { $0.ignores = ignores }
+    /// sender returns `true`), logged, reported through `notice`, and settle nothing.
+    func ignoreAnswers(where ignores: @escaping @Sendable (Answer) -> Bool, notice: @escaping @Sendable () -> Void) {
+        slot.withLock { slot in
+            slot.ignores = ignores
+            slot.noticeIgnored = notice
+        }
     }
 
     init(flowID: FlowID, challengeName: String, logger: IdentityFlowLogger, deliver: @escaping @Sendable (ChallengeOutcome<Answer>) -> Void) {
@@ -52,9 +56,13 @@ final class ChallengeTicket<Answer: Sendable>: ChallengeReleaseObserver {
     /// Settles the ticket once. Returns `false`, and logs why, when it was settled or invalidated before.
     @discardableResult
     func settle(_ outcome: ChallengeOutcome<Answer>) -> Bool {
-        if case .answered(let answer) = outcome, let ignores = slot.withLock({ $0.deliver == nil ? nil : $0.ignores }), ignores(answer) {
-            logger.log(.info, "An intermediate answer to \(challengeName) was ignored; the challenge stays open.", flow: flowID)
-            return true
+        if case .answered(let answer) = outcome {
+            let (ignores, notice) = slot.withLock { slot in slot.deliver == nil ? (nil, nil) : (slot.ignores, slot.noticeIgnored) }
+            if let ignores, ignores(answer) {
+                logger.log(.info, "An intermediate answer to \(challengeName) was ignored; the challenge stays open.", flow: flowID)
+                notice?()
+                return true
+            }
         }
         let (deliver, timer, earlier) = slot.withLock { slot in
             defer {

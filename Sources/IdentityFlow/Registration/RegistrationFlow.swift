@@ -158,7 +158,11 @@ final class RegistrationFlow: FlowPerformer {
     private func emitBrowserChallenge(_ url: URL) {
         let (ticket, sender) = engine.ticket("BrowserRegistrationChallenge", answered: RegistrationMachine.Event.redirectReceived)
         let intermediate = client.configuration.intermediateRedirects
-        if !intermediate.isEmpty { ticket.ignoreAnswers { url in intermediate.contains { Self.url(url, isWithin: $0) } } }
+        if !intermediate.isEmpty {
+            let runner = engine.runner
+            ticket.ignoreAnswers(where: { url in intermediate.contains { Self.url(url, isWithin: $0) } },
+                                 notice: { runner.post(.intermediateRedirectIgnored) })
+        }
         if let request = context.authorization {
             client.awaitRedirect(RedirectWaiter(flowID: engine.id, state: request.state, ticket: ticket))
         }

@@ -29,6 +29,8 @@ extension RegistrationMachine {
         .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "stateMismatch", to: "failed"),
         .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "redirectMismatch", to: "failed"),
         .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "malformed", to: "failed"),
+        // Schibsted's BankID return: taken and ignored, the challenge stays open.
+        .init(from: "awaitingBrowserRedirect", on: "intermediateRedirectIgnored", to: "awaitingBrowserRedirect"),
         // Zephr's partial registration: the provider needs more attributes before it issues tokens.
         .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "partial", to: "awaitingPartialRegistration"),
         .init(from: "awaitingPartialRegistration", on: "partialDataProvided", to: "sendingPartialRegistration"),

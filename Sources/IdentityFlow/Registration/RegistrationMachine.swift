@@ -165,6 +165,8 @@ package struct RegistrationMachine: StateMachine {
         case resumed(authorizationURL: URL, redirect: URL?)
         /// The host handed back the browser's redirect.
         case redirectReceived(URL)
+        /// A configured intermediate redirect (a BankID return) came back and was ignored.
+        case intermediateRedirectIgnored
         /// The server exchanged the code.
         case codeExchanged(TokenSet)
         /// The host gave custom registration data.
@@ -291,6 +293,7 @@ package struct RegistrationMachine: StateMachine {
         case .awaitingBrowserRedirect:
             switch event {
             case .redirectReceived(let url): return receiveRedirect(url)
+            case .intermediateRedirectIgnored: return go(.awaitingBrowserRedirect, Effects())
             case .challengeAbandoned(let how): return fail(how.error)
             case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
             default: return nil

@@ -292,7 +292,8 @@ extension UserClient {
     public func handleRedirect(_ url: URL) -> Bool {
         if configuration.intermediateRedirects.contains(where: { RegistrationFlow.url(url, isWithin: $0) }) {
             // A BankID-style return in the middle of the sign-in: the browser challenge stays open.
-            let waiting = withState { $0.redirectWaiter != nil } || loadCheckpoint() != nil
+            if let waiter = withState({ $0.redirectWaiter }) { return waiter.ticket.settle(.answered(url)) }
+            let waiting = loadCheckpoint() != nil
             configuration.logger.log(.info, "An intermediate redirect was handed to handleRedirect; \(waiting ? "the sign-in goes on" : "no sign-in waits").")
             return waiting
         }

@@ -54,7 +54,7 @@ struct RegistrationMachineTests {
         .redirectReceived(URL(string: "app://callback?status=partial&state_key=K&identifier=ada@example.com&state=s-1")!),
         .partialDataProvided(Redacted(["email": "ada@example.com"])),
         .partialRegistrationAnswered(.registered(tokens)), .partialRegistrationAnswered(.refused(.userAlreadyExists)),
-        .credentialsProvided(LoginCredentials(login: "ada", password: Redacted("pw"))),
+        .credentialsProvided(LoginCredentials(login: "ada", password: Redacted("pw"))), .intermediateRedirectIgnored,
         .credentialsAnswered(.granted(tokens)), .credentialsAnswered(.invalid), .credentialsAnswered(.interactionRequired(autologinToken: Redacted("al"))),
         .codeExchanged(tokens),
         .customDataProvided(Redacted("data")),
