@@ -164,6 +164,18 @@ extension UserClient {
                            host: registrationHost(delegate, provider: Self.exchangeProvider(externalToken)))
     }
 
+    /// Registers a user statelessly with another provider's token, answering challenges with a
+    /// closure. See ``registerStatelessUser(exchanging:scopes:responder:)``.
+    /// - Parameters:
+    ///   - externalToken: The other provider's token.
+    ///   - scopes: The scopes to ask for.
+    ///   - answer: Called with each challenge.
+    /// - Returns: The stateless profile and the provider.
+    /// - Throws: ``IdentityFlowError``.
+    public func registerStatelessUser(exchanging externalToken: ExternalToken, scopes: [String]? = nil, answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> RegistrationResult {
+        try await registerStatelessUser(exchanging: externalToken, scopes: scopes, responder: ClosureResponder(answer))
+    }
+
     private static func exchangeProvider(_ token: ExternalToken) -> IdentityProvider {
         IdentityProvider(identifier: token.provider, name: token.provider, kind: .tokenExchange)
     }
