@@ -19,32 +19,27 @@ extension UserClient {
     ///   - delegate: Receives the callbacks; retained until the terminal one.
     /// - Important: Exactly one terminal callback, also when the login cannot start.
     public func authenticateUser(_ profile: UserProfile, authenticator: Authenticator? = nil, delegate: some AuthenticationDelegate) {
-        let executor = configuration.callbackExecutor
-        let requested = authenticator ?? .pin
-        let used = Locked(requested)
-        let host = FlowHost<AuthenticationMachine.Context, AuthenticationResult>(
+        // The authenticator the failure callback names: the requested one until the flow chose.
+        let used = Locked(authenticator ?? .pin)
+        let host = FlowHost<AuthenticationMachine.Context, AuthenticationResult>.delegate(
+            on: configuration.callbackExecutor,
             started: { context in
                 used.withLock { $0 = context.authenticator }
-                executor.run { delegate.userClient(self, didStartAuthenticating: context.profile, authenticator: context.authenticator) }
+                delegate.userClient(self, didStartAuthenticating: context.profile, authenticator: context.authenticator)
             },
             challenge: { challenge in
-                executor.run {
-                    switch challenge {
-                    case .pin(let challenge): delegate.userClient(self, didReceivePinChallenge: challenge)
-                    case .biometric(let challenge): delegate.userClient(self, didReceiveBiometricChallenge: challenge)
-                    default: challenge.cancel()  // a login never asks for these
-                    }
+                switch challenge {
+                case .pin(let challenge): delegate.userClient(self, didReceivePinChallenge: challenge)
+                case .biometric(let challenge): delegate.userClient(self, didReceiveBiometricChallenge: challenge)
+                default: challenge.cancel()  // a login never asks for these
                 }
             },
             finished: { outcome in
-                let authenticator = used.current
-                executor.run {
-                    switch outcome {
-                    case .success(let result):
-                        delegate.userClient(self, didAuthenticateUser: result.profile, authenticator: result.authenticator, info: result.info)
-                    case .failure(let error):
-                        delegate.userClient(self, didFailToAuthenticateUser: profile, authenticator: authenticator, error: error)
-                    }
+                switch outcome {
+                case .success(let result):
+                    delegate.userClient(self, didAuthenticateUser: result.profile, authenticator: result.authenticator, info: result.info)
+                case .failure(let error):
+                    delegate.userClient(self, didFailToAuthenticateUser: profile, authenticator: used.current, error: error)
                 }
             })
         launchAuthentication(profile, authenticator: authenticator, host: host)

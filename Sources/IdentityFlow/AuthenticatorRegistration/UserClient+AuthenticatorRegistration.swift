@@ -5,20 +5,16 @@ extension UserClient {
     ///   - delegate: Receives the callbacks; retained until the terminal one.
     /// - Important: Exactly one terminal callback.
     public func registerBiometricAuthenticator(for profile: UserProfile, delegate: some AuthenticatorRegistrationDelegate) {
-        let executor = configuration.callbackExecutor
-        let host = FlowHost<UserProfile, RegisteredAuthenticator>(
-            started: { profile in executor.run { delegate.userClient(self, didStartRegistering: .biometric, for: profile) } },
+        let host = FlowHost<UserProfile, RegisteredAuthenticator>.delegate(
+            on: configuration.callbackExecutor,
+            started: { profile in delegate.userClient(self, didStartRegistering: .biometric, for: profile) },
             challenge: { challenge in
-                executor.run {
-                    if case .pin(let pin) = challenge { delegate.userClient(self, didReceivePinChallenge: pin) } else { challenge.cancel() }
-                }
+                if case .pin(let pin) = challenge { delegate.userClient(self, didReceivePinChallenge: pin) } else { challenge.cancel() }
             },
             finished: { outcome in
-                executor.run {
-                    switch outcome {
-                    case .success(let registered): delegate.userClient(self, didRegister: registered.authenticator, for: registered.profile)
-                    case .failure(let error): delegate.userClient(self, didFailToRegister: .biometric, for: profile, error: error)
-                    }
+                switch outcome {
+                case .success(let registered): delegate.userClient(self, didRegister: registered.authenticator, for: registered.profile)
+                case .failure(let error): delegate.userClient(self, didFailToRegister: .biometric, for: profile, error: error)
                 }
             })
         launchAuthenticatorRegistration(for: profile, host: host)

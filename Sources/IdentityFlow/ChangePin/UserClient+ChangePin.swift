@@ -5,25 +5,21 @@ extension UserClient {
     /// - Parameter delegate: Receives the callbacks; retained until the terminal one.
     /// - Important: Exactly one terminal callback; ``ErrorCode/userNotAuthenticated`` when no user is logged in.
     public func changePin(delegate: some ChangePinDelegate) {
-        let executor = configuration.callbackExecutor
         let profile = authenticatedUserProfile
-        let host = FlowHost<UserProfile, UserProfile>(
-            started: { profile in executor.run { delegate.userClient(self, didStartPinChangeFor: profile) } },
+        let host = FlowHost<UserProfile, UserProfile>.delegate(
+            on: configuration.callbackExecutor,
+            started: { profile in delegate.userClient(self, didStartPinChangeFor: profile) },
             challenge: { challenge in
-                executor.run {
-                    switch challenge {
-                    case .pin(let challenge): delegate.userClient(self, didReceivePinChallenge: challenge)
-                    case .createPin(let challenge): delegate.userClient(self, didReceiveCreatePinChallenge: challenge)
-                    default: challenge.cancel()  // a PIN change never asks for these
-                    }
+                switch challenge {
+                case .pin(let challenge): delegate.userClient(self, didReceivePinChallenge: challenge)
+                case .createPin(let challenge): delegate.userClient(self, didReceiveCreatePinChallenge: challenge)
+                default: challenge.cancel()  // a PIN change never asks for these
                 }
             },
             finished: { outcome in
-                executor.run {
-                    switch outcome {
-                    case .success(let profile): delegate.userClient(self, didChangePinFor: profile)
-                    case .failure(let error): delegate.userClient(self, didFailToChangePinFor: profile, error: error)
-                    }
+                switch outcome {
+                case .success(let profile): delegate.userClient(self, didChangePinFor: profile)
+                case .failure(let error): delegate.userClient(self, didFailToChangePinFor: profile, error: error)
                 }
             })
         launchPinChange(host: host)

@@ -21,6 +21,21 @@ struct FlowHost<Start: Sendable, Success: Sendable>: Sendable {
         route = .callbacks(started: started, challenge: challenge, finished: finished)
     }
 
+    /// A host for a delegate API: each callback runs on `executor`, in order. Every flow's
+    /// delegate adaptor is one of these.
+    /// - Parameters:
+    ///   - executor: Where the delegate is called.
+    ///   - started: Calls the delegate's `didStart…`.
+    ///   - challenge: Hands the delegate a challenge.
+    ///   - finished: Calls the delegate's terminal callback.
+    static func delegate(on executor: CallbackExecutor, started: @escaping @Sendable (Start) -> Void = { _ in },
+                         challenge: @escaping @Sendable (Challenge) -> Void,
+                         finished: @escaping @Sendable (Result<Success, IdentityFlowError>) -> Void) -> FlowHost {
+        FlowHost(started: { start in executor.run { started(start) } },
+                 challenge: { next in executor.run { challenge(next) } },
+                 finished: { outcome in executor.run { finished(outcome) } })
+    }
+
     /// A host for the async API: challenges go to the waiter's responder, the outcome to the waiter.
     static func responder(_ waiter: FlowWaiter) -> FlowHost { FlowHost(route: .waiter(waiter)) }
 
@@ -82,16 +97,11 @@ extension UserClient {
 extension FlowHost {
     /// A host for completion-handler calls: no challenges, one completion on the executor.
     static func completion(_ executor: CallbackExecutor, _ completion: @escaping @Sendable (IdentityFlowError?) -> Void) -> FlowHost {
-        FlowHost(
-            started: { _ in },
-            challenge: { $0.cancel() },
-            finished: { outcome in
-                executor.run {
-                    switch outcome {
-                    case .success: completion(nil)
-                    case .failure(let error): completion(error)
-                    }
-                }
-            })
+        .delegate(on: executor, challenge: { $0.cancel() }, finished: { outcome in
+            switch outcome {
+            case .success: completion(nil)
+            case .failure(let error): completion(error)
+            }
+        })
     }
 }

@@ -80,25 +80,20 @@ extension UserClient {
     ///   - delegate: Receives the callbacks; retained until the terminal one.
     /// - Important: Exactly one terminal callback, also when handling cannot start.
     public func handleMobileAuthRequest(_ source: MobileAuthSource, delegate: some MobileAuthRequestDelegate) {
-        let executor = configuration.callbackExecutor
-        let host = FlowHost<UserProfile, MobileAuthResult>(
-            started: { _ in },
+        let host = FlowHost<UserProfile, MobileAuthResult>.delegate(
+            on: configuration.callbackExecutor,
             challenge: { challenge in
-                executor.run {
-                    switch challenge {
-                    case .mobileAuthConfirmation(let challenge): delegate.userClient(self, didReceiveConfirmationChallenge: challenge)
-                    case .pin(let challenge): delegate.userClient(self, didReceivePinChallenge: challenge)
-                    case .biometric(let challenge): delegate.userClient(self, didReceiveBiometricChallenge: challenge)
-                    default: challenge.cancel()  // handling a request never asks for these
-                    }
+                switch challenge {
+                case .mobileAuthConfirmation(let challenge): delegate.userClient(self, didReceiveConfirmationChallenge: challenge)
+                case .pin(let challenge): delegate.userClient(self, didReceivePinChallenge: challenge)
+                case .biometric(let challenge): delegate.userClient(self, didReceiveBiometricChallenge: challenge)
+                default: challenge.cancel()  // handling a request never asks for these
                 }
             },
             finished: { outcome in
-                executor.run {
-                    switch outcome {
-                    case .success(let result): delegate.userClient(self, didHandle: result)
-                    case .failure(let error): delegate.userClient(self, didFailToHandle: source, error: error)
-                    }
+                switch outcome {
+                case .success(let result): delegate.userClient(self, didHandle: result)
+                case .failure(let error): delegate.userClient(self, didFailToHandle: source, error: error)
                 }
             })
         launchMobileAuth(source, host: host)

@@ -20,45 +20,40 @@ extension UserClient {
 
     /// A host that reports a registration's callbacks to `delegate`.
     func registrationHost(_ delegate: some RegistrationDelegate, provider identityProvider: IdentityProvider?) -> FlowHost<RegistrationMachine.Context, RegistrationResult> {
-        let executor = configuration.callbackExecutor
+        // The provider the failure callback names: the requested one until the flow resolved it.
         let provider = Locked(identityProvider)
-        let host = FlowHost<RegistrationMachine.Context, RegistrationResult>(
+        return .delegate(
+            on: configuration.callbackExecutor,
             started: { context in
                 provider.withLock { $0 = context.provider }
-                executor.run { delegate.userClient(self, didStartRegistrationOf: context.profile) }
+                delegate.userClient(self, didStartRegistrationOf: context.profile)
             },
             challenge: { challenge in
-                executor.run {
-                    switch challenge {
-                    case .browserRegistration(let challenge):
-                        delegate.userClient(self, didReceiveBrowserRegistrationChallenge: challenge)
-                    case .customRegistration(let challenge) where challenge.step == .initialization:
-                        delegate.userClient(self, didReceiveCustomRegistrationInitChallenge: challenge)
-                    case .customRegistration(let challenge):
-                        delegate.userClient(self, didReceiveCustomRegistrationFinishChallenge: challenge)
-                    case .createPin(let challenge):
-                        delegate.userClient(self, didReceiveCreatePinChallenge: challenge)
-                    case .partialRegistration(let challenge):
-                        delegate.userClient(self, didReceivePartialRegistrationChallenge: challenge)
-                    case .credentials(let challenge):
-                        delegate.userClient(self, didReceiveCredentialsChallenge: challenge)
-                    case .pin, .biometric, .mobileAuthConfirmation:
-                        challenge.cancel()  // a registration never asks for these
-                    }
+                switch challenge {
+                case .browserRegistration(let challenge):
+                    delegate.userClient(self, didReceiveBrowserRegistrationChallenge: challenge)
+                case .customRegistration(let challenge) where challenge.step == .initialization:
+                    delegate.userClient(self, didReceiveCustomRegistrationInitChallenge: challenge)
+                case .customRegistration(let challenge):
+                    delegate.userClient(self, didReceiveCustomRegistrationFinishChallenge: challenge)
+                case .createPin(let challenge):
+                    delegate.userClient(self, didReceiveCreatePinChallenge: challenge)
+                case .partialRegistration(let challenge):
+                    delegate.userClient(self, didReceivePartialRegistrationChallenge: challenge)
+                case .credentials(let challenge):
+                    delegate.userClient(self, didReceiveCredentialsChallenge: challenge)
+                case .pin, .biometric, .mobileAuthConfirmation:
+                    challenge.cancel()  // a registration never asks for these
                 }
             },
             finished: { outcome in
-                let provider = provider.current
-                executor.run {
-                    switch outcome {
-                    case .success(let result):
-                        delegate.userClient(self, didRegisterUser: result.profile, identityProvider: result.identityProvider, info: result.info)
-                    case .failure(let error):
-                        delegate.userClient(self, didFailToRegisterUserWith: provider, error: error)
-                    }
+                switch outcome {
+                case .success(let result):
+                    delegate.userClient(self, didRegisterUser: result.profile, identityProvider: result.identityProvider, info: result.info)
+                case .failure(let error):
+                    delegate.userClient(self, didFailToRegisterUserWith: provider.current, error: error)
                 }
             })
-        return host
     }
 
     /// Registers a user, answering challenges through a responder.
