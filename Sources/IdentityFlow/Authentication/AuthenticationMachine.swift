@@ -104,7 +104,7 @@ package struct AuthenticationMachine: StateMachine {
     }
 
     /// What to do.
-    package enum Effect: Sendable {
+    package enum Effect: Sendable, Equatable {
         /// Tell the host the login started.
         case reportStarted
         /// Log the other user out (revoking its tokens, best effort).

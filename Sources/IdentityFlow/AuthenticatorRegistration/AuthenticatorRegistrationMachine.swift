@@ -54,7 +54,7 @@ package struct AuthenticatorRegistrationMachine: StateMachine {
     }
 
     /// What to do.
-    package enum Effect: Sendable {
+    package enum Effect: Sendable, Equatable {
         /// Tell the host the registration started.
         case reportStarted
         /// Ask the server for the counters.

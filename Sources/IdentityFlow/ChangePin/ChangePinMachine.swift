@@ -77,7 +77,7 @@ package struct ChangePinMachine: StateMachine {
     }
 
     /// What to do.
-    package enum Effect: Sendable {
+    package enum Effect: Sendable, Equatable {
         /// Tell the host the change started.
         case reportStarted
         /// Ask the server for the counters.

@@ -42,7 +42,7 @@ package struct DeregistrationMachine: StateMachine {
     }
 
     /// What to do.
-    package enum Effect: Sendable {
+    package enum Effect: Sendable, Equatable {
         /// Ask the server to remove the profile.
         case deregisterOnServer
         /// Delete the profile's data on the device.

@@ -29,7 +29,7 @@ package struct LogoutMachine: StateMachine {
     }
 
     /// What to do.
-    package enum Effect: Sendable {
+    package enum Effect: Sendable, Equatable {
         /// End the session on the device.
         case endLocalSession
         /// Ask the server to revoke the tokens.

@@ -198,7 +198,7 @@ package struct RegistrationMachine: StateMachine {
     }
 
     /// What to do.
-    package enum Effect: Sendable {
+    package enum Effect: Sendable, Equatable {
         /// Tell the host the registration started.
         case reportStarted
         /// Ask the server for the authorization URL.

@@ -83,13 +83,23 @@ struct PinFlowMachineTests {
     func pinEntryRules() {
         var machine = AuthenticationMachine(context: .init(profile: Self.profile, authenticator: .pin, previousProfile: nil), state: .verifyingPin(.init(counters: Self.counters)))
         let rejected = PinCounters(maxFailureCount: 3, previousFailureCount: 2)
-        guard case .emitPinChallenge(let shown, let error) = machine.handle(.pinChecked(.rejected(rejected)))?.effects.first else { Issue.record("no challenge"); return }
-        #expect(shown == rejected)
-        #expect(error?.code == .invalidPin)
+        #expect(machine.handle(.pinChecked(.rejected(rejected)))?.effects
+            == [.emitPinChallenge(rejected, error: IdentityFlowError(.invalidPin, "The PIN is wrong; 1 attempt(s) left."))])
         var retry = AuthenticationMachine(context: machine.context, state: .verifyingPin(.init(counters: Self.counters)))
-        guard case .emitPinChallenge(let kept, let networkError) = retry.handle(.serviceFailed(Self.network))?.effects.first else { Issue.record("no challenge"); return }
-        #expect(kept == Self.counters)
-        #expect(networkError?.code == .networkConnectivityFailure)
+        #expect(retry.handle(.serviceFailed(Self.network))?.effects == [.emitPinChallenge(Self.counters, error: Self.network)])
+    }
+
+    @Test("the PIN machines' effects, compared by value: accepted PINs store the session or the key; lockout deletes the profile")
+    func effectsByValue() {
+        let accepted = PinCheck.accepted(Self.tokens, key: Self.key)
+        var login = AuthenticationMachine(context: .init(profile: Self.profile, authenticator: .pin, previousProfile: nil), state: .verifyingPin(.init(counters: Self.counters)))
+        #expect(login.handle(.pinChecked(accepted))?.effects == [.storeSession(Self.tokens)])
+        var registration = AuthenticatorRegistrationMachine(profile: Self.profile, state: .verifyingPin(Self.counters))
+        #expect(registration.handle(.pinChecked(accepted))?.effects == [.storeAuthenticator(pinKey: Self.key, tokens: Self.tokens)])
+        var change = ChangePinMachine(context: .init(profile: Self.profile, pinPolicy: PinPolicy()), state: .verifyingCurrentPin(Self.counters))
+        #expect(change.handle(.pinChecked(.deregistered))?.effects == [.deleteProfile])
+        var logout = LogoutMachine(tokens: Self.tokens)
+        #expect(logout.handle(.started)?.effects == [.endLocalSession, .revokeTokens(Self.tokens)])
     }
 }
 

@@ -85,8 +85,8 @@ struct RegistrationMachineTests {
         _ = machine.handle(.redirectReceived(URL(string: "app://callback/?code=C&state=s-1")!))
         let stored = machine.handle(.codeExchanged(Self.tokens))
         #expect(stored?.guardName == "stateless")
-        #expect(stored?.effects.map(RegistrationMachine.name(of:)) == ["storeProfile"])
-        #expect(machine.handle(.profileStored)?.effects.map(RegistrationMachine.name(of:)) == ["reportSuccess"])
+        #expect(stored?.effects == [.storeProfile(Self.credentials)])
+        #expect(machine.handle(.profileStored)?.effects == [.reportSuccess(info: nil)])
         var custom = Self.machine(Self.oneStep, in: .sendingCustomFinishData(RegistrationMachine.CustomSession(id: nil)), stateless: true)
         #expect(custom.handle(Self.answer(2000, tokens: Self.tokens))?.guardName == "statelessSuccess")
         #expect(RegistrationMachine.name(of: custom.state) == "storingProfile")
@@ -95,15 +95,16 @@ struct RegistrationMachineTests {
     @Test("a browser registration walks from start to registered with the effects in order")
     func browserHappyPath() {
         var machine = Self.machine()
-        #expect(machine.handle(.started)?.effects.map(RegistrationMachine.name(of:)) == ["reportStarted", "buildAuthorizationURL"])
-        #expect(machine.handle(.authorizationURLBuilt(URL(string: "https://idp")!))?.effects.map(RegistrationMachine.name(of:)) == ["saveCheckpoint"])
-        #expect(machine.handle(.checkpointSaved(URL(string: "https://idp")!))?.effects.map(RegistrationMachine.name(of:)) == ["emitBrowserChallenge"])
+        let page = URL(string: "https://idp")!
+        #expect(machine.handle(.started)?.effects == [.reportStarted, .buildAuthorizationURL])
+        #expect(machine.handle(.authorizationURLBuilt(page))?.effects == [.saveCheckpoint(page)])
+        #expect(machine.handle(.checkpointSaved(page))?.effects == [.emitBrowserChallenge(page)])
         #expect(machine.handle(.redirectReceived(URL(string: "app://callback/?code=C&state=s-1")!))?.guardName == "authorized")
-        #expect(machine.handle(.codeExchanged(Self.tokens))?.effects.map(RegistrationMachine.name(of:)) == ["emitCreatePinChallenge"])
+        #expect(machine.handle(.codeExchanged(Self.tokens))?.effects == [.emitCreatePinChallenge(error: nil)])
         #expect(machine.handle(.pinProvided(Redacted("13579")))?.guardName == "policyViolated")
         #expect(machine.handle(.pinProvided(Redacted("24680")))?.guardName == "policySatisfied")
-        #expect(machine.handle(.pinEnrolled) != nil)
-        #expect(machine.handle(.profileStored)?.effects.map(RegistrationMachine.name(of:)) == ["reportSuccess"])
+        #expect(machine.handle(.pinEnrolled)?.effects == [.storeProfile(Self.credentials)])
+        #expect(machine.handle(.profileStored)?.effects == [.reportSuccess(info: nil)])
         #expect(machine.state == .registered)
     }
 
@@ -112,12 +113,12 @@ struct RegistrationMachineTests {
         let authorize = URL(string: "https://idp/authorize")!
         let redirect = URL(string: "app://callback?code=C&state=s-1")!
         var waiting = Self.machine()
-        #expect(waiting.handle(.resumed(authorizationURL: authorize, redirect: nil))?.effects.map(RegistrationMachine.name(of:)) == ["reportStarted", "emitBrowserChallenge"])
+        #expect(waiting.handle(.resumed(authorizationURL: authorize, redirect: nil))?.effects == [.reportStarted, .emitBrowserChallenge(authorize)])
         #expect(waiting.state == .awaitingBrowserRedirect)
         var handedOver = Self.machine()
         let reaction = handedOver.handle(.resumed(authorizationURL: authorize, redirect: redirect))
         #expect(reaction?.guardName == "redirectHandedOver")
-        #expect(reaction?.effects.map(RegistrationMachine.name(of:)) == ["reportStarted", "deliverRedirect"])
+        #expect(reaction?.effects == [.reportStarted, .deliverRedirect(redirect)])
         #expect(handedOver.handle(.redirectReceived(redirect))?.guardName == "authorized")
         var custom = Self.machine(Self.oneStep)
         #expect(custom.handle(.resumed(authorizationURL: authorize, redirect: nil)) == nil, "only a browser registration resumes")
@@ -127,8 +128,8 @@ struct RegistrationMachineTests {
     func failureWithCredentialsDiscardsFirst() {
         var machine = Self.machine(in: .awaitingPin(Self.credentials))
         let reaction = machine.handle(.challengeAbandoned(.cancelled))
-        #expect(reaction?.effects.map(RegistrationMachine.name(of:)) == ["discardRegistration"])
-        #expect(machine.handle(.registrationDiscarded)?.effects.map(RegistrationMachine.name(of:)) == ["reportFailure"])
+        #expect(reaction?.effects == [.discardRegistration(Self.tokens)])
+        #expect(machine.handle(.registrationDiscarded)?.effects == [.reportFailure(ChallengeAbandonment.cancelled.error)])
         #expect(machine.state == .failed)
     }
 
