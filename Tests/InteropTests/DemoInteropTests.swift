@@ -145,6 +145,22 @@ final class DemoProcess: Sendable {
             }?.resume(returning: status)
         }
         try process.run()
+        // A run that hangs (a stuck network call in the child, a lost termination notice) must
+        // fail its test, not hold the suite: after 90 s the child is killed and every wait ends.
+        Task { [watch, process] in
+            try? await Task.sleep(for: .seconds(90))
+            let (waiters, exitWaiter) = watch.withLock { watch in
+                guard !(watch.ended && watch.status != nil) else { return ([CheckedContinuation<String?, Never>](), CheckedContinuation<Int32, Never>?.none) }
+                watch.output += "\n[the demo did not finish within 90 s: killed by the test]"
+                watch.ended = true
+                if watch.status == nil { watch.status = -1 }
+                defer { watch.waiters = []; watch.exitWaiter = nil }
+                return (watch.waiters.map(\.continuation), watch.exitWaiter)
+            }
+            if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
+            for waiter in waiters { waiter.resume(returning: nil) }
+            exitWaiter?.resume(returning: -1)
+        }
     }
 
     /// Waits until the output contains `needle`; returns the output so far, or `nil` if it ended without it.
