@@ -12,15 +12,12 @@ final class MobileAuthFlow: FlowPerformer {
     /// How to look the request up when the host did not hand it over.
     private let lookup: MobileAuthLookup
     private let host: FlowHost<UserProfile, MobileAuthResult>
-    /// The request once known (handed over, or fetched).
-    private let request: Locked<MobileAuthRequest?>
 
     init(client: UserClient, id: FlowID, context: MobileAuthMachine.Context, lookup: MobileAuthLookup, host: FlowHost<UserProfile, MobileAuthResult>) {
         self.client = client
         self.context = context
         self.lookup = lookup
         self.host = host
-        self.request = Locked(context.request)
         self.engine = FlowEngine(id: id, machine: MobileAuthMachine(context: context), client: client)
     }
 
@@ -28,58 +25,51 @@ final class MobileAuthFlow: FlowPerformer {
         let profile = context.profile, client = self.client, engine = self.engine
         switch effect {
         case .fetchRequest:
-            let lookup = self.lookup, request = self.request
+            let lookup = self.lookup
             return engine.call { () throws(IdentityFlowError) in
                 let fetched: MobileAuthRequest
                 do throws(IdentityFlowError) { fetched = try await client.fetchMobileAuthRequest(lookup, for: profile) } catch where error.code == .userDeregistered {
                     return .answerChecked(.deregistered)  // the server forgot the profile: it is deleted here too
                 }
-                request.withLock { $0 = fetched }
                 return fetched.expiresAt <= client.configuration.now() ? .requestExpired : .requestFetched(fetched)
             }
         case .emitConfirmationChallenge(let request):
             let ticket = self.ticket("MobileAuthConfirmationChallenge", for: request, answered: Event.confirmationAnswered)
             host.challenge(.mobileAuthConfirmation(MobileAuthConfirmationChallenge(request: request, sender: ticket, releaseObserver: ticket)))
             return .done
-        case .sendAnswer(let accepted):
-            return send { request throws(IdentityFlowError) in
+        case .sendAnswer(let request, let accepted):
+            return send(request) { request throws(IdentityFlowError) in
                 let verdict = try await client.answerMobileAuthRequest(request, accepted: accepted)
                 guard verdict == .handled else {
                     throw IdentityFlowError(.invalidServerResponse, "The server judged a step-up that was not sent (\(verdict)).")
                 }
                 return verdict
             }
-        case .emitBiometricChallenge:
-            guard let request = request.current else { return .done }
+        case .emitBiometricChallenge(let request):
             let ticket = self.ticket("BiometricChallenge", for: request, answered: Event.biometricAnswered)
             host.challenge(.biometric(BiometricChallenge(userProfile: profile, authenticator: .biometric, sender: ticket, releaseObserver: ticket)))
             return .done
-        case .sendBiometricAnswer:
-            return send { request throws(IdentityFlowError) in try await client.acceptMobileAuthRequestWithBiometrics(request) }
+        case .sendBiometricAnswer(let request):
+            return send(request) { request throws(IdentityFlowError) in try await client.acceptMobileAuthRequestWithBiometrics(request) }
         case .fetchPinStatus:
             return engine.call { () throws(IdentityFlowError) in
                 guard let counters = try await client.pinStatus(for: profile) else { return .answerChecked(.deregistered) }
                 return .pinStatusFetched(counters)
             }
-        case .emitPinChallenge(let counters, let error):
-            guard let request = request.current else { return .done }
+        case .emitPinChallenge(let request, let counters, let error):
             let ticket = self.ticket("PinChallenge", for: request, answered: Event.pinProvided)
             host.challenge(.pin(PinChallenge(userProfile: profile, counters: counters, error: error, sender: ticket, releaseObserver: ticket)))
             return .done
-        case .sendPinAnswer(let pin):
-            return send { request throws(IdentityFlowError) in try await client.acceptMobileAuthRequest(request, pin: pin) }
+        case .sendPinAnswer(let request, let pin):
+            return send(request) { request throws(IdentityFlowError) in try await client.acceptMobileAuthRequest(request, pin: pin) }
         case .deleteProfile:
             engine.commit()
             return .run {
                 client.forgetProfile(profile, flow: engine.id)
                 return .profileDeleted
             }
-        case .reportAccepted(let authenticator):
-            guard let request = request.current else { return .done }
-            return engine.finish(.success(MobileAuthResult(request: request, accepted: true, authenticator: authenticator)), to: host)
-        case .reportDenied:
-            guard let request = request.current else { return .done }
-            return engine.finish(.success(MobileAuthResult(request: request, accepted: false, authenticator: nil)), to: host)
+        case .reportHandled(let result):
+            return engine.finish(.success(result), to: host)
         case .reportFailure(let error):
             return engine.finish(.failure(error), to: host)
         }
@@ -87,8 +77,7 @@ final class MobileAuthFlow: FlowPerformer {
 
     /// Sends an answer: past cancelling while it travels, open to cancels again when the server
     /// refuses the step-up (the host is asked once more).
-    private func send(_ body: @escaping @Sendable (MobileAuthRequest) async throws(IdentityFlowError) -> MobileAuthVerdict) -> EffectWork<Event> {
-        guard let request = request.current else { return .done }
+    private func send(_ request: MobileAuthRequest, _ body: @escaping @Sendable (MobileAuthRequest) async throws(IdentityFlowError) -> MobileAuthVerdict) -> EffectWork<Event> {
         engine.commit()
         let engine = self.engine
         return engine.call { () throws(IdentityFlowError) in

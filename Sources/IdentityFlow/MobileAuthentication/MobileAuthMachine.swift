@@ -100,23 +100,21 @@ package struct MobileAuthMachine: StateMachine {
         /// Hand the host a ``MobileAuthConfirmationChallenge``.
         case emitConfirmationChallenge(MobileAuthRequest)
         /// Send a denial or a plain acceptance.
-        case sendAnswer(accepted: Bool)
-        /// Hand the host a ``BiometricChallenge``.
-        case emitBiometricChallenge
+        case sendAnswer(MobileAuthRequest, accepted: Bool)
+        /// Hand the host a ``BiometricChallenge`` for the request.
+        case emitBiometricChallenge(MobileAuthRequest)
         /// Send the acceptance with the biometric key's proof.
-        case sendBiometricAnswer
+        case sendBiometricAnswer(MobileAuthRequest)
         /// Ask the server for the PIN counters.
         case fetchPinStatus
-        /// Hand the host a ``PinChallenge``.
-        case emitPinChallenge(PinCounters, error: IdentityFlowError?)
+        /// Hand the host a ``PinChallenge`` for the request.
+        case emitPinChallenge(MobileAuthRequest, PinCounters, error: IdentityFlowError?)
         /// Send the acceptance with the PIN key's proof.
-        case sendPinAnswer(Redacted<String>)
+        case sendPinAnswer(MobileAuthRequest, Redacted<String>)
         /// Delete the profile and its data from the device.
         case deleteProfile
-        /// Tell the host the request is accepted, stepped up with this authenticator.
-        case reportAccepted(Authenticator?)
-        /// Tell the host the request is denied.
-        case reportDenied
+        /// Tell the host the request was answered: accepted (with its step-up) or denied.
+        case reportHandled(MobileAuthResult)
         /// Tell the host handling the request failed.
         case reportFailure(IdentityFlowError)
     }
@@ -153,32 +151,36 @@ package struct MobileAuthMachine: StateMachine {
             request = fetched
             return go(.awaitingConfirmation, Effects(.emitConfirmationChallenge(fetched)))
         case (.awaitingConfirmation, .confirmationAnswered(false)):
-            return go(.sendingAnswer(accepted: false), guard: "denied", Effects(.sendAnswer(accepted: false)))
+            guard let request else { return nil }
+            return go(.sendingAnswer(accepted: false), guard: "denied", Effects(.sendAnswer(request, accepted: false)))
         case (.awaitingConfirmation, .confirmationAnswered(true)):
-            switch request?.type ?? .confirmation {
+            guard let request else { return nil }
+            switch request.type {
             case .confirmation:
-                return go(.sendingAnswer(accepted: true), guard: "confirmation", Effects(.sendAnswer(accepted: true)))
+                return go(.sendingAnswer(accepted: true), guard: "confirmation", Effects(.sendAnswer(request, accepted: true)))
             case .biometric where context.hasBiometrics:
-                return go(.awaitingBiometric, guard: "biometric", Effects(.emitBiometricChallenge))
+                return go(.awaitingBiometric, guard: "biometric", Effects(.emitBiometricChallenge(request)))
             case .pin, .biometric:
                 return go(.fetchingPinStatus(PendingError(error: nil)), guard: "pin", Effects(.fetchPinStatus))
             }
         case (.sendingAnswer(let accepted), .answerChecked(.handled)):
-            return accepted
-                ? go(.accepted, guard: "accepted", Effects(.reportAccepted(nil)))
-                : go(.denied, guard: "denied", Effects(.reportDenied))
+            guard let request else { return nil }
+            let result = Effects(Effect.reportHandled(MobileAuthResult(request: request, accepted: accepted, authenticator: nil)))
+            return accepted ? go(.accepted, guard: "accepted", result) : go(.denied, guard: "denied", result)
         case (.awaitingBiometric, .biometricAnswered(let answer)):
+            guard let request else { return nil }
             switch answer {
-            case .confirmed: return go(.verifyingBiometric, guard: "confirmed", Effects(.sendBiometricAnswer))
+            case .confirmed: return go(.verifyingBiometric, guard: "confirmed", Effects(.sendBiometricAnswer(request)))
             case .pinFallback: return go(.fetchingPinStatus(PendingError(error: nil)), guard: "pinFallback", Effects(.fetchPinStatus))
             case .failed: return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), guard: "sensorFailed", Effects(.fetchPinStatus))
             }
         case (.verifyingBiometric, .answerChecked(let verdict)):
+            guard let request else { return nil }
             switch verdict {
-            case .handled: return go(.accepted, guard: "handled", Effects(.reportAccepted(.biometric)))
+            case .handled: return go(.accepted, guard: "handled", Effects(.reportHandled(MobileAuthResult(request: request, accepted: true, authenticator: .biometric))))
             case .rejected(let failures, let maximum):
                 let counters = PinCounters(maxFailureCount: maximum, previousFailureCount: failures)
-                return go(.awaitingPin(counters), guard: "rejected", Effects(.emitPinChallenge(counters, error: Self.biometricFailure)))
+                return go(.awaitingPin(counters), guard: "rejected", Effects(.emitPinChallenge(request, counters, error: Self.biometricFailure)))
             case .deregistered: return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
             }
         case (.verifyingBiometric, .serviceFailed(let error)):
@@ -187,23 +189,26 @@ package struct MobileAuthMachine: StateMachine {
             }
             return go(.failed, guard: "unrecoverable", Effects(.reportFailure(error)))
         case (.fetchingPinStatus(let pending), .pinStatusFetched(let counters)):
-            return go(.awaitingPin(counters), Effects(.emitPinChallenge(counters, error: pending.error)))
+            guard let request else { return nil }
+            return go(.awaitingPin(counters), Effects(.emitPinChallenge(request, counters, error: pending.error)))
         case (.fetchingRequest, .answerChecked(.deregistered)), (.fetchingPinStatus, .answerChecked(.deregistered)):
             return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
         case (.awaitingPin(let counters), .pinProvided(let pin)):
-            return go(.verifyingPin(counters), Effects(.sendPinAnswer(pin)))
+            guard let request else { return nil }
+            return go(.verifyingPin(counters), Effects(.sendPinAnswer(request, pin)))
         case (.verifyingPin, .answerChecked(let verdict)):
+            guard let request else { return nil }
             switch verdict {
-            case .handled: return go(.accepted, guard: "handled", Effects(.reportAccepted(.pin)))
+            case .handled: return go(.accepted, guard: "handled", Effects(.reportHandled(MobileAuthResult(request: request, accepted: true, authenticator: .pin))))
             case .rejected(let failures, let maximum):
                 let counters = PinCounters(maxFailureCount: maximum, previousFailureCount: failures)
                 let error = IdentityFlowError(.invalidPin, "The PIN is wrong; \(counters.remainingFailureCount) attempt(s) left.")
-                return go(.awaitingPin(counters), guard: "rejected", Effects(.emitPinChallenge(counters, error: error)))
+                return go(.awaitingPin(counters), guard: "rejected", Effects(.emitPinChallenge(request, counters, error: error)))
             case .deregistered: return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
             }
         case (.verifyingPin(let counters), .serviceFailed(let error)):
-            if PinEntry.isRecoverable(error) {
-                return go(.awaitingPin(counters), guard: "recoverable", Effects(.emitPinChallenge(counters, error: error)))
+            if PinEntry.isRecoverable(error), let request {
+                return go(.awaitingPin(counters), guard: "recoverable", Effects(.emitPinChallenge(request, counters, error: error)))
             }
             return go(.failed, guard: "unrecoverable", Effects(.reportFailure(error)))
         case (.deletingProfile, .profileDeleted):

@@ -47,7 +47,7 @@ public enum SDKStyleScenario: String, Sendable, CaseIterable {
         switch self {
         case .zephr:
             transcript.section("Partial registration: the provider needs the e-mail address")
-            let attempts = ScriptedAttempts([["email": "alice@example.com"], ["email": "ada@example.com"]])
+            let attempts = ScriptedAttempts(["email": "alice@example.com"], then: ["email": "ada@example.com"])
             try transcript.result(.success(await client.registerUser(responder: Narrator(transcript) { challenge in
                 switch challenge {
                 case .browserRegistration(let browser):
@@ -62,7 +62,7 @@ public enum SDKStyleScenario: String, Sendable, CaseIterable {
             server.setPassword("correct horse", for: "carol")
             server.requireInteraction(for: "carol")
             transcript.section("Login and password, then interaction_required in the browser")
-            let passwords = ScriptedAttempts(["wrong horse", "correct horse"])
+            let passwords = ScriptedAttempts("wrong horse", then: "correct horse")
             try transcript.result(.success(await client.registerUser(with: provider, responder: Narrator(transcript) { challenge in
                 switch challenge {
                 case .credentials(let credentials): credentials.sender.respond(withLogin: "carol", password: passwords.next(), to: credentials)
@@ -129,7 +129,7 @@ private struct Narrator: ChallengeResponder {
 
 /// Hands out scripted answers in order; the last one repeats.
 private final class ScriptedAttempts<Answer: Sendable>: Sendable {
-    private let answers: Locked<[Answer]>
-    init(_ answers: [Answer]) { self.answers = Locked(answers) }
-    func next() -> Answer { answers.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] } }
+    private let answers: Locked<(next: [Answer], last: Answer)>
+    init(_ first: Answer, then rest: Answer...) { answers = Locked(([first] + rest, rest.last ?? first)) }
+    func next() -> Answer { answers.withLock { $0.next.isEmpty ? $0.last : $0.next.removeFirst() } }
 }

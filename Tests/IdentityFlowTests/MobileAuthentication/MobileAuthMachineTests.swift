@@ -45,13 +45,13 @@ struct MobileAuthMachineTests {
         #expect(machine.handle(.started)?.effects == [.fetchRequest])
         #expect(machine.handle(.requestFetched(request))?.effects == [.emitConfirmationChallenge(request)])
         #expect(machine.handle(.confirmationAnswered(true))?.effects == [.fetchPinStatus])
-        #expect(machine.handle(.pinStatusFetched(Self.counters))?.effects == [.emitPinChallenge(Self.counters, error: nil)])
-        #expect(machine.handle(.pinProvided(Redacted("11111")))?.effects == [.sendPinAnswer(Redacted("11111"))])
+        #expect(machine.handle(.pinStatusFetched(Self.counters))?.effects == [.emitPinChallenge(request, Self.counters, error: nil)])
+        #expect(machine.handle(.pinProvided(Redacted("11111")))?.effects == [.sendPinAnswer(request, Redacted("11111"))])
         let rejected = machine.handle(.answerChecked(.rejected(failureCount: 2, maxFailureCount: 3)))
         let after = PinCounters(maxFailureCount: 3, previousFailureCount: 2)
-        #expect(rejected?.effects == [.emitPinChallenge(after, error: IdentityFlowError(.invalidPin, "The PIN is wrong; 1 attempt(s) left."))])
-        #expect(machine.handle(.pinProvided(Redacted("24680")))?.effects == [.sendPinAnswer(Redacted("24680"))])
-        #expect(machine.handle(.answerChecked(.handled))?.effects == [.reportAccepted(.pin)])
+        #expect(rejected?.effects == [.emitPinChallenge(request, after, error: IdentityFlowError(.invalidPin, "The PIN is wrong; 1 attempt(s) left."))])
+        #expect(machine.handle(.pinProvided(Redacted("24680")))?.effects == [.sendPinAnswer(request, Redacted("24680"))])
+        #expect(machine.handle(.answerChecked(.handled))?.effects == [.reportHandled(MobileAuthResult(request: request, accepted: true, authenticator: .pin))])
         #expect(machine.state == .accepted)
     }
 
@@ -59,8 +59,8 @@ struct MobileAuthMachineTests {
     func denial() {
         var machine = Self.machine(.biometric, biometrics: true)
         #expect(machine.handle(.started)?.effects == [.emitConfirmationChallenge(Self.request(.biometric))])
-        #expect(machine.handle(.confirmationAnswered(false))?.effects == [.sendAnswer(accepted: false)])
-        #expect(machine.handle(.answerChecked(.handled))?.effects == [.reportDenied])
+        #expect(machine.handle(.confirmationAnswered(false))?.effects == [.sendAnswer(Self.request(.biometric), accepted: false)])
+        #expect(machine.handle(.answerChecked(.handled))?.effects == [.reportHandled(MobileAuthResult(request: Self.request(.biometric), accepted: false, authenticator: nil))])
         #expect(machine.state == .denied)
     }
 
@@ -68,10 +68,11 @@ struct MobileAuthMachineTests {
     func biometricFallback() {
         var machine = Self.machine(.biometric, biometrics: true, in: .awaitingBiometric)
         #expect(machine.handle(.biometricAnswered(.failed))?.effects == [.fetchPinStatus])
-        #expect(machine.handle(.pinStatusFetched(Self.counters))?.effects == [.emitPinChallenge(Self.counters, error: IdentityFlowError(.biometricAuthenticatorFailure))])
+        #expect(machine.handle(.pinStatusFetched(Self.counters))?.effects
+            == [.emitPinChallenge(Self.request(.biometric), Self.counters, error: IdentityFlowError(.biometricAuthenticatorFailure))])
         var rejected = Self.machine(.biometric, biometrics: true, in: .verifyingBiometric)
         #expect(rejected.handle(.answerChecked(.rejected(failureCount: 1, maxFailureCount: 3)))?.effects
-            == [.emitPinChallenge(PinCounters(maxFailureCount: 3, previousFailureCount: 1), error: IdentityFlowError(.biometricAuthenticatorFailure))])
+            == [.emitPinChallenge(Self.request(.biometric), PinCounters(maxFailureCount: 3, previousFailureCount: 1), error: IdentityFlowError(.biometricAuthenticatorFailure))])
     }
 
     @Test("expiry while a challenge waits fails with 11015; while an answer travels it is the server's to say")

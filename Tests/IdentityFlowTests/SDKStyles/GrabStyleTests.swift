@@ -63,6 +63,22 @@ struct GrabStyleTests {
         #expect(try await service.appAuthorizationURL(for: IdentityProvider(identifier: "c", name: "C", kind: .custom(.oneStep)), request: request) == nil)
     }
 
+    @Test("without a configured endpoint, the discovery document's app_authorization_endpoint is used")
+    func appURLFromDiscovery() async throws {
+        let server = try LoopbackHTTPServer { request in
+            let origin = "http://\(request.headers["host"] ?? "127.0.0.1")"
+            return .json(200, object: ["issuer": "https://issuer.test", "authorization_endpoint": "\(origin)/o/authorize/",
+                                       "token_endpoint": "\(origin)/o/token/", "app_authorization_endpoint": "grabconnect2://authorize"])
+        }
+        defer { server.stop() }
+        let configuration = HTTPServiceConfiguration(discoveryURL: server.baseURL.appendingPathComponent("o/.well-known/openid-configuration"),
+                                                     clientID: "client-1", redirectURI: Self.redirect)
+        let request = AuthorizationRequest(redirectURI: Self.redirect, scopes: ["openid"], state: "st", nonce: "no", codeVerifier: String(repeating: "a", count: 43))
+        let app = try await HTTPIdentityService(configuration: configuration)
+            .appAuthorizationURL(for: IdentityProvider(identifier: "oidc", name: "OIDC", kind: .browser), request: request)
+        #expect(app?.absoluteString.hasPrefix("grabconnect2://authorize?") == true)
+    }
+
     @Test("with reusesValidSession, a login of the logged-in profile with a valid token returns at once")
     func cachedSession() async throws {
         let logs = LogCapture()
