@@ -14,6 +14,7 @@ import Foundation
 // @unchecked Sendable is safe: `value` is reached only inside `withLock`, which holds `lock` for
 // the whole access, so no two threads touch it at once; `Value: Sendable` means whatever leaves
 // the lock may cross threads.
+@usableFromInline
 package final class Locked<Value: Sendable>: @unchecked Sendable {
     @usableFromInline var value: Value
     #if canImport(Synchronization) && !canImport(Darwin) && !IDENTITYFLOW_NSLOCK

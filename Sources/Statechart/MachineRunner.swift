@@ -18,22 +18,28 @@
 /// await runner.start(performer, with: .started)
 /// await runner.send(.opened)
 /// ```
-public actor MachineRunner<Machine: StateMachine> {
+///
+/// Speed: docs/performance-notes.md#the-runners-send-path (inlinable hot path, unchecked exclusivity).
+public final actor MachineRunner<Machine: StateMachine> {
     /// The flow this runner drives.
     public nonisolated let flowID: FlowID
-    private var machine: Machine
-    private var performer: (any EffectPerformer<Machine>)?
-    private let log: TransitionLog?
-    private var work: [UInt64: Task<Void, Never>] = [:]
-    private var nextWorkID: UInt64 = 0
-    private var lastFinishedWorkID: UInt64 = 0
-    private let inbox = Locked(Inbox())
+    // Only this actor touches these, one job at a time: the actor already serialises every access.
+    @exclusivity(unchecked) @usableFromInline var machine: Machine
+    @exclusivity(unchecked) @usableFromInline var performer: (any EffectPerformer<Machine>)?
+    @exclusivity(unchecked) @usableFromInline var work: [UInt64: Task<Void, Never>] = [:]
+    @exclusivity(unchecked) private var nextWorkID: UInt64 = 0
+    @exclusivity(unchecked) private var lastFinishedWorkID: UInt64 = 0
+    @usableFromInline let log: TransitionLog?
+    @usableFromInline let inbox = Locked(Inbox())
 
     /// Events posted while the runner performs effects, for that same call to take.
-    private struct Inbox: Sendable {
+    @usableFromInline
+    struct Inbox: Sendable {
         /// Whether a call on the actor will take posted events before it returns.
-        var isTaking = false
-        var events: [Machine.Event] = []
+        @usableFromInline var isTaking = false
+        @usableFromInline var events: [Machine.Event] = []
+
+        @usableFromInline init() {}
     }
 
     /// Creates a runner for a machine in its initial state.
@@ -69,20 +75,18 @@ public actor MachineRunner<Machine: StateMachine> {
     /// - Parameter event: What happened.
     /// - Returns: `false` when the machine has finished, has not started, or has no transition for
     ///   the event in its current state; nothing changes then.
-    @discardableResult
+    @discardableResult @inlinable
     public func send(_ event: Machine.Event) -> Bool {
-        guard let performer else { return false }
-        var effects = [Machine.Effect]()
-        guard apply(event, effects: &effects) else { return false }
-        if effects.count == 0 { return true }  // `count`: Array's own, where `isEmpty` is a generic call here
-        inbox.withLock { $0.isTaking = true }
+        guard let performer, let effects = apply(event) else { return false }
+        if effects.count == 0 { return true }
+        startTakingPosted()
         perform(effects, with: performer)
-        takePostedEvents(reusing: &effects)
+        takePostedEvents()
         return true
     }
 
     /// How many posted events one call takes on its thread before it hands the rest to a new task.
-    static var inlineEventBound: Int { 64 }
+    @inlinable static var inlineEventBound: Int { 64 }
 
     /// Takes the events posted by the effects (or meanwhile by other threads) until none is left.
     ///
@@ -93,29 +97,27 @@ public actor MachineRunner<Machine: StateMachine> {
     /// isolated to this actor would run next on the same thread, which an actor keeps while it
     /// has jobs, and a few runaways would then hold every thread of the pool. Posting stays
     /// taken (`isTaking`) across the hand-off, so events keep their order.
-    private func takePostedEvents(reusing effects: inout [Machine.Effect]) {
+    @inlinable
+    func takePostedEvents() {
         var posted: [Machine.Event] = []
         var taken = 0
         while takePosted(into: &posted) {
             for next in posted {
-                effects.removeAll(keepingCapacity: true)
-                if let performer = self.performer, apply(next, effects: &effects) {
-                    perform(effects, with: performer)
-                }
+                if let performer, let effects = apply(next) { perform(effects, with: performer) }
             }
             taken += posted.count
             posted.removeAll(keepingCapacity: true)
             if taken >= Self.inlineEventBound {
-                Task.detached { await self.continueTakingPosted() }
+                Task.detached { await self.takePostedEvents() }
                 return
             }
         }
     }
 
-    /// Takes posted events on a new task, after a call reached ``inlineEventBound``.
-    private func continueTakingPosted() {
-        var effects = [Machine.Effect]()
-        takePostedEvents(reusing: &effects)
+    /// From now until ``takePostedEvents()`` returns, events posted from outside wait for it.
+    @inlinable
+    func startTakingPosted() {
+        inbox.withLock { $0.isTaking = true }
     }
 
     /// Sends an event from outside the actor without waiting for it to be handled.
@@ -123,12 +125,14 @@ public actor MachineRunner<Machine: StateMachine> {
     /// When the runner is performing effects on its actor right now, that call handles the event
     /// next; otherwise a new task sends it.
     /// - Parameter event: What happened.
+    @inlinable
     public nonisolated func post(_ event: Machine.Event) {
         if !queueIfTaking(event) { Task { await self.send(event) } }
     }
 
     /// Queues the event for the call on the actor that is performing effects, if one is.
-    private nonisolated func queueIfTaking(_ event: Machine.Event) -> Bool {
+    @inlinable
+    nonisolated func queueIfTaking(_ event: Machine.Event) -> Bool {
         inbox.withLock { inbox in
             guard inbox.isTaking else { return false }
             inbox.events.append(event)
@@ -138,7 +142,8 @@ public actor MachineRunner<Machine: StateMachine> {
 
     /// Moves the posted events, in posting order, into the empty `batch`. Returns `false`, and
     /// posting is no longer taken here, when there are none.
-    private func takePosted(into batch: inout [Machine.Event]) -> Bool {
+    @inlinable
+    func takePosted(into batch: inout [Machine.Event]) -> Bool {
         inbox.withLock { inbox in
             if inbox.events.isEmpty {
                 inbox.isTaking = false
@@ -149,26 +154,30 @@ public actor MachineRunner<Machine: StateMachine> {
         }
     }
 
-    /// Applies one transition: the state changes, the record is published, stale work is
-    /// cancelled and the effects are appended to `effects`. Returns `false`, changing nothing,
-    /// when the machine finished or ignores the event.
-    @inline(__always)
-    private func apply(_ event: Machine.Event, effects: inout [Machine.Effect]) -> Bool {
-        guard !machine.isFinished else { return false }
+    /// Applies one transition: the state changes, the record is published and stale work is
+    /// cancelled. Returns the effects to perform, or `nil`, changing nothing, when the machine
+    /// finished or ignores the event.
+    @inlinable
+    func apply(_ event: Machine.Event) -> Effects<Machine.Effect>? {
+        guard !machine.isFinished else { return nil }
         // Only a published record names the source state; unobserved, the state is not copied.
         let observed = log?.hasSubscribers ?? false
-        let recording = ChartCoverage.isRecording
+        let recording = Self.isRecordingCoverage
         let source = observed || recording ? Machine.name(of: machine.state) : nil
-        guard let handled = machine.handle(event, appendingEffectsTo: &effects) else { return false }
+        guard let reaction = machine.handle(event) else { return nil }
         if let source {
-            publish(from: source, event: event, guardName: handled.guardName, effects: effects, observed: observed, recording: recording)
+            publish(from: source, event: event, reaction: reaction, observed: observed, recording: recording)
         }
-        cancelStaleWork()
-        if machine.isFinished { self.performer = nil }
-        return true
+        if !work.isEmpty { cancelStaleWork() }
+        if machine.isFinished { performer = nil }
+        return reaction.effects
     }
 
-    private func perform(_ effects: [Machine.Effect], with performer: any EffectPerformer<Machine>) {
+    /// Performs a transition's effects in order. `performer` is the one attached before the
+    /// transition: the effects of the final one (the result) are performed after the runner
+    /// dropped it.
+    @inlinable
+    func perform(_ effects: Effects<Machine.Effect>, with performer: any EffectPerformer<Machine>) {
         for effect in effects {
             if case .run(let operation) = performer.perform(effect) {
                 launch(operation)
@@ -178,13 +187,14 @@ public actor MachineRunner<Machine: StateMachine> {
 
     /// Cancels the work still running: the transition just taken did not come from its result,
     /// so the work is stale (see the type's doc).
-    private func cancelStaleWork() {
-        guard !work.isEmpty else { return }
+    @usableFromInline
+    func cancelStaleWork() {
         for task in work.values { task.cancel() }
         work.removeAll(keepingCapacity: true)
     }
 
-    private func launch(_ operation: @escaping EffectWork<Machine.Event>.Work) {
+    @usableFromInline
+    func launch(_ operation: @escaping EffectWork<Machine.Event>.Work) {
         nextWorkID &+= 1
         let id = nextWorkID
         let task = startImmediateTask {
@@ -202,13 +212,18 @@ public actor MachineRunner<Machine: StateMachine> {
         if let event, !queueIfTaking(event) { send(event) }
     }
 
-    private func publish(from source: String, event: Machine.Event, guardName: String?, effects: [Machine.Effect], observed: Bool, recording: Bool) {
+    /// Whether chart coverage is being recorded (``ChartCoverage``).
+    @usableFromInline
+    static var isRecordingCoverage: Bool { ChartCoverage.isRecording }
+
+    @usableFromInline
+    func publish(from source: String, event: Machine.Event, reaction: Reaction<Machine.Effect>, observed: Bool, recording: Bool) {
         let transition = ChartTransition(
             from: source, on: Machine.name(of: event),
-            guard: guardName, to: Machine.name(of: machine.state))
+            guard: reaction.guardName, to: Machine.name(of: machine.state))
         let record = TransitionRecord(
             flowID: flowID, chart: Machine.chart.name, transition: transition,
-            effects: effects.map { Machine.name(of: $0) },
+            effects: reaction.effects.map { Machine.name(of: $0) },
             isDeclared: Machine.chart.declares(transition))
         if recording { ChartCoverage.record(record) }
         if observed { log?.publish(record) }

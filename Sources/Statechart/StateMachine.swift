@@ -30,31 +30,6 @@ public protocol StateMachine: Sendable {
     /// - Returns: The guard that held and the effects to perform, or `nil` when the current state
     ///   has no transition for the event; the state is then unchanged.
     mutating func handle(_ event: Event) -> Reaction<Effect>?
-
-    /// Reacts to an event for a ``MachineRunner``: as ``handle(_:)``, with the effects appended to
-    /// `effects`. Machines keep the default implementation.
-    /// Speed: docs/performance-notes.md#appending-effects-for-the-runner.
-    ///
-    /// - Parameters:
-    ///   - event: What happened.
-    ///   - effects: Where the effects to perform are appended, in order.
-    /// - Returns: The guard that held, as a reaction without effects, or `nil` when the current
-    ///   state has no transition for the event; the state and `effects` are then unchanged.
-    mutating func handle(_ event: Event, appendingEffectsTo effects: inout [Effect]) -> Reaction<Never>?
-}
-
-extension StateMachine {
-    /// Calls ``handle(_:)`` and moves its effects to `effects`.
-    /// - Parameters:
-    ///   - event: What happened.
-    ///   - effects: Where the effects to perform are appended, in order.
-    /// - Returns: The guard that held, or `nil` when the event was not handled.
-    @inlinable
-    public mutating func handle(_ event: Event, appendingEffectsTo effects: inout [Effect]) -> Reaction<Never>? {
-        guard let reaction = handle(event) else { return nil }
-        if reaction.effects.count != 0 { effects.append(contentsOf: reaction.effects) }
-        return Reaction(guard: reaction.guardName)
-    }
 }
 
 /// The outcome of a handled event: which guard held and which effects to perform, in order.
@@ -68,6 +43,7 @@ public struct Reaction<Effect: Sendable>: Sendable {
     /// - Parameters:
     ///   - guardName: The guard that held, if the transition has one.
     ///   - effects: The effects to perform.
+    @inlinable
     public init(guard guardName: String? = nil, _ effects: Effects<Effect> = Effects()) {
         self.guardName = guardName
         self.effects = effects

@@ -52,6 +52,7 @@ enum MachineScenarios {
 
     /// (b) ns per event sent to a `MachineRunner` from outside its actor; no effect, a transition
     /// log with no subscriber (as every client has), chart coverage off.
+    @inline(never)
     static func runnerEvent(_ settings: BenchSettings) async -> Stats {
         let events = settings.count(500_000)
         return await Harness.measure(settings) {
@@ -64,6 +65,7 @@ enum MachineScenarios {
     }
 
     /// (g) ns per actor method call with an enum switch.
+    @inline(never)  // as runnerEvent: measured outside the suite's long function
     static func floorActorCall(_ settings: BenchSettings) async -> Stats {
         let events = settings.count(500_000)
         return await Harness.measure(settings) {
