@@ -32,8 +32,8 @@ final class AuthenticationFlow: FlowPerformer {
                 return .previousUserLoggedOut
             }
         case .emitBiometricChallenge:
-            let (ticket, sender) = engine.ticket("BiometricChallenge", answered: AuthenticationMachine.Event.biometricAnswered)
-            host.challenge(.biometric(BiometricChallenge(userProfile: profile, authenticator: context.authenticator, sender: sender, releaseObserver: ticket)))
+            let ticket = engine.ticket("BiometricChallenge", answered: AuthenticationMachine.Event.biometricAnswered)
+            host.challenge(.biometric(BiometricChallenge(userProfile: profile, authenticator: context.authenticator, sender: ticket, releaseObserver: ticket)))
             return .done
         case .verifyBiometricKey:
             let client = self.client

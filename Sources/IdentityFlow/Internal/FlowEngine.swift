@@ -25,31 +25,6 @@ final class FlowEngine<Machine: StateMachine>: Sendable {
 
     var logger: IdentityFlowLogger { configuration.logger }
 
-    /// Opens a ticket for a new challenge; its outcome is turned into an event by `event`.
-    /// - Parameters:
-    ///   - challengeName: The challenge's type name, for logs.
-    ///   - deadline: A time limit of the flow's own (a request's expiry); the ticket times out at
-    ///     the earlier of it and the configured challenge timeout.
-    ///   - event: Turns the outcome into the machine's event.
-    func issueTicket<Answer: Sendable>(
-        for challengeName: String,
-        deadline: Duration? = nil,
-        event: @escaping @Sendable (ChallengeOutcome<Answer>) -> Machine.Event
-    ) -> ChallengeTicket<Answer> {
-        let ticket = ChallengeTicket<Answer>(flowID: id, challengeName: challengeName, logger: logger) { [runner] outcome in
-            runner.post(event(outcome))
-        }
-        let previous = openTicket.withLock { open in
-            defer { open = ticket }
-            return open
-        }
-        previous?.invalidate(reason: "superseded by a newer challenge")
-        if let timeout = [configuration.challengeTimeout, deadline].compactMap({ $0 }).min() {
-            ticket.startTimer(timeout, clock: configuration.clock)
-        }
-        return ticket
-    }
-
     /// The flow reached a step a cancel can no longer undo: ``UserClient/cancelCurrentFlow()`` says so from now on.
     func commit() { client.commitFlow(id) }
 
@@ -63,6 +38,32 @@ final class FlowEngine<Machine: StateMachine>: Sendable {
             return open
         }?.invalidate(reason: "answered after its flow ended")
         client.flowEnded(id)
+    }
+}
+
+extension FlowEngine where Machine.Event: ChallengeEvents {
+    /// Opens the ticket for a new challenge, making the previous one stale. An answer becomes
+    /// `answered(answer)`, anything else `challengeAbandoned`, on this flow's runner.
+    /// - Parameters:
+    ///   - challengeName: The challenge's type name, for logs.
+    ///   - deadline: A time limit of the flow's own (a request's expiry); the ticket times out at
+    ///     the earlier of it and the configured challenge timeout.
+    ///   - expired: The event for a timeout the deadline caused, instead of `challengeAbandoned`.
+    ///   - answered: The flow's event for an answer.
+    func ticket<Answer: Sendable>(
+        _ challengeName: String, deadline: Duration? = nil, expired: Machine.Event? = nil,
+        answered: @escaping @Sendable (Answer) -> Machine.Event
+    ) -> ChallengeTicket<Machine, Answer> {
+        let ticket = ChallengeTicket(runner: runner, challengeName: challengeName, logger: logger, answered: answered, expired: expired)
+        let previous = openTicket.withLock { open in
+            defer { open = ticket }
+            return open
+        }
+        previous?.invalidate(reason: "superseded by a newer challenge")
+        if let timeout = [configuration.challengeTimeout, deadline].compactMap({ $0 }).min() {
+            ticket.startTimer(timeout, clock: configuration.clock)
+        }
+        return ticket
     }
 }
 

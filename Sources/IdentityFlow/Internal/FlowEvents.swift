@@ -37,29 +37,15 @@ extension FlowEngine where Machine.Event: FlowEvents {
 }
 
 extension FlowEngine where Machine.Event: ChallengeEvents {
-    /// Opens a ticket whose answer becomes `answered(answer)` and whose abandonment becomes
-    /// `challengeAbandoned`; returns it twice: as the challenge's release observer and as its sender.
-    func ticket<Answer: Sendable>(_ name: String, answered: @escaping @Sendable (Answer) -> Machine.Event) -> (ChallengeTicket<Answer>, ChallengeTicket<Answer>) {
-        let ticket = issueTicket(for: name) { (outcome: ChallengeOutcome<Answer>) in
-            switch outcome {
-            case .answered(let answer): answered(answer)
-            case .cancelled: .challengeAbandoned(.cancelled)
-            case .released: .challengeAbandoned(.released)
-            case .timedOut: .challengeAbandoned(.timedOut)
-            }
-        }
-        return (ticket, ticket)
-    }
-
     /// A new ``CreatePinChallenge`` bound to this flow.
     func createPinChallenge(for profile: UserProfile, error: IdentityFlowError?, answered: @escaping @Sendable (Redacted<String>) -> Machine.Event) -> Challenge {
-        let (ticket, sender) = ticket("CreatePinChallenge") { (pin: NewPin) in answered(pin.pin) }
-        return .createPin(CreatePinChallenge(userProfile: profile, pinLength: configuration.pinPolicy.length, error: error, sender: sender, releaseObserver: ticket))
+        let ticket = ticket("CreatePinChallenge", answered: answered)
+        return .createPin(CreatePinChallenge(userProfile: profile, pinLength: configuration.pinPolicy.length, error: error, sender: ticket, releaseObserver: ticket))
     }
 
     /// A new ``PinChallenge`` bound to this flow.
     func pinChallenge(for profile: UserProfile, counters: PinCounters, error: IdentityFlowError?, answered: @escaping @Sendable (Redacted<String>) -> Machine.Event) -> Challenge {
-        let (ticket, sender) = ticket("PinChallenge", answered: answered)
-        return .pin(PinChallenge(userProfile: profile, counters: counters, error: error, sender: sender, releaseObserver: ticket))
+        let ticket = ticket("PinChallenge", answered: answered)
+        return .pin(PinChallenge(userProfile: profile, counters: counters, error: error, sender: ticket, releaseObserver: ticket))
     }
 }

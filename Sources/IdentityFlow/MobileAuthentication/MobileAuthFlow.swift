@@ -93,18 +93,11 @@ final class MobileAuthFlow: FlowPerformer {
 
     /// A ticket that times out when the request expires (or at the configured challenge
     /// timeout, if that comes first): an expiry becomes `requestExpired`.
-    private func ticket<Answer: Sendable>(_ name: String, for request: MobileAuthRequest, answered: @escaping @Sendable (Answer) -> Event) -> ChallengeTicket<Answer> {
+    private func ticket<Answer: Sendable>(_ name: String, for request: MobileAuthRequest, answered: @escaping @Sendable (Answer) -> Event) -> ChallengeTicket<MobileAuthMachine, Answer> {
         let seconds = max(0, request.expiresAt.timeIntervalSince(client.configuration.now()))
         let untilExpiry = Duration.milliseconds(Int64((seconds * 1000).rounded(.up)))
         let expiryComesFirst = client.configuration.challengeTimeout.map { untilExpiry <= $0 } ?? true
-        return engine.issueTicket(for: name, deadline: untilExpiry) { (outcome: ChallengeOutcome<Answer>) in
-            switch outcome {
-            case .answered(let answer): answered(answer)
-            case .cancelled: .challengeAbandoned(.cancelled)
-            case .released: .challengeAbandoned(.released)
-            case .timedOut: expiryComesFirst ? .requestExpired : .challengeAbandoned(.timedOut)
-            }
-        }
+        return engine.ticket(name, deadline: untilExpiry, expired: expiryComesFirst ? .requestExpired : nil, answered: answered)
     }
 }
 

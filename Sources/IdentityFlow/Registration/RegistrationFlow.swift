@@ -81,8 +81,8 @@ final class RegistrationFlow: FlowPerformer {
                 }
             }
         case .emitCredentialsChallenge(let error):
-            let (ticket, sender) = engine.ticket("CredentialsChallenge", answered: RegistrationMachine.Event.credentialsProvided)
-            host.challenge(.credentials(CredentialsChallenge(identityProvider: provider, error: error, sender: sender, releaseObserver: ticket)))
+            let ticket = engine.ticket("CredentialsChallenge", answered: RegistrationMachine.Event.credentialsProvided)
+            host.challenge(.credentials(CredentialsChallenge(identityProvider: provider, error: error, sender: ticket, releaseObserver: ticket)))
             return .done
         case .sendCredentials(let credentials):
             let context = self.context, service = self.service
@@ -106,9 +106,9 @@ final class RegistrationFlow: FlowPerformer {
         case .emitPartialRegistrationChallenge(let identifier, let error):
             // The redirect is spent: the checkpoint could not serve again.
             client.deleteCheckpoint(of: profile, flow: engine.id)
-            let (ticket, sender) = engine.ticket("PartialRegistrationChallenge", answered: RegistrationMachine.Event.partialDataProvided)
+            let ticket = engine.ticket("PartialRegistrationChallenge", answered: RegistrationMachine.Event.partialDataProvided)
             host.challenge(.partialRegistration(PartialRegistrationChallenge(
-                identityProvider: provider, identifier: identifier, error: error, sender: sender, releaseObserver: ticket)))
+                identityProvider: provider, identifier: identifier, error: error, sender: ticket, releaseObserver: ticket)))
             return .done
         case .sendPartialRegistration(let stateKey, let attributes):
             let context = self.context, service = self.service
@@ -156,7 +156,7 @@ final class RegistrationFlow: FlowPerformer {
     // MARK: - Challenges
 
     private func emitBrowserChallenge(_ url: URL) {
-        let (ticket, sender) = engine.ticket("BrowserRegistrationChallenge", answered: RegistrationMachine.Event.redirectReceived)
+        let ticket = engine.ticket("BrowserRegistrationChallenge", answered: RegistrationMachine.Event.redirectReceived)
         let intermediate = client.configuration.intermediateRedirects
         if !intermediate.isEmpty {
             let runner = engine.runner
@@ -168,7 +168,7 @@ final class RegistrationFlow: FlowPerformer {
         }
         host.challenge(.browserRegistration(BrowserRegistrationChallenge(
             identityProvider: provider, url: url, appURL: appURL.current, prefersEphemeralSession: client.configuration.prefersEphemeralBrowserSession,
-            error: nil, sender: sender, releaseObserver: ticket)))
+            error: nil, sender: ticket, releaseObserver: ticket)))
     }
 
     /// Whether `url` has `prefix`'s scheme and host and a path that starts with its path.
@@ -178,10 +178,10 @@ final class RegistrationFlow: FlowPerformer {
     }
 
     private func emitCustomChallenge(_ step: CustomRegistrationStep, info: CustomInfo?, error: IdentityFlowError?) {
-        let (ticket, sender) = engine.ticket("CustomRegistrationChallenge", answered: RegistrationMachine.Event.customDataProvided)
+        let ticket = engine.ticket("CustomRegistrationChallenge", answered: RegistrationMachine.Event.customDataProvided)
         host.challenge(.customRegistration(CustomRegistrationChallenge(
             step: step, userProfile: profile, identityProvider: provider, info: info, error: error,
-            sender: sender, releaseObserver: ticket)))
+            sender: ticket, releaseObserver: ticket)))
     }
 }
 

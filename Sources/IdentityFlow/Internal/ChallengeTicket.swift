@@ -1,16 +1,12 @@
 import Foundation
 import Statechart
 
-/// How a challenge ended, as the flow learns it.
+/// How a challenge ended, as its ticket learns it.
 enum ChallengeOutcome<Answer: Sendable>: Sendable {
     /// The host answered.
     case answered(Answer)
-    /// The host cancelled through the sender.
-    case cancelled
-    /// Every reference to the challenge was released before it was answered.
-    case released
-    /// The per-challenge timeout passed.
-    case timedOut
+    /// The host cancelled through the sender, released the challenge, or let it time out.
+    case abandoned(ChallengeAbandonment)
 }
 
 /// Called when a challenge object goes away; the engine uses it to notice dropped challenges.
@@ -18,18 +14,26 @@ protocol ChallengeReleaseObserver: AnyObject, Sendable {
     func challengeReleased()
 }
 
-/// The single answer slot shared by one challenge, its sender and its flow.
+/// The single answer slot shared by one challenge, its sender and its flow: the whole way from an
+/// answer to the machine.
 ///
-/// The first settlement wins; later ones change nothing, return `false` and are logged. The flow
-/// invalidates the ticket when it moves on or ends, which makes every later answer stale.
-final class ChallengeTicket<Answer: Sendable>: ChallengeReleaseObserver {
+/// A sender settles the ticket; the ticket turns the outcome into the machine's event (an answer
+/// through the flow's `answered`, anything else into `challengeAbandoned`) and posts it to the
+/// runner. The first settlement wins; later ones change nothing, return `false` and are logged.
+/// The flow invalidates the ticket when it moves on or ends, which makes every later answer stale.
+final class ChallengeTicket<Machine: StateMachine, Answer: Sendable>: ChallengeReleaseObserver where Machine.Event: ChallengeEvents {
     let flowID: FlowID
     let challengeName: String
     let logger: IdentityFlowLogger
+    private let runner: MachineRunner<Machine>
+    /// The flow's event for an answer.
+    private let answered: @Sendable (Answer) -> Machine.Event
+    /// The event for a timeout, when the flow's own deadline (a request's expiry) caused it.
+    private let expired: Machine.Event?
     private let slot: Locked<Slot>
 
     private struct Slot: Sendable {
-        var deliver: (@Sendable (ChallengeOutcome<Answer>) -> Void)?
+        var isOpen = true
         var ended: String?
         var timer: Task<Void, Never>?
         /// Answers that leave the challenge open (intermediate redirects), and what to tell the flow.
@@ -46,48 +50,66 @@ final class ChallengeTicket<Answer: Sendable>: ChallengeReleaseObserver {
         }
     }
 
-    init(flowID: FlowID, challengeName: String, logger: IdentityFlowLogger, deliver: @escaping @Sendable (ChallengeOutcome<Answer>) -> Void) {
-        self.flowID = flowID
+    /// A ticket whose answer becomes `answered(answer)` on `runner`.
+    /// - Parameters:
+    ///   - expired: Sent instead of `challengeAbandoned(.timedOut)` when the ticket times out.
+    init(
+        runner: MachineRunner<Machine>, challengeName: String, logger: IdentityFlowLogger,
+        answered: @escaping @Sendable (Answer) -> Machine.Event, expired: Machine.Event? = nil
+    ) {
+        self.flowID = runner.flowID
+        self.runner = runner
         self.challengeName = challengeName
         self.logger = logger
-        self.slot = Locked(Slot(deliver: deliver))
+        self.answered = answered
+        self.expired = expired
+        self.slot = Locked(Slot())
     }
 
     /// Settles the ticket once. Returns `false`, and logs why, when it was settled or invalidated before.
     @discardableResult
     func settle(_ outcome: ChallengeOutcome<Answer>) -> Bool {
         if case .answered(let answer) = outcome {
-            let (ignores, notice) = slot.withLock { slot in slot.deliver == nil ? (nil, nil) : (slot.ignores, slot.noticeIgnored) }
+            let (ignores, notice) = slot.withLock { slot in slot.isOpen ? (slot.ignores, slot.noticeIgnored) : (nil, nil) }
             if let ignores, ignores(answer) {
                 logger.log(.info, "An intermediate answer to \(challengeName) was ignored; the challenge stays open.", flow: flowID)
                 notice?()
                 return true
             }
         }
-        let (deliver, timer, earlier) = slot.withLock { slot in
+        let (wasOpen, timer, earlier) = slot.withLock { slot in
             defer {
                 if slot.ended == nil { slot.ended = Self.ending(of: outcome) }
-                slot.deliver = nil
+                slot.isOpen = false
                 slot.timer = nil
             }
-            return (slot.deliver, slot.timer, slot.ended)
+            return (slot.isOpen, slot.timer, slot.ended)
         }
-        guard let deliver else {
-            if case .released = outcome { return false }
+        guard wasOpen else {
+            if case .abandoned(.released) = outcome { return false }
             logger.log(.warning, "\(Self.action(of: outcome)) to \(challengeName) ignored: it was \(earlier ?? "closed") before.", flow: flowID)
             return false
         }
         timer?.cancel()
-        deliver(outcome)
+        runner.post(event(for: outcome))
         return true
+    }
+
+    /// The machine's event for an outcome.
+    private func event(for outcome: ChallengeOutcome<Answer>) -> Machine.Event {
+        switch outcome {
+        case .answered(let answer): answered(answer)
+        case .abandoned(.timedOut) where expired != nil: expired!
+        case .abandoned(let how): .challengeAbandoned(how)
+        }
     }
 
     /// Makes the ticket stale: the flow moved on or ended.
     func invalidate(reason: String) {
         let timer = slot.withLock { slot in
             defer {
-                if slot.deliver != nil { slot.ended = reason }
-                slot.deliver = nil
+                if slot.isOpen { slot.ended = reason }
+                slot.isOpen = false
                 slot.timer = nil
             }
             return slot.timer
@@ -99,33 +121,33 @@ final class ChallengeTicket<Answer: Sendable>: ChallengeReleaseObserver {
     func startTimer(_ timeout: Duration, clock: any Clock<Duration>) {
         let task = Task { [weak self] in
             do { try await clock.sleep(for: timeout) } catch { return }
-            self?.settle(.timedOut)
+            self?.settle(.abandoned(.timedOut))
         }
         let stillOpen = slot.withLock { slot in
-            guard slot.deliver != nil else { return false }
+            guard slot.isOpen else { return false }
             slot.timer = task
             return true
         }
         if !stillOpen { task.cancel() }
     }
 
-    func challengeReleased() { settle(.released) }
+    func challengeReleased() { settle(.abandoned(.released)) }
 
     private static func ending(of outcome: ChallengeOutcome<Answer>) -> String {
         switch outcome {
         case .answered: "answered"
-        case .cancelled: "cancelled"
-        case .released: "released unanswered"
-        case .timedOut: "timed out"
+        case .abandoned(.cancelled): "cancelled"
+        case .abandoned(.released): "released unanswered"
+        case .abandoned(.timedOut): "timed out"
         }
     }
 
     private static func action(of outcome: ChallengeOutcome<Answer>) -> String {
         switch outcome {
         case .answered: "An answer"
-        case .cancelled: "A cancel"
-        case .released: "A release"
-        case .timedOut: "A timeout"
+        case .abandoned(.cancelled): "A cancel"
+        case .abandoned(.released): "A release"
+        case .abandoned(.timedOut): "A timeout"
         }
     }
 }

@@ -20,7 +20,7 @@ extension ChallengeTicket: BrowserRegistrationChallengeSender where Answer == UR
     }
 
     func cancel(_ challenge: BrowserRegistrationChallenge) -> Bool {
-        settle(.cancelled, for: challenge.releaseObserver)
+        settle(.abandoned(.cancelled), for: challenge.releaseObserver)
     }
 }
 
@@ -31,26 +31,19 @@ extension ChallengeTicket: CustomRegistrationChallengeSender where Answer == Red
     }
 
     func cancel(_ challenge: CustomRegistrationChallenge) -> Bool {
-        settle(.cancelled, for: challenge.releaseObserver)
+        settle(.abandoned(.cancelled), for: challenge.releaseObserver)
     }
 }
 
 /// A new PIN.
-extension ChallengeTicket: CreatePinChallengeSender where Answer == NewPin {
+extension ChallengeTicket: CreatePinChallengeSender where Answer == Redacted<String> {
     func respond(with pin: String, to challenge: CreatePinChallenge) -> Bool {
-        settle(.answered(NewPin(Redacted(pin))), for: challenge.releaseObserver)
+        settle(.answered(Redacted(pin)), for: challenge.releaseObserver)
     }
 
     func cancel(_ challenge: CreatePinChallenge) -> Bool {
-        settle(.cancelled, for: challenge.releaseObserver)
+        settle(.abandoned(.cancelled), for: challenge.releaseObserver)
     }
-}
-
-/// A PIN chosen at a ``CreatePinChallenge`` (distinct from an entered one so that each sender
-/// protocol has its own answer type).
-struct NewPin: Sendable, Hashable {
-    let pin: Redacted<String>
-    init(_ pin: Redacted<String>) { self.pin = pin }
 }
 
 /// An entered PIN.
@@ -60,7 +53,7 @@ extension ChallengeTicket: PinChallengeSender where Answer == Redacted<String> {
     }
 
     func cancel(_ challenge: PinChallenge) -> Bool {
-        settle(.cancelled, for: challenge.releaseObserver)
+        settle(.abandoned(.cancelled), for: challenge.releaseObserver)
     }
 }
 
@@ -79,7 +72,7 @@ extension ChallengeTicket: BiometricChallengeSender where Answer == BiometricAns
     }
 
     func cancel(_ challenge: BiometricChallenge) -> Bool {
-        settle(.cancelled, for: challenge.releaseObserver)
+        settle(.abandoned(.cancelled), for: challenge.releaseObserver)
     }
 }
 
@@ -90,7 +83,7 @@ extension ChallengeTicket: MobileAuthConfirmationChallengeSender where Answer ==
     }
 
     func cancel(_ challenge: MobileAuthConfirmationChallenge) -> Bool {
-        settle(.cancelled, for: challenge.releaseObserver)
+        settle(.abandoned(.cancelled), for: challenge.releaseObserver)
     }
 }
 
@@ -101,7 +94,7 @@ extension ChallengeTicket: PartialRegistrationChallengeSender where Answer == Re
     }
 
     func cancel(_ challenge: PartialRegistrationChallenge) -> Bool {
-        settle(.cancelled, for: challenge.releaseObserver)
+        settle(.abandoned(.cancelled), for: challenge.releaseObserver)
     }
 }
 
@@ -112,6 +105,6 @@ extension ChallengeTicket: CredentialsChallengeSender where Answer == LoginCrede
     }
 
     func cancel(_ challenge: CredentialsChallenge) -> Bool {
-        settle(.cancelled, for: challenge.releaseObserver)
+        settle(.abandoned(.cancelled), for: challenge.releaseObserver)
     }
 }
