@@ -154,8 +154,9 @@ package struct AuthenticationMachine: StateMachine {
     /// - Parameter event: What happened.
     /// - Returns: The guard and effects, or `nil` when the current state has no transition for it.
     package mutating func handle(_ event: Event) -> Reaction<Effect>? {
-        switch (state, event) {
-        case (.idle, .started):
+        switch state {
+        case .idle:
+            guard case .started = event else { return nil }
             if context.reusesSession {
                 return go(.authenticated, guard: "validSession", Effects(.reportStarted, .reportSuccess))
             }
@@ -163,59 +164,83 @@ package struct AuthenticationMachine: StateMachine {
                 return go(.loggingOutPreviousUser, guard: "otherUserLoggedIn", Effects(.reportStarted, .logOutPreviousUser(previous)))
             }
             return firstStep(guard: usesBiometrics ? "biometric" : "pin", reportingStart: true)
-        case (.loggingOutPreviousUser, .previousUserLoggedOut):
-            return firstStep(guard: usesBiometrics ? "biometric" : "pin", reportingStart: false)
-        case (.awaitingBiometric, .biometricAnswered(let answer)):
-            switch answer {
-            case .confirmed: return go(.verifyingBiometric, guard: "confirmed", Effects(.verifyBiometricKey))
-            case .pinFallback: return go(.fetchingPinStatus(PendingError(error: nil)), guard: "pinFallback", Effects(.fetchPinStatus))
-            case .failed: return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), guard: "sensorFailed", Effects(.fetchPinStatus))
+        case .loggingOutPreviousUser:
+            switch event {
+            case .previousUserLoggedOut: return firstStep(guard: usesBiometrics ? "biometric" : "pin", reportingStart: false)
+            case .cancelRequested: return cancelled()
+            default: return nil
             }
-        case (.verifyingBiometric, .pinChecked(let check)):
-            switch PinEntry.decide(check) {
-            case (let name, .accepted(let tokens, _)): return go(.storingSession(tokens), guard: name, Effects(.storeSession(tokens)))
-            case (let name, .retry(let counters, _)): return go(.awaitingPin(PinPrompt(counters: counters)), guard: name, Effects(.emitPinChallenge(counters, error: Self.biometricFailure)))
-            case (let name, .deregister): return go(.deletingProfile, guard: name, Effects(.deleteProfile))
-            case (let name, .fail(let error)): return go(.failed, guard: name, Effects(.reportFailure(error)))
+        case .awaitingBiometric:
+            switch event {
+            case .biometricAnswered(.confirmed): return go(.verifyingBiometric, guard: "confirmed", Effects(.verifyBiometricKey))
+            case .biometricAnswered(.pinFallback): return go(.fetchingPinStatus(PendingError(error: nil)), guard: "pinFallback", Effects(.fetchPinStatus))
+            case .biometricAnswered(.failed):
+                return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), guard: "sensorFailed", Effects(.fetchPinStatus))
+            case .challengeAbandoned(let how): return go(.failed, Effects(.reportFailure(how.error)))
+            case .cancelRequested: return cancelled()
+            default: return nil
             }
-        case (.verifyingBiometric, .serviceFailed):
-            return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), Effects(.fetchPinStatus))
-        case (.fetchingPinStatus(let pending), .pinStatusFetched(let counters)):
-            return go(.awaitingPin(PinPrompt(counters: counters)), Effects(.emitPinChallenge(counters, error: pending.error)))
-        case (.fetchingPinStatus, .pinChecked(.deregistered)):
-            return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
-        case (.awaitingPin(let prompt), .pinProvided(let pin)):
-            return go(.verifyingPin(prompt), Effects(.verifyPin(pin)))
-        case (.verifyingPin, .pinChecked(let check)):
-            return apply(PinEntry.decide(check))
-        case (.verifyingPin(let prompt), .serviceFailed(let error)):
-            return apply(PinEntry.decide(failure: error, counters: prompt.counters))
-        case (.storingSession, .sessionStored):
-            return go(.authenticated, Effects(.reportSuccess))
-        case (.deletingProfile, .profileDeleted):
+        case .verifyingBiometric:
+            switch event {
+            case .pinChecked(let check):
+                switch PinEntry.decide(check) {
+                case (let name, .accepted(let tokens, _)): return go(.storingSession(tokens), guard: name, Effects(.storeSession(tokens)))
+                case (let name, .retry(let counters, _)):
+                    return go(.awaitingPin(PinPrompt(counters: counters)), guard: name, Effects(.emitPinChallenge(counters, error: Self.biometricFailure)))
+                case (let name, .deregister): return go(.deletingProfile, guard: name, Effects(.deleteProfile))
+                case (let name, .fail(let error)): return go(.failed, guard: name, Effects(.reportFailure(error)))
+                }
+            case .serviceFailed: return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), Effects(.fetchPinStatus))
+            case .cancelRequested: return go(.cancelling, Effects())
+            default: return nil
+            }
+        case .fetchingPinStatus(let pending):
+            switch event {
+            case .pinStatusFetched(let counters): return go(.awaitingPin(PinPrompt(counters: counters)), Effects(.emitPinChallenge(counters, error: pending.error)))
+            case .pinChecked(.deregistered): return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
+            case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
+            case .cancelRequested: return cancelled()
+            default: return nil
+            }
+        case .awaitingPin(let prompt):
+            switch event {
+            case .pinProvided(let pin): return go(.verifyingPin(prompt), Effects(.verifyPin(pin)))
+            case .challengeAbandoned(let how): return go(.failed, Effects(.reportFailure(how.error)))
+            case .cancelRequested: return cancelled()
+            default: return nil
+            }
+        case .verifyingPin(let prompt):
+            switch event {
+            case .pinChecked(let check): return apply(PinEntry.decide(check))
+            case .serviceFailed(let error): return apply(PinEntry.decide(failure: error, counters: prompt.counters))
+            case .cancelRequested: return go(.cancelling, Effects())
+            default: return nil
+            }
+        case .storingSession:
+            // Too late to cancel once the session is being stored (see PinEntry.endings).
+            switch event {
+            case .sessionStored: return go(.authenticated, Effects(.reportSuccess))
+            case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
+            default: return nil
+            }
+        case .deletingProfile:
+            guard case .profileDeleted = event else { return nil }
             return go(.failed, Effects(.reportFailure(PinEntry.deregisteredError(context.profile))))
-        case (.fetchingPinStatus, .serviceFailed(let error)),
-             (.storingSession, .serviceFailed(let error)):
-            return go(.failed, Effects(.reportFailure(error)))
-        case (.awaitingBiometric, .challengeAbandoned(let how)), (.awaitingPin, .challengeAbandoned(let how)):
-            return go(.failed, Effects(.reportFailure(how.error)))
-        case (.verifyingPin, .cancelRequested), (.verifyingBiometric, .cancelRequested):
-            return go(.cancelling, Effects())
-        case (.cancelling, .pinChecked(let check)):
-            switch PinEntry.decide(check) {
-            case (let name, .accepted(let tokens, _)): return go(.revokingTokens, guard: name, Effects(.revokeTokens(tokens)))
-            case (let name, .deregister): return go(.deletingProfile, guard: name, Effects(.deleteProfile))
-            case (let name, _): return go(.failed, guard: name, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
+        case .cancelling:
+            switch event {
+            case .pinChecked(let check):
+                switch PinEntry.decide(check) {
+                case (let name, .accepted(let tokens, _)): return go(.revokingTokens, guard: name, Effects(.revokeTokens(tokens)))
+                case (let name, .deregister): return go(.deletingProfile, guard: name, Effects(.deleteProfile))
+                case (let name, _): return cancelled(guard: name)
+                }
+            case .serviceFailed: return cancelled()
+            default: return nil
             }
-        case (.cancelling, .serviceFailed), (.revokingTokens, .tokensRevoked):
-            return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
-        // Too late to cancel once the session is being stored (see PinEntry.endings).
-        case (.idle, .cancelRequested), (.storingSession, .cancelRequested), (.deletingProfile, .cancelRequested),
-             (.cancelling, .cancelRequested), (.revokingTokens, .cancelRequested), (.authenticated, _), (.failed, _):
-            return nil
-        case (_, .cancelRequested):
-            return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
-        default:
+        case .revokingTokens:
+            guard case .tokensRevoked = event else { return nil }
+            return cancelled()
+        case .authenticated, .failed:
             return nil
         }
     }
@@ -223,6 +248,11 @@ package struct AuthenticationMachine: StateMachine {
     // MARK: - Helpers
 
     private static var biometricFailure: IdentityFlowError { IdentityFlowError(.biometricAuthenticatorFailure) }
+
+    /// Fails as cancelled.
+    private mutating func cancelled(guard guardName: String? = nil) -> Reaction<Effect> {
+        go(.failed, guard: guardName, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
+    }
 
     /// Asks for biometrics or fetches the PIN counters, after reporting the start if `reportingStart`.
     private mutating func firstStep(guard guardName: String, reportingStart: Bool) -> Reaction<Effect> {
@@ -245,35 +275,4 @@ package struct AuthenticationMachine: StateMachine {
         state = target
         return Reaction(guard: guardName, effects)
     }
-}
-
-extension AuthenticationMachine {
-    /// Every transition the login machine can take. `identityflow charts` draws it.
-    package static let chart = Chart(
-        name: "Authentication",
-        swiftType: "IdentityFlow.AuthenticationMachine",
-        initial: "idle",
-        finals: ["authenticated", "failed"],
-        transitions: [
-            .init(from: "idle", on: "started", guard: "validSession", to: "authenticated"),
-            .init(from: "idle", on: "started", guard: "otherUserLoggedIn", to: "loggingOutPreviousUser"),
-            .init(from: "idle", on: "started", guard: "pin", to: "fetchingPinStatus"),
-            .init(from: "idle", on: "started", guard: "biometric", to: "awaitingBiometric"),
-            .init(from: "loggingOutPreviousUser", on: "previousUserLoggedOut", guard: "pin", to: "fetchingPinStatus"),
-            .init(from: "loggingOutPreviousUser", on: "previousUserLoggedOut", guard: "biometric", to: "awaitingBiometric"),
-            .init(from: "awaitingBiometric", on: "biometricAnswered", guard: "confirmed", to: "verifyingBiometric"),
-            .init(from: "awaitingBiometric", on: "biometricAnswered", guard: "pinFallback", to: "fetchingPinStatus"),
-            .init(from: "awaitingBiometric", on: "biometricAnswered", guard: "sensorFailed", to: "fetchingPinStatus"),
-            .init(from: "verifyingBiometric", on: "pinChecked", guard: "accepted", to: "storingSession"),
-            .init(from: "verifyingBiometric", on: "pinChecked", guard: "rejected", to: "awaitingPin"),
-            .init(from: "verifyingBiometric", on: "pinChecked", guard: "deregistered", to: "deletingProfile"),
-            .init(from: "verifyingBiometric", on: "serviceFailed", to: "fetchingPinStatus"),
-            .init(from: "storingSession", on: "sessionStored", to: "authenticated"),
-            .init(from: "storingSession", on: "serviceFailed", to: "failed"),
-        ]
-            + PinEntry.transitions(awaiting: "awaitingPin", verifying: "verifyingPin", accepted: "storingSession")
-            + PinEntry.endings(
-                awaiting: ["awaitingBiometric", "awaitingPin"],
-                busy: ["loggingOutPreviousUser", "fetchingPinStatus"])
-            + PinEntry.cancellingTransitions(verifying: ["verifyingBiometric", "verifyingPin"]))
 }

@@ -96,46 +96,64 @@ package struct AuthenticatorRegistrationMachine: StateMachine {
     /// - Parameter event: What happened.
     /// - Returns: The guard and effects, or `nil` when the current state has no transition for it.
     package mutating func handle(_ event: Event) -> Reaction<Effect>? {
-        switch (state, event) {
-        case (.idle, .started):
+        switch state {
+        case .idle:
+            guard case .started = event else { return nil }
             return go(.fetchingPinStatus, Effects(.reportStarted, .fetchPinStatus))
-        case (.fetchingPinStatus, .pinStatusFetched(let counters)):
-            return go(.awaitingPin(counters), Effects(.emitPinChallenge(counters, error: nil)))
-        case (.fetchingPinStatus, .pinChecked(.deregistered)):
-            return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
-        case (.awaitingPin(let counters), .pinProvided(let pin)):
-            return go(.verifyingPin(counters), Effects(.verifyPin(pin)))
-        case (.verifyingPin, .pinChecked(let check)):
-            return apply(PinEntry.decide(check))
-        case (.verifyingPin(let counters), .serviceFailed(let error)):
-            return apply(PinEntry.decide(failure: error, counters: counters))
-        case (.storingAuthenticator, .authenticatorStored):
-            return go(.registered, Effects(.reportSuccess))
-        case (.deletingProfile, .profileDeleted):
-            return go(.failed, Effects(.reportFailure(PinEntry.deregisteredError(profile))))
-        case (.fetchingPinStatus, .serviceFailed(let error)), (.storingAuthenticator, .serviceFailed(let error)):
-            return go(.failed, Effects(.reportFailure(error)))
-        case (.awaitingPin, .challengeAbandoned(let how)):
-            return go(.failed, Effects(.reportFailure(how.error)))
-        case (.verifyingPin, .cancelRequested):
-            return go(.cancelling, Effects())
-        case (.cancelling, .pinChecked(let check)):
-            switch PinEntry.decide(check) {
-            case (let name, .accepted(let tokens, _)): return go(.revokingTokens, guard: name, Effects(.revokeTokens(tokens)))
-            case (let name, .deregister): return go(.deletingProfile, guard: name, Effects(.deleteProfile))
-            case (let name, _): return go(.failed, guard: name, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
+        case .fetchingPinStatus:
+            switch event {
+            case .pinStatusFetched(let counters): return go(.awaitingPin(counters), Effects(.emitPinChallenge(counters, error: nil)))
+            case .pinChecked(.deregistered): return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
+            case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
+            case .cancelRequested: return cancelled()
+            default: return nil
             }
-        case (.cancelling, .serviceFailed), (.revokingTokens, .tokensRevoked):
-            return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
-        // Too late to cancel once the key and session are being stored (see PinEntry.endings).
-        case (.idle, .cancelRequested), (.storingAuthenticator, .cancelRequested), (.deletingProfile, .cancelRequested),
-             (.cancelling, .cancelRequested), (.revokingTokens, .cancelRequested), (.registered, _), (.failed, _):
-            return nil
-        case (_, .cancelRequested):
-            return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
-        default:
+        case .awaitingPin(let counters):
+            switch event {
+            case .pinProvided(let pin): return go(.verifyingPin(counters), Effects(.verifyPin(pin)))
+            case .challengeAbandoned(let how): return go(.failed, Effects(.reportFailure(how.error)))
+            case .cancelRequested: return cancelled()
+            default: return nil
+            }
+        case .verifyingPin(let counters):
+            switch event {
+            case .pinChecked(let check): return apply(PinEntry.decide(check))
+            case .serviceFailed(let error): return apply(PinEntry.decide(failure: error, counters: counters))
+            case .cancelRequested: return go(.cancelling, Effects())
+            default: return nil
+            }
+        case .storingAuthenticator:
+            // Too late to cancel once the key and session are being stored (see PinEntry.endings).
+            switch event {
+            case .authenticatorStored: return go(.registered, Effects(.reportSuccess))
+            case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
+            default: return nil
+            }
+        case .deletingProfile:
+            guard case .profileDeleted = event else { return nil }
+            return go(.failed, Effects(.reportFailure(PinEntry.deregisteredError(profile))))
+        case .cancelling:
+            switch event {
+            case .pinChecked(let check):
+                switch PinEntry.decide(check) {
+                case (let name, .accepted(let tokens, _)): return go(.revokingTokens, guard: name, Effects(.revokeTokens(tokens)))
+                case (let name, .deregister): return go(.deletingProfile, guard: name, Effects(.deleteProfile))
+                case (let name, _): return cancelled(guard: name)
+                }
+            case .serviceFailed: return cancelled()
+            default: return nil
+            }
+        case .revokingTokens:
+            guard case .tokensRevoked = event else { return nil }
+            return cancelled()
+        case .registered, .failed:
             return nil
         }
+    }
+
+    /// Fails as cancelled.
+    private mutating func cancelled(guard guardName: String? = nil) -> Reaction<Effect> {
+        go(.failed, guard: guardName, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
     }
 
     private mutating func apply(_ step: (guardName: String, decision: PinEntry.Decision)) -> Reaction<Effect> {
@@ -151,21 +169,4 @@ package struct AuthenticatorRegistrationMachine: StateMachine {
         state = target
         return Reaction(guard: guardName, effects)
     }
-}
-
-extension AuthenticatorRegistrationMachine {
-    /// Every transition the biometric registration machine can take. `identityflow charts` draws it.
-    package static let chart = Chart(
-        name: "AuthenticatorRegistration",
-        swiftType: "IdentityFlow.AuthenticatorRegistrationMachine",
-        initial: "idle",
-        finals: ["registered", "failed"],
-        transitions: [
-            .init(from: "idle", on: "started", to: "fetchingPinStatus"),
-            .init(from: "storingAuthenticator", on: "authenticatorStored", to: "registered"),
-            .init(from: "storingAuthenticator", on: "serviceFailed", to: "failed"),
-        ]
-            + PinEntry.transitions(awaiting: "awaitingPin", verifying: "verifyingPin", accepted: "storingAuthenticator")
-            + PinEntry.endings(awaiting: ["awaitingPin"], busy: ["fetchingPinStatus"])
-            + PinEntry.cancellingTransitions(verifying: ["verifyingPin"]))
 }

@@ -123,63 +123,83 @@ package struct ChangePinMachine: StateMachine {
     /// - Parameter event: What happened.
     /// - Returns: The guard and effects, or `nil` when the current state has no transition for it.
     package mutating func handle(_ event: Event) -> Reaction<Effect>? {
-        switch (state, event) {
-        case (.idle, .started):
+        switch state {
+        case .idle:
+            guard case .started = event else { return nil }
             return go(.fetchingPinStatus, Effects(.reportStarted, .fetchPinStatus))
-        case (.fetchingPinStatus, .pinStatusFetched(let counters)):
-            return go(.awaitingCurrentPin(counters), Effects(.emitPinChallenge(counters, error: nil)))
-        case (.fetchingPinStatus, .pinChecked(.deregistered)):
-            return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
-        case (.awaitingCurrentPin(let counters), .pinProvided(let pin)):
-            return go(.verifyingCurrentPin(counters), Effects(.verifyPin(pin)))
-        case (.verifyingCurrentPin, .pinChecked(let check)):
-            return apply(PinEntry.decide(check))
-        case (.verifyingCurrentPin(let counters), .serviceFailed(let error)):
-            return apply(PinEntry.decide(failure: error, counters: counters))
-        case (.awaitingNewPin(let tokens, let key), .pinProvided(let pin)):
-            if let violation = context.pinPolicy.violation(of: pin.value) {
-                return go(.awaitingNewPin(tokens, currentKey: key), guard: "policyViolated", Effects(.emitCreatePinChallenge(error: violation)))
+        case .fetchingPinStatus:
+            switch event {
+            case .pinStatusFetched(let counters): return go(.awaitingCurrentPin(counters), Effects(.emitPinChallenge(counters, error: nil)))
+            case .pinChecked(.deregistered): return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
+            case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
+            case .cancelRequested: return cancelled()
+            default: return nil
             }
-            return go(.enrollingNewPin(tokens, currentKey: key), guard: "policySatisfied", Effects(.enrolPin(pin, tokens: tokens, currentKey: key)))
-        case (.enrollingNewPin(let tokens, _), .pinEnrolled):
-            return go(.storingSession(tokens), Effects(.storeSession(tokens)))
-        case (.storingSession, .sessionStored):
-            return go(.changed, Effects(.reportSuccess))
-        case (.deletingProfile, .profileDeleted):
-            return go(.failed, Effects(.reportFailure(PinEntry.deregisteredError(context.profile))))
-        case (.fetchingPinStatus, .serviceFailed(let error)),
-             (.storingSession, .serviceFailed(let error)):
-            return go(.failed, Effects(.reportFailure(error)))
-        case (.awaitingCurrentPin, .challengeAbandoned(let how)):
-            return go(.failed, Effects(.reportFailure(how.error)))
+        case .awaitingCurrentPin(let counters):
+            switch event {
+            case .pinProvided(let pin): return go(.verifyingCurrentPin(counters), Effects(.verifyPin(pin)))
+            case .challengeAbandoned(let how): return go(.failed, Effects(.reportFailure(how.error)))
+            case .cancelRequested: return cancelled()
+            default: return nil
+            }
+        case .verifyingCurrentPin(let counters):
+            switch event {
+            case .pinChecked(let check): return apply(PinEntry.decide(check))
+            case .serviceFailed(let error): return apply(PinEntry.decide(failure: error, counters: counters))
+            case .cancelRequested: return go(.cancelling, Effects())
+            default: return nil
+            }
         // Holding the session the current PIN opened: revoke it before failing.
-        case (.awaitingNewPin(let tokens, _), .challengeAbandoned(let how)):
-            return go(.revokingTokens(how.error), Effects(.revokeTokens(tokens)))
-        case (.enrollingNewPin(let tokens, _), .serviceFailed(let error)):
-            return go(.revokingTokens(error), Effects(.revokeTokens(tokens)))
-        case (.awaitingNewPin(let tokens, _), .cancelRequested), (.enrollingNewPin(let tokens, _), .cancelRequested):
-            return go(.revokingTokens(ChallengeAbandonment.flowCancelled), Effects(.revokeTokens(tokens)))
-        case (.verifyingCurrentPin, .cancelRequested):
-            return go(.cancelling, Effects())
-        case (.cancelling, .pinChecked(let check)):
-            switch PinEntry.decide(check) {
-            case (let name, .accepted(let tokens, _)): return go(.revokingTokens(ChallengeAbandonment.flowCancelled), guard: name, Effects(.revokeTokens(tokens)))
-            case (let name, .deregister): return go(.deletingProfile, guard: name, Effects(.deleteProfile))
-            case (let name, _): return go(.failed, guard: name, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
+        case .awaitingNewPin(let tokens, let key):
+            switch event {
+            case .pinProvided(let pin):
+                if let violation = context.pinPolicy.violation(of: pin.value) {
+                    return go(.awaitingNewPin(tokens, currentKey: key), guard: "policyViolated", Effects(.emitCreatePinChallenge(error: violation)))
+                }
+                return go(.enrollingNewPin(tokens, currentKey: key), guard: "policySatisfied", Effects(.enrolPin(pin, tokens: tokens, currentKey: key)))
+            case .challengeAbandoned(let how): return go(.revokingTokens(how.error), Effects(.revokeTokens(tokens)))
+            case .cancelRequested: return go(.revokingTokens(ChallengeAbandonment.flowCancelled), Effects(.revokeTokens(tokens)))
+            default: return nil
             }
-        case (.cancelling, .serviceFailed):
-            return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
-        case (.revokingTokens(let error), .tokensRevoked):
+        case .enrollingNewPin(let tokens, _):
+            switch event {
+            case .pinEnrolled: return go(.storingSession(tokens), Effects(.storeSession(tokens)))
+            case .serviceFailed(let error): return go(.revokingTokens(error), Effects(.revokeTokens(tokens)))
+            case .cancelRequested: return go(.revokingTokens(ChallengeAbandonment.flowCancelled), Effects(.revokeTokens(tokens)))
+            default: return nil
+            }
+        case .storingSession:
+            // Too late to cancel once the session is being stored (see PinEntry.endings).
+            switch event {
+            case .sessionStored: return go(.changed, Effects(.reportSuccess))
+            case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
+            default: return nil
+            }
+        case .deletingProfile:
+            guard case .profileDeleted = event else { return nil }
+            return go(.failed, Effects(.reportFailure(PinEntry.deregisteredError(context.profile))))
+        case .cancelling:
+            switch event {
+            case .pinChecked(let check):
+                switch PinEntry.decide(check) {
+                case (let name, .accepted(let tokens, _)): return go(.revokingTokens(ChallengeAbandonment.flowCancelled), guard: name, Effects(.revokeTokens(tokens)))
+                case (let name, .deregister): return go(.deletingProfile, guard: name, Effects(.deleteProfile))
+                case (let name, _): return cancelled(guard: name)
+                }
+            case .serviceFailed: return cancelled()
+            default: return nil
+            }
+        case .revokingTokens(let error):
+            guard case .tokensRevoked = event else { return nil }
             return go(.failed, Effects(.reportFailure(error)))
-        // Too late to cancel once the session is being stored (see PinEntry.endings).
-        case (.idle, .cancelRequested), (.storingSession, .cancelRequested), (.deletingProfile, .cancelRequested),
-             (.cancelling, .cancelRequested), (.revokingTokens, .cancelRequested), (.changed, _), (.failed, _):
-            return nil
-        case (_, .cancelRequested):
-            return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
-        default:
+        case .changed, .failed:
             return nil
         }
+    }
+
+    /// Fails as cancelled.
+    private mutating func cancelled(guard guardName: String? = nil) -> Reaction<Effect> {
+        go(.failed, guard: guardName, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
     }
 
     private mutating func apply(_ step: (guardName: String, decision: PinEntry.Decision)) -> Reaction<Effect> {
@@ -195,28 +215,4 @@ package struct ChangePinMachine: StateMachine {
         state = target
         return Reaction(guard: guardName, effects)
     }
-}
-
-extension ChangePinMachine {
-    /// Every transition the PIN change machine can take. `identityflow charts` draws it.
-    package static let chart = Chart(
-        name: "ChangePin",
-        swiftType: "IdentityFlow.ChangePinMachine",
-        initial: "idle",
-        finals: ["changed", "failed"],
-        transitions: [
-            .init(from: "idle", on: "started", to: "fetchingPinStatus"),
-            .init(from: "awaitingNewPin", on: "pinProvided", guard: "policySatisfied", to: "enrollingNewPin"),
-            .init(from: "awaitingNewPin", on: "pinProvided", guard: "policyViolated", to: "awaitingNewPin"),
-            .init(from: "enrollingNewPin", on: "pinEnrolled", to: "storingSession"),
-            .init(from: "enrollingNewPin", on: "serviceFailed", to: "revokingTokens"),
-            .init(from: "awaitingNewPin", on: "challengeAbandoned", to: "revokingTokens"),
-            .init(from: "awaitingNewPin", on: "cancelRequested", to: "revokingTokens"),
-            .init(from: "enrollingNewPin", on: "cancelRequested", to: "revokingTokens"),
-            .init(from: "storingSession", on: "sessionStored", to: "changed"),
-            .init(from: "storingSession", on: "serviceFailed", to: "failed"),
-        ]
-            + PinEntry.transitions(awaiting: "awaitingCurrentPin", verifying: "verifyingCurrentPin", accepted: "awaitingNewPin")
-            + PinEntry.endings(awaiting: ["awaitingCurrentPin"], busy: ["fetchingPinStatus"])
-            + PinEntry.cancellingTransitions(verifying: ["verifyingCurrentPin"]))
 }

@@ -74,49 +74,38 @@ package struct DeregistrationMachine: StateMachine {
     /// - Parameter event: What happened.
     /// - Returns: The guard and effects, or `nil` when the current state has no transition for it.
     package mutating func handle(_ event: Event) -> Reaction<Effect>? {
-        switch (state, event) {
-        case (.idle, .started):
+        switch state {
+        case .idle:
+            guard case .started = event else { return nil }
             state = .deregisteringOnServer
             return Reaction(Effects(.deregisterOnServer))
-        case (.deregisteringOnServer, .serverDeregistered):
-            state = .deletingLocalData(ServerOutcome(failure: nil))
-            return Reaction(Effects(.deleteLocalData))
-        case (.deregisteringOnServer, .serviceFailed(let error)):
-            state = .deletingLocalData(ServerOutcome(failure: error))
-            return Reaction(Effects(.deleteLocalData))
-        case (.deregisteringOnServer, .cancelRequested):
-            state = .deletingLocalData(ServerOutcome(failure: ChallengeAbandonment.flowCancelled))
-            return Reaction(Effects(.deleteLocalData))
-        case (.deletingLocalData(let outcome), .localDataDeleted):
-            guard let failure = outcome.failure else {
-                state = .deregistered
-                return Reaction(guard: "serverConfirmed", Effects(.reportSuccess))
+        case .deregisteringOnServer:
+            switch event {
+            case .serverDeregistered: state = .deletingLocalData(ServerOutcome(failure: nil))
+            case .serviceFailed(let error): state = .deletingLocalData(ServerOutcome(failure: error))
+            case .cancelRequested: state = .deletingLocalData(ServerOutcome(failure: ChallengeAbandonment.flowCancelled))
+            default: return nil
             }
-            state = .deregisteredLocally
-            var error = IdentityFlowError(.localDeregistration, "The profile was removed from this device; the server could not be told.", underlying: failure)
-            error.userProfile = profile
-            return Reaction(guard: "localOnly", Effects(.reportFailure(error)))
-        case (.deletingLocalData, .serviceFailed(let error)):
-            state = .failed
-            return Reaction(Effects(.reportFailure(error)))
-        default:
+            return Reaction(Effects(.deleteLocalData))
+        case .deletingLocalData(let outcome):
+            switch event {
+            case .localDataDeleted:
+                guard let failure = outcome.failure else {
+                    state = .deregistered
+                    return Reaction(guard: "serverConfirmed", Effects(.reportSuccess))
+                }
+                state = .deregisteredLocally
+                var error = IdentityFlowError(.localDeregistration, "The profile was removed from this device; the server could not be told.", underlying: failure)
+                error.userProfile = profile
+                return Reaction(guard: "localOnly", Effects(.reportFailure(error)))
+            case .serviceFailed(let error):
+                state = .failed
+                return Reaction(Effects(.reportFailure(error)))
+            default:
+                return nil
+            }
+        case .deregistered, .deregisteredLocally, .failed:
             return nil
         }
     }
-
-    /// Every transition the deregistration machine can take. `identityflow charts` draws it.
-    package static let chart = Chart(
-        name: "Deregistration",
-        swiftType: "IdentityFlow.DeregistrationMachine",
-        initial: "idle",
-        finals: ["deregistered", "deregisteredLocally", "failed"],
-        transitions: [
-            .init(from: "idle", on: "started", to: "deregisteringOnServer"),
-            .init(from: "deregisteringOnServer", on: "serverDeregistered", to: "deletingLocalData"),
-            .init(from: "deregisteringOnServer", on: "serviceFailed", to: "deletingLocalData"),
-            .init(from: "deregisteringOnServer", on: "cancelRequested", to: "deletingLocalData"),
-            .init(from: "deletingLocalData", on: "localDataDeleted", guard: "serverConfirmed", to: "deregistered"),
-            .init(from: "deletingLocalData", on: "localDataDeleted", guard: "localOnly", to: "deregisteredLocally"),
-            .init(from: "deletingLocalData", on: "serviceFailed", to: "failed"),
-        ])
 }

@@ -61,20 +61,26 @@ package struct LogoutMachine: StateMachine {
     /// - Parameter event: What happened.
     /// - Returns: The effects, or `nil` when the current state has no transition for it.
     package mutating func handle(_ event: Event) -> Reaction<Effect>? {
-        switch (state, event) {
-        case (.idle, .started):
+        switch state {
+        case .idle:
+            guard case .started = event else { return nil }
             state = .revokingTokens
             return Reaction(Effects(.endLocalSession, .revokeTokens(tokens)))
-        case (.revokingTokens, .tokensRevoked):
-            state = .loggedOut
-            return Reaction(Effects(.reportSuccess))
-        case (.revokingTokens, .serviceFailed(let cause)):
-            state = .loggedOutLocally
-            return Reaction(Effects(.reportFailure(Self.localOnly(cause))))
-        case (.revokingTokens, .cancelRequested):
-            state = .loggedOutLocally
-            return Reaction(Effects(.reportFailure(Self.localOnly(ChallengeAbandonment.flowCancelled))))
-        default:
+        case .revokingTokens:
+            switch event {
+            case .tokensRevoked:
+                state = .loggedOut
+                return Reaction(Effects(.reportSuccess))
+            case .serviceFailed(let cause):
+                state = .loggedOutLocally
+                return Reaction(Effects(.reportFailure(Self.localOnly(cause))))
+            case .cancelRequested:
+                state = .loggedOutLocally
+                return Reaction(Effects(.reportFailure(Self.localOnly(ChallengeAbandonment.flowCancelled))))
+            default:
+                return nil
+            }
+        case .loggedOut, .loggedOutLocally:
             return nil
         }
     }
@@ -82,17 +88,4 @@ package struct LogoutMachine: StateMachine {
     private static func localOnly(_ cause: IdentityFlowError) -> IdentityFlowError {
         IdentityFlowError(.localLogout, "Logged out on this device; the server could not revoke the tokens: \(cause.message)", underlying: cause)
     }
-
-    /// Every transition the logout machine can take. `identityflow charts` draws it.
-    package static let chart = Chart(
-        name: "Logout",
-        swiftType: "IdentityFlow.LogoutMachine",
-        initial: "idle",
-        finals: ["loggedOut", "loggedOutLocally"],
-        transitions: [
-            .init(from: "idle", on: "started", to: "revokingTokens"),
-            .init(from: "revokingTokens", on: "tokensRevoked", to: "loggedOut"),
-            .init(from: "revokingTokens", on: "serviceFailed", to: "loggedOutLocally"),
-            .init(from: "revokingTokens", on: "cancelRequested", to: "loggedOutLocally"),
-        ])
 }

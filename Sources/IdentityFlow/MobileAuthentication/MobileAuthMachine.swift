@@ -143,93 +143,137 @@ package struct MobileAuthMachine: StateMachine {
     /// - Parameter event: What happened.
     /// - Returns: The guard and effects, or `nil` when the current state has no transition for it.
     package mutating func handle(_ event: Event) -> Reaction<Effect>? {
-        switch (state, event) {
-        case (.idle, .started):
+        // An answer on its way to the server is past cancelling (the flow committed), and an
+        // expiry then is the server's to report: `sendingAnswer`, `verifyingBiometric` and
+        // `verifyingPin` take neither.
+        switch state {
+        case .idle:
+            guard case .started = event else { return nil }
             guard let request else { return go(.fetchingRequest, guard: "fetch", Effects(.fetchRequest)) }
             return go(.awaitingConfirmation, guard: "requestKnown", Effects(.emitConfirmationChallenge(request)))
-        case (.fetchingRequest, .requestFetched(let fetched)):
-            request = fetched
-            return go(.awaitingConfirmation, Effects(.emitConfirmationChallenge(fetched)))
-        case (.awaitingConfirmation, .confirmationAnswered(false)):
-            guard let request else { return nil }
-            return go(.sendingAnswer(accepted: false), guard: "denied", Effects(.sendAnswer(request, accepted: false)))
-        case (.awaitingConfirmation, .confirmationAnswered(true)):
-            guard let request else { return nil }
-            switch request.type {
-            case .confirmation:
-                return go(.sendingAnswer(accepted: true), guard: "confirmation", Effects(.sendAnswer(request, accepted: true)))
-            case .biometric where context.hasBiometrics:
-                return go(.awaitingBiometric, guard: "biometric", Effects(.emitBiometricChallenge(request)))
-            case .pin, .biometric:
-                return go(.fetchingPinStatus(PendingError(error: nil)), guard: "pin", Effects(.fetchPinStatus))
+        case .fetchingRequest:
+            switch event {
+            case .requestFetched(let fetched):
+                request = fetched
+                return go(.awaitingConfirmation, Effects(.emitConfirmationChallenge(fetched)))
+            case .answerChecked(.deregistered): return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
+            case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
+            case .requestExpired: return go(.failed, Effects(.reportFailure(Self.expired)))
+            case .cancelRequested: return cancelled()
+            default: return nil
             }
-        case (.sendingAnswer(let accepted), .answerChecked(.handled)):
-            guard let request else { return nil }
-            let result = Effects(Effect.reportHandled(MobileAuthResult(request: request, accepted: accepted, authenticator: nil)))
-            return accepted ? go(.accepted, guard: "accepted", result) : go(.denied, guard: "denied", result)
-        case (.awaitingBiometric, .biometricAnswered(let answer)):
-            guard let request else { return nil }
-            switch answer {
-            case .confirmed: return go(.verifyingBiometric, guard: "confirmed", Effects(.sendBiometricAnswer(request)))
-            case .pinFallback: return go(.fetchingPinStatus(PendingError(error: nil)), guard: "pinFallback", Effects(.fetchPinStatus))
-            case .failed: return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), guard: "sensorFailed", Effects(.fetchPinStatus))
+        case .awaitingConfirmation:
+            switch event {
+            case .confirmationAnswered(let accepted):
+                guard let request else { return nil }
+                guard accepted else { return go(.sendingAnswer(accepted: false), guard: "denied", Effects(.sendAnswer(request, accepted: false))) }
+                switch request.type {
+                case .confirmation:
+                    return go(.sendingAnswer(accepted: true), guard: "confirmation", Effects(.sendAnswer(request, accepted: true)))
+                case .biometric where context.hasBiometrics:
+                    return go(.awaitingBiometric, guard: "biometric", Effects(.emitBiometricChallenge(request)))
+                case .pin, .biometric:
+                    return go(.fetchingPinStatus(PendingError(error: nil)), guard: "pin", Effects(.fetchPinStatus))
+                }
+            case .requestExpired: return go(.failed, Effects(.reportFailure(Self.expired)))
+            case .challengeAbandoned(let how): return go(.failed, Effects(.reportFailure(how.error)))
+            case .cancelRequested: return cancelled()
+            default: return nil
             }
-        case (.verifyingBiometric, .answerChecked(let verdict)):
-            guard let request else { return nil }
-            switch verdict {
-            case .handled: return go(.accepted, guard: "handled", Effects(.reportHandled(MobileAuthResult(request: request, accepted: true, authenticator: .biometric))))
-            case .rejected(let failures, let maximum):
-                let counters = PinCounters(maxFailureCount: maximum, previousFailureCount: failures)
-                return go(.awaitingPin(counters), guard: "rejected", Effects(.emitPinChallenge(request, counters, error: Self.biometricFailure)))
-            case .deregistered: return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
+        case .sendingAnswer(let accepted):
+            switch event {
+            case .answerChecked(.handled):
+                guard let request else { return nil }
+                let result = Effects(Effect.reportHandled(MobileAuthResult(request: request, accepted: accepted, authenticator: nil)))
+                return accepted ? go(.accepted, guard: "accepted", result) : go(.denied, guard: "denied", result)
+            case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
+            default: return nil
             }
-        case (.verifyingBiometric, .serviceFailed(let error)):
-            if PinEntry.isRecoverable(error) {
-                return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), guard: "recoverable", Effects(.fetchPinStatus))
+        case .awaitingBiometric:
+            switch event {
+            case .biometricAnswered(let answer):
+                guard let request else { return nil }
+                switch answer {
+                case .confirmed: return go(.verifyingBiometric, guard: "confirmed", Effects(.sendBiometricAnswer(request)))
+                case .pinFallback: return go(.fetchingPinStatus(PendingError(error: nil)), guard: "pinFallback", Effects(.fetchPinStatus))
+                case .failed: return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), guard: "sensorFailed", Effects(.fetchPinStatus))
+                }
+            case .requestExpired: return go(.failed, Effects(.reportFailure(Self.expired)))
+            case .challengeAbandoned(let how): return go(.failed, Effects(.reportFailure(how.error)))
+            case .cancelRequested: return cancelled()
+            default: return nil
             }
-            return go(.failed, guard: "unrecoverable", Effects(.reportFailure(error)))
-        case (.fetchingPinStatus(let pending), .pinStatusFetched(let counters)):
-            guard let request else { return nil }
-            return go(.awaitingPin(counters), Effects(.emitPinChallenge(request, counters, error: pending.error)))
-        case (.fetchingRequest, .answerChecked(.deregistered)), (.fetchingPinStatus, .answerChecked(.deregistered)):
-            return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
-        case (.awaitingPin(let counters), .pinProvided(let pin)):
-            guard let request else { return nil }
-            return go(.verifyingPin(counters), Effects(.sendPinAnswer(request, pin)))
-        case (.verifyingPin, .answerChecked(let verdict)):
-            guard let request else { return nil }
-            switch verdict {
-            case .handled: return go(.accepted, guard: "handled", Effects(.reportHandled(MobileAuthResult(request: request, accepted: true, authenticator: .pin))))
-            case .rejected(let failures, let maximum):
-                let counters = PinCounters(maxFailureCount: maximum, previousFailureCount: failures)
-                let error = IdentityFlowError(.invalidPin, "The PIN is wrong; \(counters.remainingFailureCount) attempt(s) left.")
-                return go(.awaitingPin(counters), guard: "rejected", Effects(.emitPinChallenge(request, counters, error: error)))
-            case .deregistered: return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
+        case .verifyingBiometric:
+            switch event {
+            case .answerChecked(let verdict):
+                guard let request else { return nil }
+                switch verdict {
+                case .handled: return go(.accepted, guard: "handled", Effects(.reportHandled(MobileAuthResult(request: request, accepted: true, authenticator: .biometric))))
+                case .rejected(let failures, let maximum):
+                    let counters = PinCounters(maxFailureCount: maximum, previousFailureCount: failures)
+                    return go(.awaitingPin(counters), guard: "rejected", Effects(.emitPinChallenge(request, counters, error: Self.biometricFailure)))
+                case .deregistered: return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
+                }
+            case .serviceFailed(let error):
+                if PinEntry.isRecoverable(error) {
+                    return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), guard: "recoverable", Effects(.fetchPinStatus))
+                }
+                return go(.failed, guard: "unrecoverable", Effects(.reportFailure(error)))
+            default: return nil
             }
-        case (.verifyingPin(let counters), .serviceFailed(let error)):
-            if PinEntry.isRecoverable(error), let request {
-                return go(.awaitingPin(counters), guard: "recoverable", Effects(.emitPinChallenge(request, counters, error: error)))
+        case .fetchingPinStatus(let pending):
+            switch event {
+            case .pinStatusFetched(let counters):
+                guard let request else { return nil }
+                return go(.awaitingPin(counters), Effects(.emitPinChallenge(request, counters, error: pending.error)))
+            case .answerChecked(.deregistered): return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
+            case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
+            case .cancelRequested: return cancelled()
+            default: return nil
             }
-            return go(.failed, guard: "unrecoverable", Effects(.reportFailure(error)))
-        case (.deletingProfile, .profileDeleted):
+        case .awaitingPin(let counters):
+            switch event {
+            case .pinProvided(let pin):
+                guard let request else { return nil }
+                return go(.verifyingPin(counters), Effects(.sendPinAnswer(request, pin)))
+            case .requestExpired: return go(.failed, Effects(.reportFailure(Self.expired)))
+            case .challengeAbandoned(let how): return go(.failed, Effects(.reportFailure(how.error)))
+            case .cancelRequested: return cancelled()
+            default: return nil
+            }
+        case .verifyingPin(let counters):
+            switch event {
+            case .answerChecked(let verdict):
+                guard let request else { return nil }
+                switch verdict {
+                case .handled: return go(.accepted, guard: "handled", Effects(.reportHandled(MobileAuthResult(request: request, accepted: true, authenticator: .pin))))
+                case .rejected(let failures, let maximum):
+                    let counters = PinCounters(maxFailureCount: maximum, previousFailureCount: failures)
+                    let error = IdentityFlowError(.invalidPin, "The PIN is wrong; \(counters.remainingFailureCount) attempt(s) left.")
+                    return go(.awaitingPin(counters), guard: "rejected", Effects(.emitPinChallenge(request, counters, error: error)))
+                case .deregistered: return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
+                }
+            case .serviceFailed(let error):
+                if PinEntry.isRecoverable(error), let request {
+                    return go(.awaitingPin(counters), guard: "recoverable", Effects(.emitPinChallenge(request, counters, error: error)))
+                }
+                return go(.failed, guard: "unrecoverable", Effects(.reportFailure(error)))
+            default: return nil
+            }
+        case .deletingProfile:
+            guard case .profileDeleted = event else { return nil }
             return go(.failed, Effects(.reportFailure(PinEntry.deregisteredError(context.profile))))
-        case (.fetchingRequest, .serviceFailed(let error)), (.sendingAnswer, .serviceFailed(let error)), (.fetchingPinStatus, .serviceFailed(let error)):
-            return go(.failed, Effects(.reportFailure(error)))
-        case (.fetchingRequest, .requestExpired), (.awaitingConfirmation, .requestExpired), (.awaitingBiometric, .requestExpired), (.awaitingPin, .requestExpired):
-            return go(.failed, Effects(.reportFailure(Self.expired)))
-        case (.awaitingConfirmation, .challengeAbandoned(let how)), (.awaitingBiometric, .challengeAbandoned(let how)), (.awaitingPin, .challengeAbandoned(let how)):
-            return go(.failed, Effects(.reportFailure(how.error)))
-        case (.fetchingRequest, .cancelRequested), (.awaitingConfirmation, .cancelRequested), (.awaitingBiometric, .cancelRequested),
-             (.fetchingPinStatus, .cancelRequested), (.awaitingPin, .cancelRequested):
-            return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
-        default:
-            // An answer on its way to the server is past cancelling (the flow committed), and an
-            // expiry then is the server's to report.
+        case .accepted, .denied, .failed:
             return nil
         }
     }
 
     // MARK: - Helpers
+
+    /// Fails as cancelled.
+    private mutating func cancelled() -> Reaction<Effect> {
+        go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
+    }
 
     private static var biometricFailure: IdentityFlowError { IdentityFlowError(.biometricAuthenticatorFailure) }
 
@@ -241,48 +285,4 @@ package struct MobileAuthMachine: StateMachine {
         state = target
         return Reaction(guard: guardName, effects)
     }
-}
-
-extension MobileAuthMachine {
-    /// Every transition the mobile authentication machine can take. `identityflow charts` draws it.
-    package static let chart = Chart(
-        name: "MobileAuthentication",
-        swiftType: "IdentityFlow.MobileAuthMachine",
-        initial: "idle",
-        finals: ["accepted", "denied", "failed"],
-        transitions: [
-            .init(from: "idle", on: "started", guard: "fetch", to: "fetchingRequest"),
-            .init(from: "idle", on: "started", guard: "requestKnown", to: "awaitingConfirmation"),
-            .init(from: "fetchingRequest", on: "requestFetched", to: "awaitingConfirmation"),
-            .init(from: "fetchingRequest", on: "answerChecked", guard: "deregistered", to: "deletingProfile"),
-            .init(from: "awaitingConfirmation", on: "confirmationAnswered", guard: "denied", to: "sendingAnswer"),
-            .init(from: "awaitingConfirmation", on: "confirmationAnswered", guard: "confirmation", to: "sendingAnswer"),
-            .init(from: "awaitingConfirmation", on: "confirmationAnswered", guard: "biometric", to: "awaitingBiometric"),
-            .init(from: "awaitingConfirmation", on: "confirmationAnswered", guard: "pin", to: "fetchingPinStatus"),
-            .init(from: "sendingAnswer", on: "answerChecked", guard: "accepted", to: "accepted"),
-            .init(from: "sendingAnswer", on: "answerChecked", guard: "denied", to: "denied"),
-            .init(from: "awaitingBiometric", on: "biometricAnswered", guard: "confirmed", to: "verifyingBiometric"),
-            .init(from: "awaitingBiometric", on: "biometricAnswered", guard: "pinFallback", to: "fetchingPinStatus"),
-            .init(from: "awaitingBiometric", on: "biometricAnswered", guard: "sensorFailed", to: "fetchingPinStatus"),
-            .init(from: "verifyingBiometric", on: "answerChecked", guard: "handled", to: "accepted"),
-            .init(from: "verifyingBiometric", on: "answerChecked", guard: "rejected", to: "awaitingPin"),
-            .init(from: "verifyingBiometric", on: "answerChecked", guard: "deregistered", to: "deletingProfile"),
-            .init(from: "verifyingBiometric", on: "serviceFailed", guard: "recoverable", to: "fetchingPinStatus"),
-            .init(from: "verifyingBiometric", on: "serviceFailed", guard: "unrecoverable", to: "failed"),
-            .init(from: "fetchingPinStatus", on: "pinStatusFetched", to: "awaitingPin"),
-            .init(from: "fetchingPinStatus", on: "answerChecked", guard: "deregistered", to: "deletingProfile"),
-            .init(from: "awaitingPin", on: "pinProvided", to: "verifyingPin"),
-            .init(from: "verifyingPin", on: "answerChecked", guard: "handled", to: "accepted"),
-            .init(from: "verifyingPin", on: "answerChecked", guard: "rejected", to: "awaitingPin"),
-            .init(from: "verifyingPin", on: "answerChecked", guard: "deregistered", to: "deletingProfile"),
-            .init(from: "verifyingPin", on: "serviceFailed", guard: "recoverable", to: "awaitingPin"),
-            .init(from: "verifyingPin", on: "serviceFailed", guard: "unrecoverable", to: "failed"),
-            .init(from: "deletingProfile", on: "profileDeleted", to: "failed"),
-        ]
-            + ["fetchingRequest", "sendingAnswer", "fetchingPinStatus"].map { .init(from: $0, on: "serviceFailed", to: "failed") }
-            + ["fetchingRequest", "awaitingConfirmation", "awaitingBiometric", "awaitingPin"].map { .init(from: $0, on: "requestExpired", to: "failed") }
-            + ["awaitingConfirmation", "awaitingBiometric", "awaitingPin"].map { .init(from: $0, on: "challengeAbandoned", to: "failed") }
-            + ["fetchingRequest", "awaitingConfirmation", "awaitingBiometric", "fetchingPinStatus", "awaitingPin"].map {
-                .init(from: $0, on: "cancelRequested", to: "failed")
-            })
 }

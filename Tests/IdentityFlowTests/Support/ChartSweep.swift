@@ -47,5 +47,9 @@ struct ChartSweep<Machine: StateMachine> {
         #expect(rejected > 0, sourceLocation: sourceLocation)
         let chartStates = Set(Machine.chart.states)
         #expect(Set(states.map(Machine.name(of:))).isSuperset(of: chartStates), "states not sampled: \(chartStates.subtracting(states.map(Machine.name(of:))))", sourceLocation: sourceLocation)
+        // Every state and event the chart names must be among the samples: one the chart gains
+        // cannot be left out of the sweep unnoticed.
+        let chartEvents = Set(Machine.chart.transitions.map(\.event))
+        #expect(Set(events.map(Machine.name(of:))).isSuperset(of: chartEvents), "events not sampled: \(chartEvents.subtracting(events.map(Machine.name(of:))))", sourceLocation: sourceLocation)
     }
 }
