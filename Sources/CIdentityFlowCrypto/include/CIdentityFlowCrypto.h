@@ -41,6 +41,12 @@ int ifc_p256_scalar_from_material(uint8_t scalar[32], const uint8_t *material, s
 /// The public key scalar * G; 0 when the scalar is not in 1...n-1.
 int ifc_p256_public_key(uint8_t public_key[65], const uint8_t scalar[32]);
 
+/// result = scalar * public_key, by the variable-base windows that verification uses for the
+/// public key (an independent path from the fixed-base table behind ifc_p256_public_key, so
+/// tests can check one against the other). 0 when the scalar is not in 1...n-1 or the point is
+/// not on the curve.
+int ifc_p256_multiply(uint8_t result[65], const uint8_t public_key[65], const uint8_t scalar[32]);
+
 /// 1 when the scalar is in 1...n-1.
 int ifc_p256_valid_scalar(const uint8_t scalar[32]);
 

@@ -1,3 +1,4 @@
+import CIdentityFlowCrypto
 import Foundation
 import Testing
 @testable import IdentityFlow
@@ -126,6 +127,64 @@ struct P256Tests {
         #expect(key.publicKey == Self.hex("048801ad25a220149eb44c9181274d2dd334d587fb5f3ce0794bc638d5ea874198ccf2a0cf107c3682f20f292f4c300eca22c9e7e62ed9d5984ec9c3878c5f4fc1"))
         #expect(PinProof.message(PinProof.Purpose.login.rawValue, profile: UserProfile(profileId: "P1"), nonce: Array(0x20..<0x40))
             == Self.hex("6964656e74697479666c6f772d70696e2d70726f6f662d763200503100202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"))
+    }
+
+    /// k·G through the fixed-base table (what keys and signatures use).
+    static func baseMultiple(_ scalar: [UInt8]) -> [UInt8]? {
+        var point = [UInt8](repeating: 0, count: 65)
+        return ifc_p256_public_key(&point, scalar) == 1 ? point : nil
+    }
+
+    /// k·P through the variable-base windows (what verification uses for the public key).
+    static func multiple(of point: [UInt8], _ scalar: [UInt8]) -> [UInt8]? {
+        var result = [UInt8](repeating: 0, count: 65)
+        return ifc_p256_multiply(&result, point, scalar) == 1 ? result : nil
+    }
+
+    /// `digit`·16^`position` as 32 bytes big-endian.
+    static func digitScalar(_ digit: UInt8, at position: Int) -> [UInt8] {
+        var scalar = [UInt8](repeating: 0, count: 32)
+        scalar[31 - position / 2] = position % 2 == 0 ? digit : digit << 4
+        return scalar
+    }
+
+    @Test("the fixed-base table and the variable-base windows give the same k·G for edge and random scalars")
+    func fixedAndVariableBaseAgree() throws {
+        let generator = try #require(Self.baseMultiple(Array(repeating: 0, count: 31) + [1]))
+        var minusOne = Self.order
+        minusOne[31] -= 1
+        var minusTwo = Self.order
+        minusTwo[31] -= 2
+        var half = [UInt8](repeating: 0, count: 32)
+        for index in 0..<32 { // (n - 1) / 2: shift n - 1 right by one bit
+            half[index] = (minusOne[index] >> 1) | (index > 0 ? minusOne[index - 1] << 7 : 0)
+        }
+        var scalars: [[UInt8]] = [minusOne, minusTwo, half, Array(repeating: 0x11, count: 32)]
+        for position in [0, 1, 2, 31, 32, 62, 63] {
+            for digit: UInt8 in [1, 2, 8, 15] { scalars.append(Self.digitScalar(digit, at: position)) }
+        }
+        for _ in 0..<48 {
+            let key = try DeviceKey.random()
+            scalars.append(key.privateKey.value)
+        }
+        for scalar in scalars {
+            let fixed = try #require(Self.baseMultiple(scalar))
+            #expect(Self.multiple(of: generator, scalar) == fixed, "\(scalar)")
+        }
+        // (n - 1)·G = -G: the same x, y negated.
+        let negated = try #require(Self.baseMultiple(minusOne))
+        #expect(Array(negated.prefix(33)) == Array(generator.prefix(33)))
+        #expect(negated != generator)
+        // 2·(3·G) = 6·G through both paths.
+        let threeG = try #require(Self.baseMultiple(Array(repeating: 0, count: 31) + [3]))
+        #expect(Self.multiple(of: threeG, Array(repeating: 0, count: 31) + [2]) == Self.baseMultiple(Array(repeating: 0, count: 31) + [6]))
+        // Out of range scalars and off-curve points are refused.
+        #expect(Self.baseMultiple(Self.order) == nil)
+        #expect(Self.multiple(of: generator, Array(repeating: 0, count: 32)) == nil)
+        #expect(Self.multiple(of: generator, Self.order) == nil)
+        var offCurve = generator
+        offCurve[64] ^= 1
+        #expect(Self.multiple(of: offCurve, Array(repeating: 0, count: 31) + [2]) == nil)
     }
 
     @Test("RFC 5869 test cases 1-3", arguments: [

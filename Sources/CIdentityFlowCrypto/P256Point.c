@@ -1,0 +1,298 @@
+// P-256 point arithmetic: doubling, addition, the fixed-base multiplication from a table of G's
+// multiples, and the 4-bit-window multiplication of any point. Everything runs in constant time:
+// table lookups read every entry and keep one by mask, additions compute every case and select,
+// and the loops' shape depends on nothing but the scalar's length.
+#include "P256Point.h"
+#include <pthread.h>
+
+static const fe GX = {0xF4A13945D898C296ULL, 0x77037D812DEB33A0ULL, 0xF8BCE6E563A440F2ULL, 0x6B17D1F2E12C4247ULL};
+static const fe GY = {0xCBB6406837BF51F5ULL, 0x2BCE33576B315ECEULL, 0x8EE7EB4A7C0F9E16ULL, 0x4FE342E2FE1A7F9BULL};
+static const fe B = {0x3BCE3C3E27D2604BULL, 0x651D06B0CC53B0F6ULL, 0xB3EBBD55769886BCULL, 0x5AC635D8AA3A93E7ULL};
+
+/// An affine point (x, y) in Montgomery form, never infinity.
+typedef struct { fe x, y; } affine_point;
+
+static void point_select(p256_point *r, const p256_point *a, const p256_point *b, uint64_t mask) {
+    fe_select(r->x, a->x, b->x, mask);
+    fe_select(r->y, a->y, b->y, mask);
+    fe_select(r->z, a->z, b->z, mask);
+}
+
+/// 1 when a == b, without a branch.
+static uint64_t equal_digits(uint64_t a, uint64_t b) {
+    uint64_t x = a ^ b;
+    return 1 ^ ((x | ((uint64_t)0 - x)) >> 63);
+}
+
+/// The 4-bit digit `index` (0 is the lowest) of a big-endian scalar.
+static uint64_t digit(const uint8_t scalar[32], int index) {
+    return (uint64_t)(scalar[31 - index / 2] >> (4 * (index % 2))) & 15;
+}
+
+// MARK: - Doubling and addition
+
+/// 2P with a = -3 (dbl-2001-b): 3 multiplications, 5 squarings. Infinity stays infinity.
+static void point_double(p256_point *r, const p256_point *p) {
+    fe delta, gamma, beta, alpha, t1, t2, x3, y3, z3;
+    fp_sqr(delta, p->z);
+    fp_sqr(gamma, p->y);
+    fp_mul(beta, p->x, gamma);
+    fp_sub(t1, p->x, delta);
+    fp_add(t2, p->x, delta);
+    fp_mul(alpha, t1, t2);
+    fp_add(t1, alpha, alpha);
+    fp_add(alpha, t1, alpha); // alpha = 3 (X - delta)(X + delta)
+    fp_sqr(x3, alpha);
+    fp_add(t1, beta, beta);
+    fp_add(t1, t1, t1);
+    fp_add(t2, t1, t1); // 8 beta
+    fp_sub(x3, x3, t2);
+    fp_add(t2, p->y, p->z);
+    fp_sqr(z3, t2);
+    fp_sub(z3, z3, gamma);
+    fp_sub(z3, z3, delta);
+    fp_sub(t1, t1, x3); // 4 beta - X3
+    fp_mul(y3, alpha, t1);
+    fp_sqr(t2, gamma);
+    fp_add(t2, t2, t2);
+    fp_add(t2, t2, t2);
+    fp_add(t2, t2, t2); // 8 gamma^2
+    fp_sub(y3, y3, t2);
+    memcpy(r->x, x3, sizeof(fe));
+    memcpy(r->y, y3, sizeof(fe));
+    memcpy(r->z, z3, sizeof(fe));
+}
+
+/// The general sum P + Q (add-2007-bl: 11 multiplications, 5 squarings), right unless P = Q or
+/// either is infinity; opposite points give Z = 0. Reports in `same` (1 or 0) whether P and Q
+/// have the same x and y, where the formula fails and a doubling is needed.
+static void add_formula(p256_point *r, uint64_t *same, const p256_point *p, const p256_point *q) {
+    fe z1z1, z2z2, u1, u2, s1, s2, h, i, j, rr, v, t;
+    fp_sqr(z1z1, p->z);
+    fp_sqr(z2z2, q->z);
+    fp_mul(u1, p->x, z2z2);
+    fp_mul(u2, q->x, z1z1);
+    fp_mul(t, q->z, z2z2);
+    fp_mul(s1, p->y, t);
+    fp_mul(t, p->z, z1z1);
+    fp_mul(s2, q->y, t);
+    fp_sub(h, u2, u1);
+    fp_add(i, h, h);
+    fp_sqr(i, i);
+    fp_mul(j, h, i);
+    fp_sub(rr, s2, s1);
+    *same = fe_is_zero(h) & fe_is_zero(rr);
+    fp_add(rr, rr, rr);
+    fp_mul(v, u1, i);
+    fp_sqr(r->x, rr);
+    fp_sub(r->x, r->x, j);
+    fp_sub(r->x, r->x, v);
+    fp_sub(r->x, r->x, v);
+    fp_sub(t, v, r->x);
+    fp_mul(r->y, rr, t);
+    fp_mul(t, s1, j);
+    fp_add(t, t, t);
+    fp_sub(r->y, r->y, t);
+    fp_add(t, p->z, q->z);
+    fp_sqr(t, t);
+    fp_sub(t, t, z1z1);
+    fp_sub(t, t, z2z2);
+    fp_mul(r->z, t, h);
+}
+
+/// Keeps q when p is infinity and p when q is infinity; otherwise the sum already in r.
+static void select_infinity_cases(p256_point *r, const p256_point *p, const p256_point *q) {
+    uint64_t p_inf = fe_is_zero(p->z), q_inf = fe_is_zero(q->z);
+    point_select(r, q, r, mask_if(p_inf));
+    point_select(r, p, r, mask_if(q_inf & (p_inf ^ 1)));
+}
+
+/// P + Q where P ≠ Q unless both are infinity (the window loop guarantees it; see below).
+static void add_distinct(p256_point *r, const p256_point *p, const p256_point *q) {
+    p256_point sum;
+    uint64_t same;
+    add_formula(&sum, &same, p, q);
+    select_infinity_cases(&sum, p, q);
+    *r = sum;
+}
+
+void p256_point_add(p256_point *r, const p256_point *p, const p256_point *q) {
+    p256_point sum, doubled;
+    uint64_t same;
+    add_formula(&sum, &same, p, q);
+    point_double(&doubled, p);
+    uint64_t neither_inf = (fe_is_zero(p->z) | fe_is_zero(q->z)) ^ 1;
+    point_select(&sum, &doubled, &sum, mask_if(same & neither_inf));
+    select_infinity_cases(&sum, p, q);
+    *r = sum;
+}
+
+/// P + Q for an affine Q (madd-2007-bl: 7 multiplications, 4 squarings), right when P is not
+/// infinity and P ≠ ±Q; the caller handles infinity.
+static void add_affine(p256_point *r, const p256_point *p, const affine_point *q) {
+    fe z1z1, u2, s2, h, hh, i, j, rr, v, t;
+    fp_sqr(z1z1, p->z);
+    fp_mul(u2, q->x, z1z1);
+    fp_mul(t, p->z, z1z1);
+    fp_mul(s2, q->y, t);
+    fp_sub(h, u2, p->x);
+    fp_sqr(hh, h);
+    fp_add(i, hh, hh);
+    fp_add(i, i, i);
+    fp_mul(j, h, i);
+    fp_sub(rr, s2, p->y);
+    fp_add(rr, rr, rr);
+    fp_mul(v, p->x, i);
+    fe x3, y3, z3;
+    fp_sqr(x3, rr);
+    fp_sub(x3, x3, j);
+    fp_sub(x3, x3, v);
+    fp_sub(x3, x3, v);
+    fp_sub(t, v, x3);
+    fp_mul(y3, rr, t);
+    fp_mul(t, p->y, j);
+    fp_add(t, t, t);
+    fp_sub(y3, y3, t);
+    fp_add(t, p->z, h);
+    fp_sqr(t, t);
+    fp_sub(t, t, z1z1);
+    fp_sub(z3, t, hh);
+    memcpy(r->x, x3, sizeof(fe));
+    memcpy(r->y, y3, sizeof(fe));
+    memcpy(r->z, z3, sizeof(fe));
+}
+
+// MARK: - Fixed base: k·G = Σ d_i·16^i·G over the scalar's 64 digits, one table row per digit
+
+/// base_table[i][d - 1] = d·16^i·G, affine, for d in 1...15: 60 KiB, computed once.
+static affine_point base_table[64][15];
+static pthread_once_t base_table_once = PTHREAD_ONCE_INIT;
+
+static void generator(p256_point *g) {
+    fp_to_mont(g->x, GX);
+    fp_to_mont(g->y, GY);
+    memcpy(g->z, P256_ONE, sizeof(fe));
+}
+
+/// Each row: the 15 multiples in Jacobian form, then one inversion for all 15 Z (Montgomery's
+/// trick) to make them affine. None is infinity: d·16^i < n for every row and digit.
+static void compute_base_table(void) {
+    p256_point base, row[15];
+    generator(&base);
+    for (int i = 0; i < 64; i++) {
+        row[0] = base;
+        point_double(&row[1], &base);
+        for (int d = 2; d < 15; d++) add_distinct(&row[d], &row[d - 1], &base);
+        fe prefix[15], inverse, zi, zi2;
+        memcpy(prefix[0], row[0].z, sizeof(fe));
+        for (int d = 1; d < 15; d++) fp_mul(prefix[d], prefix[d - 1], row[d].z);
+        fp_inverse(inverse, prefix[14]);
+        for (int d = 14; d >= 0; d--) {
+            if (d > 0) {
+                fp_mul(zi, inverse, prefix[d - 1]);
+                fp_mul(inverse, inverse, row[d].z);
+            } else {
+                memcpy(zi, inverse, sizeof(fe));
+            }
+            fp_sqr(zi2, zi);
+            fp_mul(base_table[i][d].x, row[d].x, zi2);
+            fp_mul(zi2, zi2, zi);
+            fp_mul(base_table[i][d].y, row[d].y, zi2);
+        }
+        add_distinct(&base, &row[14], &base); // 16^(i+1)·G
+    }
+}
+
+void p256_base_mul(p256_point *r, const uint8_t scalar[32]) {
+    pthread_once(&base_table_once, compute_base_table);
+    p256_point acc, sum, lifted;
+    memset(&acc, 0, sizeof acc); // infinity
+    memcpy(lifted.z, P256_ONE, sizeof(fe));
+    for (int i = 0; i < 64; i++) {
+        uint64_t d = digit(scalar, i);
+        affine_point entry;
+        memset(&entry, 0, sizeof entry);
+        for (uint64_t candidate = 1; candidate <= 15; candidate++) {
+            uint64_t mask = mask_if(equal_digits(candidate, d));
+            fe_select(entry.x, base_table[i][candidate - 1].x, entry.x, mask);
+            fe_select(entry.y, base_table[i][candidate - 1].y, entry.y, mask);
+        }
+        // acc = a·G with a = scalar mod 16^i < d·16^i, and a + d·16^i ≤ scalar < n, so acc is
+        // neither the entry nor its opposite: the affine formula holds unless acc is infinity.
+        add_affine(&sum, &acc, &entry);
+        memcpy(lifted.x, entry.x, sizeof(fe));
+        memcpy(lifted.y, entry.y, sizeof(fe));
+        point_select(&sum, &lifted, &sum, mask_if(fe_is_zero(acc.z)));
+        point_select(&acc, &acc, &sum, mask_if(equal_digits(d, 0)));
+    }
+    *r = acc;
+}
+
+// MARK: - Any base: 4-bit windows from the top
+
+void p256_point_mul(p256_point *r, const p256_point *point, const uint8_t scalar[32]) {
+    p256_point table[16], acc, entry;
+    memset(&table[0], 0, sizeof table[0]); // infinity
+    table[1] = *point;
+    point_double(&table[2], point);
+    for (int d = 3; d < 16; d++) add_distinct(&table[d], &table[d - 1], point);
+    memset(&acc, 0, sizeof acc);
+    for (int i = 63; i >= 0; i--) {
+        for (int k = 0; k < 4; k++) point_double(&acc, &acc);
+        uint64_t d = digit(scalar, i);
+        memset(&entry, 0, sizeof entry);
+        for (uint64_t candidate = 1; candidate < 16; candidate++)
+            point_select(&entry, &table[candidate], &entry, mask_if(equal_digits(candidate, d)));
+        // acc = 16·a·P with a = the digits above i, and 16·a + d ≤ scalar < n: acc equals the
+        // entry d·P, or is its opposite, only when both are infinity.
+        add_distinct(&acc, &acc, &entry);
+    }
+    *r = acc;
+}
+
+// MARK: - Conversions
+
+void p256_affine(fe x, fe y, const p256_point *p) {
+    fe zi, zi2, zi3;
+    fp_inverse(zi, p->z);
+    fp_sqr(zi2, zi);
+    fp_mul(zi3, zi2, zi);
+    fp_mul(x, p->x, zi2);
+    fp_mul(y, p->y, zi3);
+    fp_from_mont(x, x);
+    fp_from_mont(y, y);
+}
+
+int p256_decode_point(p256_point *r, const uint8_t bytes[65]) {
+    if (bytes[0] != 0x04) return 0;
+    fe x, y;
+    fe_from_bytes(x, bytes + 1);
+    fe_from_bytes(y, bytes + 33);
+    if (!fe_less_than(x, P256_P) || !fe_less_than(y, P256_P)) return 0;
+    // y² = x³ - 3x + b
+    fe mx, my, lhs, rhs, t, mb, difference;
+    fp_to_mont(mx, x);
+    fp_to_mont(my, y);
+    fp_sqr(lhs, my);
+    fp_sqr(t, mx);
+    fp_mul(rhs, t, mx);
+    fp_sub(rhs, rhs, mx);
+    fp_sub(rhs, rhs, mx);
+    fp_sub(rhs, rhs, mx);
+    fp_to_mont(mb, B);
+    fp_add(rhs, rhs, mb);
+    fe_sub_raw(difference, lhs, rhs);
+    if (!fe_is_zero(difference)) return 0;
+    memcpy(r->x, mx, sizeof(fe));
+    memcpy(r->y, my, sizeof(fe));
+    memcpy(r->z, P256_ONE, sizeof(fe));
+    return 1;
+}
+
+void p256_encode_point(uint8_t bytes[65], const p256_point *point) {
+    fe x, y;
+    p256_affine(x, y, point);
+    bytes[0] = 0x04;
+    fe_to_bytes(bytes + 1, x);
+    fe_to_bytes(bytes + 33, y);
+}
