@@ -181,41 +181,20 @@ package struct AuthenticationMachine: StateMachine {
             default: return nil
             }
         case .verifyingBiometric:
+            // The biometric key's check, told apart from a PIN check only by what a failure asks.
             switch event {
             case .pinChecked(let check):
                 switch PinEntry.decide(check) {
-                case (let name, .accepted(let tokens, _)): return go(.storingSession(tokens), guard: name, Effects(.storeSession(tokens)))
-                case (let name, .retry(let counters, _)):
-                    return go(.awaitingPin(PinPrompt(counters: counters)), guard: name, Effects(.emitPinChallenge(counters, error: Self.biometricFailure)))
-                case (let name, .deregister): return go(.deletingProfile, guard: name, Effects(.deleteProfile))
-                case (let name, .fail(let error)): return go(.failed, guard: name, Effects(.reportFailure(error)))
+                case (let name, .ask(let counters, _)): return follow(.ask(counters, error: Self.biometricFailure), guard: name)
+                case (let name, let step): return follow(step, guard: name)
                 }
             case .serviceFailed: return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), Effects(.fetchPinStatus))
-            case .cancelRequested: return go(.cancelling, Effects())
+            case .cancelRequested: return follow(.awaitCheck, guard: nil)
             default: return nil
             }
-        case .fetchingPinStatus(let pending):
-            switch event {
-            case .pinStatusFetched(let counters): return go(.awaitingPin(PinPrompt(counters: counters)), Effects(.emitPinChallenge(counters, error: pending.error)))
-            case .pinChecked(.deregistered): return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
-            case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
-            case .cancelRequested: return cancelled()
-            default: return nil
-            }
-        case .awaitingPin(let prompt):
-            switch event {
-            case .pinProvided(let pin): return go(.verifyingPin(prompt), Effects(.verifyPin(pin)))
-            case .challengeAbandoned(let how): return go(.failed, Effects(.reportFailure(how.error)))
-            case .cancelRequested: return cancelled()
-            default: return nil
-            }
-        case .verifyingPin(let prompt):
-            switch event {
-            case .pinChecked(let check): return apply(PinEntry.decide(check))
-            case .serviceFailed(let error): return apply(PinEntry.decide(failure: error, counters: prompt.counters))
-            case .cancelRequested: return go(.cancelling, Effects())
-            default: return nil
-            }
+        case .fetchingPinStatus(let pending): return pinEntry(.fetchingStatus(error: pending.error), event)
+        case .awaitingPin(let prompt): return pinEntry(.awaiting(prompt.counters), event)
+        case .verifyingPin(let prompt): return pinEntry(.verifying(prompt.counters), event)
         case .storingSession:
             // Too late to cancel once the session is being stored (see PinEntry.endings).
             switch event {
@@ -223,20 +202,8 @@ package struct AuthenticationMachine: StateMachine {
             case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
             default: return nil
             }
-        case .deletingProfile:
-            guard case .profileDeleted = event else { return nil }
-            return go(.failed, Effects(.reportFailure(PinEntry.deregisteredError(context.profile))))
-        case .cancelling:
-            switch event {
-            case .pinChecked(let check):
-                switch PinEntry.decide(check) {
-                case (let name, .accepted(let tokens, _)): return go(.revokingTokens, guard: name, Effects(.revokeTokens(tokens)))
-                case (let name, .deregister): return go(.deletingProfile, guard: name, Effects(.deleteProfile))
-                case (let name, _): return cancelled(guard: name)
-                }
-            case .serviceFailed: return cancelled()
-            default: return nil
-            }
+        case .deletingProfile: return pinEntry(.deletingProfile, event)
+        case .cancelling: return pinEntry(.cancelling, event)
         case .revokingTokens:
             guard case .tokensRevoked = event else { return nil }
             return cancelled()
@@ -250,8 +217,8 @@ package struct AuthenticationMachine: StateMachine {
     private static var biometricFailure: IdentityFlowError { IdentityFlowError(.biometricAuthenticatorFailure) }
 
     /// Fails as cancelled.
-    private mutating func cancelled(guard guardName: String? = nil) -> Reaction<Effect> {
-        go(.failed, guard: guardName, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
+    private mutating func cancelled() -> Reaction<Effect> {
+        go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
     }
 
     /// Asks for biometrics or fetches the PIN counters, after reporting the start if `reportingStart`.
@@ -262,17 +229,37 @@ package struct AuthenticationMachine: StateMachine {
         return go(target, guard: guardName, reportingStart ? Effects(.reportStarted, effect) : Effects(effect))
     }
 
-    private mutating func apply(_ step: (guardName: String, decision: PinEntry.Decision)) -> Reaction<Effect> {
-        switch step.decision {
-        case .accepted(let tokens, _): go(.storingSession(tokens), guard: step.guardName, Effects(.storeSession(tokens)))
-        case .retry(let counters, let error): go(.awaitingPin(PinPrompt(counters: counters)), guard: step.guardName, Effects(.emitPinChallenge(counters, error: error)))
-        case .deregister: go(.deletingProfile, guard: step.guardName, Effects(.deleteProfile))
-        case .fail(let error): go(.failed, guard: step.guardName, Effects(.reportFailure(error)))
-        }
-    }
-
     private mutating func go(_ target: State, guard guardName: String? = nil, _ effects: Effects<Effect>) -> Reaction<Effect> {
         state = target
         return Reaction(guard: guardName, effects)
+    }
+}
+
+extension AuthenticationMachine: PinEntryMachine {
+    var pinEntryProfile: UserProfile { context.profile }
+
+    static func pinEntryInput(_ event: Event) -> PinEntry.Input? {
+        switch event {
+        case .pinStatusFetched(let counters): .statusFetched(counters)
+        case .pinProvided(let pin): .provided(pin)
+        case .pinChecked(let check): .checked(check)
+        case .serviceFailed(let error): .serviceFailed(error)
+        case .challengeAbandoned(let how): .abandoned(how)
+        case .cancelRequested: .cancelRequested
+        case .profileDeleted: .profileDeleted
+        case .started, .previousUserLoggedOut, .biometricAnswered, .sessionStored, .tokensRevoked: nil
+        }
+    }
+
+    mutating func follow(_ step: PinEntry.Step, guard guardName: String?) -> Reaction<Effect> {
+        switch step {
+        case .ask(let counters, let error): go(.awaitingPin(PinPrompt(counters: counters)), guard: guardName, Effects(.emitPinChallenge(counters, error: error)))
+        case .verify(let pin, let counters): go(.verifyingPin(PinPrompt(counters: counters)), guard: guardName, Effects(.verifyPin(pin)))
+        case .accepted(let tokens, _): go(.storingSession(tokens), guard: guardName, Effects(.storeSession(tokens)))
+        case .awaitCheck: go(.cancelling, guard: guardName, Effects())
+        case .revoke(let tokens): go(.revokingTokens, guard: guardName, Effects(.revokeTokens(tokens)))
+        case .deleteProfile: go(.deletingProfile, guard: guardName, Effects(.deleteProfile))
+        case .fail(let error): go(.failed, guard: guardName, Effects(.reportFailure(error)))
+        }
     }
 }

@@ -11,37 +11,121 @@ package enum PinCheck: Sendable, Hashable {
     case deregistered
 }
 
-/// The rules every flow that asks for the current PIN shares (login, PIN change, biometric
-/// registration): how an attempt's outcome moves the flow on, and the chart fragment for it.
+/// The PIN loop every flow that asks for the current PIN shares (login, PIN change, biometric
+/// registration): its phases, how each of its events moves it on, and its chart fragment. A
+/// machine maps its own states to a ``Phase`` and each ``Step`` to its own state and effects
+/// (``PinEntryMachine``); the decisions live here only.
 enum PinEntry {
-    /// Where an attempt leads.
-    enum Decision: Sendable {
-        /// The PIN was right.
+    /// The loop's states, whatever a machine calls them.
+    enum Phase: Sendable, Equatable {
+        /// The server tells the counters; `error` is shown on the first challenge.
+        case fetchingStatus(error: IdentityFlowError?)
+        /// The host enters the PIN; it was shown these counters.
+        case awaiting(PinCounters)
+        /// The server checks the PIN's proof.
+        case verifying(PinCounters)
+        /// Cancelled during a check: its outcome is awaited.
+        case cancelling
+        /// The device deletes the deregistered profile.
+        case deletingProfile
+    }
+
+    /// The loop's events, whatever a machine calls them.
+    enum Input: Sendable {
+        /// The server told the counters.
+        case statusFetched(PinCounters)
+        /// The host entered a PIN.
+        case provided(Redacted<String>)
+        /// The server checked a proof.
+        case checked(PinCheck)
+        /// A server call failed.
+        case serviceFailed(IdentityFlowError)
+        /// The challenge ended without an answer.
+        case abandoned(ChallengeAbandonment)
+        /// The host cancelled the flow.
+        case cancelRequested
+        /// The deregistered profile is deleted.
+        case profileDeleted
+    }
+
+    /// Where the loop goes next.
+    enum Step: Sendable, Equatable {
+        /// Show a PIN challenge with these counters and this error (the awaiting phase).
+        case ask(PinCounters, error: IdentityFlowError?)
+        /// Prove this PIN (the verifying phase).
+        case verify(Redacted<String>, PinCounters)
+        /// The PIN was right: the machine goes on with its own work.
         case accepted(TokenSet, key: ProvenPinKey)
-        /// Ask again with these counters and this error.
-        case retry(PinCounters, IdentityFlowError)
-        /// Delete the profile locally; the flow fails with ``ErrorCode/userDeregistered``.
-        case deregister
+        /// Cancelled during a check: wait for its outcome, doing nothing (the cancelling phase).
+        case awaitCheck
+        /// Cancelled, but the check opened a session: revoke it, then fail as cancelled.
+        case revoke(TokenSet)
+        /// Delete the profile from the device (the deletingProfile phase).
+        case deleteProfile
         /// The flow fails.
         case fail(IdentityFlowError)
     }
 
-    /// The decision for a server answer, with the chart's guard name.
-    static func decide(_ check: PinCheck) -> (guardName: String, decision: Decision) {
+    /// The step for `input` in `phase`, with the chart's guard name; `nil` when the phase has no
+    /// transition for it.
+    static func step(in phase: Phase, on input: Input, profile: UserProfile) -> (guardName: String?, step: Step)? {
+        let cancelled = Step.fail(ChallengeAbandonment.flowCancelled)
+        switch phase {
+        case .fetchingStatus(let pending):
+            switch input {
+            case .statusFetched(let counters): return (nil, .ask(counters, error: pending))
+            case .checked(.deregistered): return ("deregistered", .deleteProfile)
+            case .serviceFailed(let error): return (nil, .fail(error))
+            case .cancelRequested: return (nil, cancelled)
+            default: return nil
+            }
+        case .awaiting(let counters):
+            switch input {
+            case .provided(let pin): return (nil, .verify(pin, counters))
+            case .abandoned(let how): return (nil, .fail(how.error))
+            case .cancelRequested: return (nil, cancelled)
+            default: return nil
+            }
+        case .verifying(let counters):
+            switch input {
+            case .checked(let check): return decide(check)
+            case .serviceFailed(let error): return decide(failure: error, counters: counters)
+            case .cancelRequested: return (nil, .awaitCheck)
+            default: return nil
+            }
+        case .cancelling:
+            switch input {
+            case .checked(let check):
+                switch decide(check) {
+                case (let name, .accepted(let tokens, _)): return (name, .revoke(tokens))
+                case (let name, .deleteProfile): return (name, .deleteProfile)
+                case (let name, _): return (name, cancelled)
+                }
+            case .serviceFailed: return (nil, cancelled)
+            default: return nil
+            }
+        case .deletingProfile:
+            guard case .profileDeleted = input else { return nil }
+            return (nil, .fail(deregisteredError(profile)))
+        }
+    }
+
+    /// The step for a server answer, with the chart's guard name.
+    static func decide(_ check: PinCheck) -> (guardName: String?, step: Step) {
         switch check {
         case .accepted(let tokens, let key):
             return ("accepted", .accepted(tokens, key: key))
         case .rejected(let counters):
             let error = IdentityFlowError(.invalidPin, "The PIN is wrong; \(counters.remainingFailureCount) attempt(s) left.")
-            return ("rejected", .retry(counters, error))
+            return ("rejected", .ask(counters, error: error))
         case .deregistered:
-            return ("deregistered", .deregister)
+            return ("deregistered", .deleteProfile)
         }
     }
 
-    /// The decision for a failed attempt: network trouble asks again with the counters untouched.
-    static func decide(failure error: IdentityFlowError, counters: PinCounters) -> (guardName: String, decision: Decision) {
-        isRecoverable(error) ? ("recoverable", .retry(counters, error)) : ("unrecoverable", .fail(error))
+    /// The step for a failed check: network trouble asks again with the counters untouched.
+    static func decide(failure error: IdentityFlowError, counters: PinCounters) -> (guardName: String?, step: Step) {
+        isRecoverable(error) ? ("recoverable", .ask(counters, error: error)) : ("unrecoverable", .fail(error))
     }
 
     /// Network and server errors leave the PIN unchecked, so the same challenge may come back.
@@ -92,5 +176,26 @@ enum PinEntry {
     static func endings(awaiting: [String], busy: [String]) -> [ChartTransition] {
         awaiting.map { .init(from: $0, on: "challengeAbandoned", to: "failed") }
             + (awaiting + busy).map { .init(from: $0, on: "cancelRequested", to: "failed") }
+    }
+}
+
+/// A machine that asks for the current PIN and leaves its PIN loop to ``PinEntry``: its states
+/// for the loop's phases call ``pinEntry(_:_:)``, and ``follow(_:guard:)`` names the state and
+/// effects of each step.
+protocol PinEntryMachine: StateMachine {
+    /// The profile whose PIN is asked.
+    var pinEntryProfile: UserProfile { get }
+    /// The loop's event that `event` is, or `nil` for the machine's other events.
+    static func pinEntryInput(_ event: Event) -> PinEntry.Input?
+    /// Moves to the state that stands for `step` and returns its effects.
+    mutating func follow(_ step: PinEntry.Step, guard guardName: String?) -> Reaction<Effect>
+}
+
+extension PinEntryMachine {
+    /// Handles `event` in one of the loop's phases.
+    mutating func pinEntry(_ phase: PinEntry.Phase, _ event: Event) -> Reaction<Effect>? {
+        guard let input = Self.pinEntryInput(event),
+              let next = PinEntry.step(in: phase, on: input, profile: pinEntryProfile) else { return nil }
+        return follow(next.step, guard: next.guardName)
     }
 }

@@ -100,28 +100,9 @@ package struct AuthenticatorRegistrationMachine: StateMachine {
         case .idle:
             guard case .started = event else { return nil }
             return go(.fetchingPinStatus, Effects(.reportStarted, .fetchPinStatus))
-        case .fetchingPinStatus:
-            switch event {
-            case .pinStatusFetched(let counters): return go(.awaitingPin(counters), Effects(.emitPinChallenge(counters, error: nil)))
-            case .pinChecked(.deregistered): return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
-            case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
-            case .cancelRequested: return cancelled()
-            default: return nil
-            }
-        case .awaitingPin(let counters):
-            switch event {
-            case .pinProvided(let pin): return go(.verifyingPin(counters), Effects(.verifyPin(pin)))
-            case .challengeAbandoned(let how): return go(.failed, Effects(.reportFailure(how.error)))
-            case .cancelRequested: return cancelled()
-            default: return nil
-            }
-        case .verifyingPin(let counters):
-            switch event {
-            case .pinChecked(let check): return apply(PinEntry.decide(check))
-            case .serviceFailed(let error): return apply(PinEntry.decide(failure: error, counters: counters))
-            case .cancelRequested: return go(.cancelling, Effects())
-            default: return nil
-            }
+        case .fetchingPinStatus: return pinEntry(.fetchingStatus(error: nil), event)
+        case .awaitingPin(let counters): return pinEntry(.awaiting(counters), event)
+        case .verifyingPin(let counters): return pinEntry(.verifying(counters), event)
         case .storingAuthenticator:
             // Too late to cancel once the key and session are being stored (see PinEntry.endings).
             switch event {
@@ -129,44 +110,47 @@ package struct AuthenticatorRegistrationMachine: StateMachine {
             case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
             default: return nil
             }
-        case .deletingProfile:
-            guard case .profileDeleted = event else { return nil }
-            return go(.failed, Effects(.reportFailure(PinEntry.deregisteredError(profile))))
-        case .cancelling:
-            switch event {
-            case .pinChecked(let check):
-                switch PinEntry.decide(check) {
-                case (let name, .accepted(let tokens, _)): return go(.revokingTokens, guard: name, Effects(.revokeTokens(tokens)))
-                case (let name, .deregister): return go(.deletingProfile, guard: name, Effects(.deleteProfile))
-                case (let name, _): return cancelled(guard: name)
-                }
-            case .serviceFailed: return cancelled()
-            default: return nil
-            }
+        case .deletingProfile: return pinEntry(.deletingProfile, event)
+        case .cancelling: return pinEntry(.cancelling, event)
         case .revokingTokens:
             guard case .tokensRevoked = event else { return nil }
-            return cancelled()
+            return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
         case .registered, .failed:
             return nil
-        }
-    }
-
-    /// Fails as cancelled.
-    private mutating func cancelled(guard guardName: String? = nil) -> Reaction<Effect> {
-        go(.failed, guard: guardName, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
-    }
-
-    private mutating func apply(_ step: (guardName: String, decision: PinEntry.Decision)) -> Reaction<Effect> {
-        switch step.decision {
-        case .accepted(let tokens, let key): go(.storingAuthenticator, guard: step.guardName, Effects(.storeAuthenticator(pinKey: key, tokens: tokens)))
-        case .retry(let counters, let error): go(.awaitingPin(counters), guard: step.guardName, Effects(.emitPinChallenge(counters, error: error)))
-        case .deregister: go(.deletingProfile, guard: step.guardName, Effects(.deleteProfile))
-        case .fail(let error): go(.failed, guard: step.guardName, Effects(.reportFailure(error)))
         }
     }
 
     private mutating func go(_ target: State, guard guardName: String? = nil, _ effects: Effects<Effect>) -> Reaction<Effect> {
         state = target
         return Reaction(guard: guardName, effects)
+    }
+}
+
+extension AuthenticatorRegistrationMachine: PinEntryMachine {
+    var pinEntryProfile: UserProfile { profile }
+
+    static func pinEntryInput(_ event: Event) -> PinEntry.Input? {
+        switch event {
+        case .pinStatusFetched(let counters): .statusFetched(counters)
+        case .pinProvided(let pin): .provided(pin)
+        case .pinChecked(let check): .checked(check)
+        case .serviceFailed(let error): .serviceFailed(error)
+        case .challengeAbandoned(let how): .abandoned(how)
+        case .cancelRequested: .cancelRequested
+        case .profileDeleted: .profileDeleted
+        case .started, .authenticatorStored, .tokensRevoked: nil
+        }
+    }
+
+    mutating func follow(_ step: PinEntry.Step, guard guardName: String?) -> Reaction<Effect> {
+        switch step {
+        case .ask(let counters, let error): go(.awaitingPin(counters), guard: guardName, Effects(.emitPinChallenge(counters, error: error)))
+        case .verify(let pin, let counters): go(.verifyingPin(counters), guard: guardName, Effects(.verifyPin(pin)))
+        case .accepted(let tokens, let key): go(.storingAuthenticator, guard: guardName, Effects(.storeAuthenticator(pinKey: key, tokens: tokens)))
+        case .awaitCheck: go(.cancelling, guard: guardName, Effects())
+        case .revoke(let tokens): go(.revokingTokens, guard: guardName, Effects(.revokeTokens(tokens)))
+        case .deleteProfile: go(.deletingProfile, guard: guardName, Effects(.deleteProfile))
+        case .fail(let error): go(.failed, guard: guardName, Effects(.reportFailure(error)))
+        }
     }
 }

@@ -127,28 +127,9 @@ package struct ChangePinMachine: StateMachine {
         case .idle:
             guard case .started = event else { return nil }
             return go(.fetchingPinStatus, Effects(.reportStarted, .fetchPinStatus))
-        case .fetchingPinStatus:
-            switch event {
-            case .pinStatusFetched(let counters): return go(.awaitingCurrentPin(counters), Effects(.emitPinChallenge(counters, error: nil)))
-            case .pinChecked(.deregistered): return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
-            case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
-            case .cancelRequested: return cancelled()
-            default: return nil
-            }
-        case .awaitingCurrentPin(let counters):
-            switch event {
-            case .pinProvided(let pin): return go(.verifyingCurrentPin(counters), Effects(.verifyPin(pin)))
-            case .challengeAbandoned(let how): return go(.failed, Effects(.reportFailure(how.error)))
-            case .cancelRequested: return cancelled()
-            default: return nil
-            }
-        case .verifyingCurrentPin(let counters):
-            switch event {
-            case .pinChecked(let check): return apply(PinEntry.decide(check))
-            case .serviceFailed(let error): return apply(PinEntry.decide(failure: error, counters: counters))
-            case .cancelRequested: return go(.cancelling, Effects())
-            default: return nil
-            }
+        case .fetchingPinStatus: return pinEntry(.fetchingStatus(error: nil), event)
+        case .awaitingCurrentPin(let counters): return pinEntry(.awaiting(counters), event)
+        case .verifyingCurrentPin(let counters): return pinEntry(.verifying(counters), event)
         // Holding the session the current PIN opened: revoke it before failing.
         case .awaitingNewPin(let tokens, let key):
             switch event {
@@ -175,20 +156,8 @@ package struct ChangePinMachine: StateMachine {
             case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
             default: return nil
             }
-        case .deletingProfile:
-            guard case .profileDeleted = event else { return nil }
-            return go(.failed, Effects(.reportFailure(PinEntry.deregisteredError(context.profile))))
-        case .cancelling:
-            switch event {
-            case .pinChecked(let check):
-                switch PinEntry.decide(check) {
-                case (let name, .accepted(let tokens, _)): return go(.revokingTokens(ChallengeAbandonment.flowCancelled), guard: name, Effects(.revokeTokens(tokens)))
-                case (let name, .deregister): return go(.deletingProfile, guard: name, Effects(.deleteProfile))
-                case (let name, _): return cancelled(guard: name)
-                }
-            case .serviceFailed: return cancelled()
-            default: return nil
-            }
+        case .deletingProfile: return pinEntry(.deletingProfile, event)
+        case .cancelling: return pinEntry(.cancelling, event)
         case .revokingTokens(let error):
             guard case .tokensRevoked = event else { return nil }
             return go(.failed, Effects(.reportFailure(error)))
@@ -197,22 +166,37 @@ package struct ChangePinMachine: StateMachine {
         }
     }
 
-    /// Fails as cancelled.
-    private mutating func cancelled(guard guardName: String? = nil) -> Reaction<Effect> {
-        go(.failed, guard: guardName, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
-    }
-
-    private mutating func apply(_ step: (guardName: String, decision: PinEntry.Decision)) -> Reaction<Effect> {
-        switch step.decision {
-        case .accepted(let tokens, let key): go(.awaitingNewPin(tokens, currentKey: key), guard: step.guardName, Effects(.emitCreatePinChallenge(error: nil)))
-        case .retry(let counters, let error): go(.awaitingCurrentPin(counters), guard: step.guardName, Effects(.emitPinChallenge(counters, error: error)))
-        case .deregister: go(.deletingProfile, guard: step.guardName, Effects(.deleteProfile))
-        case .fail(let error): go(.failed, guard: step.guardName, Effects(.reportFailure(error)))
-        }
-    }
-
     private mutating func go(_ target: State, guard guardName: String? = nil, _ effects: Effects<Effect>) -> Reaction<Effect> {
         state = target
         return Reaction(guard: guardName, effects)
+    }
+}
+
+extension ChangePinMachine: PinEntryMachine {
+    var pinEntryProfile: UserProfile { context.profile }
+
+    static func pinEntryInput(_ event: Event) -> PinEntry.Input? {
+        switch event {
+        case .pinStatusFetched(let counters): .statusFetched(counters)
+        case .pinProvided(let pin): .provided(pin)
+        case .pinChecked(let check): .checked(check)
+        case .serviceFailed(let error): .serviceFailed(error)
+        case .challengeAbandoned(let how): .abandoned(how)
+        case .cancelRequested: .cancelRequested
+        case .profileDeleted: .profileDeleted
+        case .started, .pinEnrolled, .sessionStored, .tokensRevoked: nil
+        }
+    }
+
+    mutating func follow(_ step: PinEntry.Step, guard guardName: String?) -> Reaction<Effect> {
+        switch step {
+        case .ask(let counters, let error): go(.awaitingCurrentPin(counters), guard: guardName, Effects(.emitPinChallenge(counters, error: error)))
+        case .verify(let pin, let counters): go(.verifyingCurrentPin(counters), guard: guardName, Effects(.verifyPin(pin)))
+        case .accepted(let tokens, let key): go(.awaitingNewPin(tokens, currentKey: key), guard: guardName, Effects(.emitCreatePinChallenge(error: nil)))
+        case .awaitCheck: go(.cancelling, guard: guardName, Effects())
+        case .revoke(let tokens): go(.revokingTokens(ChallengeAbandonment.flowCancelled), guard: guardName, Effects(.revokeTokens(tokens)))
+        case .deleteProfile: go(.deletingProfile, guard: guardName, Effects(.deleteProfile))
+        case .fail(let error): go(.failed, guard: guardName, Effects(.reportFailure(error)))
+        }
     }
 }
