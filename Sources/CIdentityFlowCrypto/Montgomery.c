@@ -1,9 +1,10 @@
 #include "CIdentityFlowCrypto.h"
+#include "MontgomeryInternal.h"
 
 typedef unsigned __int128 ifc_u128;
 
-void ifc_montgomery_multiply(uint64_t *result, const uint64_t *a, const uint64_t *b, const uint64_t *n,
-                             uint64_t negated_inverse, size_t count, uint64_t *t) {
+void ifc_montgomery_multiply_portable(uint64_t *result, const uint64_t *a, const uint64_t *b, const uint64_t *n,
+                                      uint64_t negated_inverse, size_t count, uint64_t *t) {
     for (size_t index = 0; index < count + 1; index++) {
         t[index] = 0;
     }
@@ -52,8 +53,8 @@ void ifc_montgomery_multiply(uint64_t *result, const uint64_t *a, const uint64_t
     }
 }
 
-void ifc_montgomery_square(uint64_t *result, const uint64_t *a, const uint64_t *n,
-                           uint64_t negated_inverse, size_t count, uint64_t *t) {
+void ifc_montgomery_square_portable(uint64_t *result, const uint64_t *a, const uint64_t *n,
+                                    uint64_t negated_inverse, size_t count, uint64_t *t) {
     for (size_t index = 0; index < 2 * count; index++) {
         t[index] = 0;
     }
@@ -116,4 +117,43 @@ void ifc_montgomery_square(uint64_t *result, const uint64_t *a, const uint64_t *
         result[index] = (uint64_t)difference;
         borrow = (uint64_t)(difference >> 64) & 1;
     }
+}
+
+#if !defined(__x86_64__)
+const ifc_montgomery_engine *ifc_montgomery_fast_engine(void) {
+    return NULL;
+}
+#endif
+
+static const ifc_montgomery_engine portable_engine = {
+    ifc_montgomery_multiply_portable,
+    ifc_montgomery_square_portable,
+};
+
+/* Chosen once; threads that race on the first call compute and store the same answer. */
+static const ifc_montgomery_engine *selected_engine(void) {
+    static const ifc_montgomery_engine *cached = NULL;
+    const ifc_montgomery_engine *engine = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (engine == NULL) {
+        engine = ifc_montgomery_fast_engine();
+        if (engine == NULL) {
+            engine = &portable_engine;
+        }
+        __atomic_store_n(&cached, engine, __ATOMIC_RELAXED);
+    }
+    return engine;
+}
+
+void ifc_montgomery_multiply(uint64_t *result, const uint64_t *a, const uint64_t *b, const uint64_t *n,
+                             uint64_t negated_inverse, size_t count, uint64_t *t) {
+    selected_engine()->multiply(result, a, b, n, negated_inverse, count, t);
+}
+
+void ifc_montgomery_square(uint64_t *result, const uint64_t *a, const uint64_t *n,
+                           uint64_t negated_inverse, size_t count, uint64_t *t) {
+    selected_engine()->square(result, a, n, negated_inverse, count, t);
+}
+
+int ifc_montgomery_has_fast_path(void) {
+    return selected_engine() != &portable_engine;
 }

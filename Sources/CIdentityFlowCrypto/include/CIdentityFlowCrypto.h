@@ -19,16 +19,30 @@ int ifc_sha256_has_hardware(void);
 void ifc_pbkdf2_sha256_iterate(const uint32_t inner[8], const uint32_t outer[8],
                                uint32_t u[8], uint32_t t[8], uint64_t count, int portable);
 
-/// Montgomery multiplication (fused CIOS, 64-bit limbs, least significant first):
-/// `result = a * b / 2^(64 * count) mod n` for `a, b < n`, `n` odd. `result` may alias `a` or `b`;
-/// `t` is scratch of `count + 1` limbs. Only public values come here: not constant time.
+/// Montgomery multiplication (64-bit limbs, least significant first):
+/// `result = a * b / 2^(64 * count) mod n` for `a, b < n`, `n` odd, with the fastest engine this
+/// CPU has (MULX/ADCX/ADOX on x86-64 with BMI2 and ADX, else the portable C code). `result` may
+/// alias `a` or `b`; `t` is scratch of `2 * count` limbs. Only public values come here: not constant time.
 void ifc_montgomery_multiply(uint64_t *result, const uint64_t *a, const uint64_t *b, const uint64_t *n,
                              uint64_t negated_inverse, size_t count, uint64_t *t);
 
-/// Montgomery squaring: `result = a * a / 2^(64 * count) mod n`, the cross products computed once
-/// (about 3/4 of a multiplication). `result` may alias `a`; `t` is scratch of `2 * count` limbs.
+/// Montgomery squaring: `result = a * a / 2^(64 * count) mod n`, the cross products computed once,
+/// on the same engine as `ifc_montgomery_multiply`. `result` may alias `a`; `t` is scratch of `2 * count` limbs.
 void ifc_montgomery_square(uint64_t *result, const uint64_t *a, const uint64_t *n,
                            uint64_t negated_inverse, size_t count, uint64_t *t);
+
+/// The portable multiplication alone (fused CIOS on 128-bit products), so tests can check the fast
+/// engine against it. `t` needs only `count + 1` limbs here.
+void ifc_montgomery_multiply_portable(uint64_t *result, const uint64_t *a, const uint64_t *b, const uint64_t *n,
+                                      uint64_t negated_inverse, size_t count, uint64_t *t);
+
+/// The portable squaring alone, for the same tests.
+void ifc_montgomery_square_portable(uint64_t *result, const uint64_t *a, const uint64_t *n,
+                                    uint64_t negated_inverse, size_t count, uint64_t *t);
+
+/// 1 when `ifc_montgomery_multiply` and `ifc_montgomery_square` use MULX/ADCX/ADOX on this CPU,
+/// 0 when they use the portable code.
+int ifc_montgomery_has_fast_path(void);
 
 // MARK: - P-256 (secp256r1), for PIN proof v2. Scalars and digests are 32 bytes big-endian,
 // public keys SEC1 uncompressed (65 bytes), signatures r || s (64 bytes). Functions return 1 on

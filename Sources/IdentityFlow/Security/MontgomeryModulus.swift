@@ -46,30 +46,36 @@ struct MontgomeryModulus: Sendable, Equatable {
         guard !exponent.isZero else { return BigUInt(1) }
         let count = modulus.count
         let reduced = base < value ? base : base.remainder(dividingBy: value)
-        // Scratch: x | base in Montgomery form | one | R² | t (2 × count words, for squaring).
-        var scratch = [UInt64](repeating: 0, count: 6 * count)
-        let baseLimbs = Self.limbs64(of: reduced, count: count)
+        guard exponent.bitWidth > 1 else { return reduced }
+        // Scratch: x | base | base in Montgomery form | t (2 × count words).
+        var scratch = [UInt64](repeating: 0, count: 5 * count)
         scratch.withUnsafeMutableBufferPointer { buffer in
             guard let x = buffer.baseAddress else { return }
-            let montgomeryBase = x + count, one = x + 2 * count, r2 = x + 3 * count, t = x + 4 * count
-            for index in 0..<count {
-                one[index] = index == 0 ? 1 : 0
-                r2[index] = rSquared[index]
-                x[index] = baseLimbs[index]
+            let plainBase = x + count, montgomeryBase = x + 2 * count, t = x + 3 * count
+            Self.store(reduced, into: plainBase, count: count)
+            rSquared.withUnsafeBufferPointer { r2 in
+                guard let r2 = r2.baseAddress else { return }
+                multiply(plainBase, r2, into: montgomeryBase, scratch: t)
             }
-            multiply(x, r2, into: montgomeryBase, scratch: t)
             // Left-to-right square-and-multiply from the top bit, which is 1: x starts as the base.
-            for index in 0..<count {
-                x[index] = montgomeryBase[index]
-            }
-            for bit in stride(from: exponent.bitWidth - 2, through: 0, by: -1) {
+            x.update(from: montgomeryBase, count: count)
+            for bit in stride(from: exponent.bitWidth - 2, through: 1, by: -1) {
                 square(x, scratch: t)
                 if exponent.bit(bit) {
                     multiply(x, montgomeryBase, into: x, scratch: t)
                 }
             }
-            // Out of the Montgomery domain: x · 1 · R⁻¹.
-            multiply(x, one, into: x, scratch: t)
+            square(x, scratch: t)
+            // The last step also leaves the Montgomery domain: x · base · R⁻¹ = x_plain · base when
+            // the low bit is set (always, for RSA), else x · 1 · R⁻¹.
+            if exponent.bit(0) {
+                multiply(x, plainBase, into: x, scratch: t)
+            } else {
+                // The plain base is no longer needed: it becomes 1.
+                plainBase.update(repeating: 0, count: count)
+                plainBase[0] = 1
+                multiply(x, plainBase, into: x, scratch: t)
+            }
         }
         var limbs32: [UInt32] = []
         limbs32.reserveCapacity(2 * count)
@@ -97,6 +103,15 @@ struct MontgomeryModulus: Sendable, Equatable {
     private func square(_ x: UnsafeMutablePointer<UInt64>, scratch t: UnsafeMutablePointer<UInt64>) {
         modulus.withUnsafeBufferPointer { n in
             ifc_montgomery_square(x, x, n.baseAddress, negatedInverse, n.count, t)
+        }
+    }
+
+    /// Writes `value` as exactly `count` 64-bit limbs, least significant first, at `destination`
+    /// (truncating above).
+    private static func store(_ value: BigUInt, into destination: UnsafeMutablePointer<UInt64>, count: Int) {
+        destination.update(repeating: 0, count: count)
+        for (index, limb) in value.limbs.enumerated() where index / 2 < count {
+            destination[index / 2] |= UInt64(limb) << (32 * UInt64(index % 2))
         }
     }
 
