@@ -9,6 +9,19 @@ enum ChallengeOutcome<Answer: Sendable>: Sendable {
     case abandoned(ChallengeAbandonment)
 }
 
+extension ChallengeOutcome {
+    /// The machine's event for this outcome: an answer through the flow's `answered`, a timeout
+    /// the flow's own deadline caused as `expired` when the flow has such an event, anything else
+    /// as `challengeAbandoned`.
+    func event<Event: ChallengeEvents>(answered: (Answer) -> Event, expired: Event?) -> Event {
+        switch self {
+        case .answered(let answer): answered(answer)
+        case .abandoned(.timedOut) where expired != nil: expired!
+        case .abandoned(let how): .challengeAbandoned(how)
+        }
+    }
+}
+
 /// Called when a challenge object goes away; the engine uses it to notice dropped challenges.
 protocol ChallengeReleaseObserver: AnyObject, Sendable {
     func challengeReleased()
@@ -17,19 +30,22 @@ protocol ChallengeReleaseObserver: AnyObject, Sendable {
 /// The single answer slot shared by one challenge, its sender and its flow: the whole way from an
 /// answer to the machine.
 ///
-/// A sender settles the ticket; the ticket turns the outcome into the machine's event (an answer
-/// through the flow's `answered`, anything else into `challengeAbandoned`) and posts it to the
-/// runner. The first settlement wins; later ones change nothing, return `false` and are logged.
-/// The flow invalidates the ticket when it moves on or ends, which makes every later answer stale.
-final class ChallengeTicket<Machine: StateMachine, Answer: Sendable>: ChallengeReleaseObserver where Machine.Event: ChallengeEvents {
+/// A sender settles the ticket; the ticket hands the outcome to `deliver`, which the flow's engine
+/// made when it opened the ticket (``FlowEngine/ticket(_:deadline:expired:answered:)``): it turns
+/// the outcome into the machine's event (``ChallengeOutcome/event(answered:expired:)``) and posts it
+/// to the runner. The first settlement wins; later ones change nothing, return `false` and are
+/// logged. The flow invalidates the ticket when it moves on or ends, which makes every later answer
+/// stale.
+///
+/// Generic over the answer only: each sender conformance fixes `Answer`, so a host's call through
+/// a sender protocol runs specialised code
+/// ([why](../../../docs/performance-notes.md#the-tickets-answer-type)).
+final class ChallengeTicket<Answer: Sendable>: ChallengeReleaseObserver {
     let flowID: FlowID
     let challengeName: String
     let logger: IdentityFlowLogger
-    private let runner: MachineRunner<Machine>
-    /// The flow's event for an answer.
-    private let answered: @Sendable (Answer) -> Machine.Event
-    /// The event for a timeout, when the flow's own deadline (a request's expiry) caused it.
-    private let expired: Machine.Event?
+    /// Turns an outcome into the machine's event and posts it to the runner.
+    private let deliver: @Sendable (ChallengeOutcome<Answer>) -> Void
     private let slot: Locked<Slot>
 
     private struct Slot: Sendable {
@@ -50,19 +66,12 @@ final class ChallengeTicket<Machine: StateMachine, Answer: Sendable>: ChallengeR
         }
     }
 
-    /// A ticket whose answer becomes `answered(answer)` on `runner`.
-    /// - Parameters:
-    ///   - expired: Sent instead of `challengeAbandoned(.timedOut)` when the ticket times out.
-    init(
-        runner: MachineRunner<Machine>, challengeName: String, logger: IdentityFlowLogger,
-        answered: @escaping @Sendable (Answer) -> Machine.Event, expired: Machine.Event? = nil
-    ) {
-        self.flowID = runner.flowID
-        self.runner = runner
+    /// A ticket whose outcome goes to `deliver`, once.
+    init(flowID: FlowID, challengeName: String, logger: IdentityFlowLogger, deliver: @escaping @Sendable (ChallengeOutcome<Answer>) -> Void) {
+        self.flowID = flowID
         self.challengeName = challengeName
         self.logger = logger
-        self.answered = answered
-        self.expired = expired
+        self.deliver = deliver
         self.slot = Locked(Slot())
     }
 
@@ -91,17 +100,8 @@ final class ChallengeTicket<Machine: StateMachine, Answer: Sendable>: ChallengeR
             return false
         }
         timer?.cancel()
-        runner.post(event(for: outcome))
+        deliver(outcome)
         return true
-    }
-
-    /// The machine's event for an outcome.
-    private func event(for outcome: ChallengeOutcome<Answer>) -> Machine.Event {
-        switch outcome {
-        case .answered(let answer): answered(answer)
-        case .abandoned(.timedOut) where expired != nil: expired!
-        case .abandoned(let how): .challengeAbandoned(how)
-        }
     }
 
     /// Makes the ticket stale: the flow moved on or ended.

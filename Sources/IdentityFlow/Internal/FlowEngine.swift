@@ -53,8 +53,11 @@ extension FlowEngine where Machine.Event: ChallengeEvents {
     func ticket<Answer: Sendable>(
         _ challengeName: String, deadline: Duration? = nil, expired: Machine.Event? = nil,
         answered: @escaping @Sendable (Answer) -> Machine.Event
-    ) -> ChallengeTicket<Machine, Answer> {
-        let ticket = ChallengeTicket(runner: runner, challengeName: challengeName, logger: logger, answered: answered, expired: expired)
+    ) -> ChallengeTicket<Answer> {
+        // Made here, where the machine's type is known, so the runner's send path runs specialised.
+        let ticket = ChallengeTicket<Answer>(flowID: id, challengeName: challengeName, logger: logger) { [runner] outcome in
+            runner.post(outcome.event(answered: answered, expired: expired))
+        }
         let previous = openTicket.withLock { open in
             defer { open = ticket }
             return open

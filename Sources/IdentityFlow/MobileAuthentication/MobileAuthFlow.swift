@@ -93,7 +93,7 @@ final class MobileAuthFlow: FlowPerformer {
 
     /// A ticket that times out when the request expires (or at the configured challenge
     /// timeout, if that comes first): an expiry becomes `requestExpired`.
-    private func ticket<Answer: Sendable>(_ name: String, for request: MobileAuthRequest, answered: @escaping @Sendable (Answer) -> Event) -> ChallengeTicket<MobileAuthMachine, Answer> {
+    private func ticket<Answer: Sendable>(_ name: String, for request: MobileAuthRequest, answered: @escaping @Sendable (Answer) -> Event) -> ChallengeTicket<Answer> {
         let seconds = max(0, request.expiresAt.timeIntervalSince(client.configuration.now()))
         let untilExpiry = Duration.milliseconds(Int64((seconds * 1000).rounded(.up)))
         let expiryComesFirst = client.configuration.challengeTimeout.map { untilExpiry <= $0 } ?? true

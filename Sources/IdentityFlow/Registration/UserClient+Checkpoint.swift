@@ -55,7 +55,7 @@ extension UserClient {
 struct RedirectWaiter: Sendable {
     let flowID: FlowID
     let state: Redacted<String>
-    let ticket: ChallengeTicket<RegistrationMachine, URL>
+    let ticket: ChallengeTicket<URL>
 
     /// Whether `url` carries this registration's `state` (compared as bytes).
     func claims(_ url: URL) -> Bool { BrowserRedirect.carries(state: state.value, in: url) }
