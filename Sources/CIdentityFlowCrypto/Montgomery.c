@@ -30,27 +30,7 @@ void ifc_montgomery_multiply_portable(uint64_t *result, const uint64_t *a, const
         t[count] = (uint64_t)(top >> 64);
     }
     /* t < 2n: subtract n once if t >= n. */
-    int subtract = t[count] != 0;
-    if (!subtract) {
-        subtract = 1;
-        for (size_t index = count; index-- > 0;) {
-            if (t[index] != n[index]) {
-                subtract = t[index] > n[index];
-                break;
-            }
-        }
-    }
-    if (subtract) {
-        uint64_t borrow = 0;
-        for (size_t index = 0; index < count; index++) {
-            const ifc_u128 difference = (ifc_u128)t[index] - n[index] - borrow;
-            t[index] = (uint64_t)difference;
-            borrow = (uint64_t)(difference >> 64) & 1;
-        }
-    }
-    for (size_t index = 0; index < count; index++) {
-        result[index] = t[index];
-    }
+    ifc_montgomery_final_subtract(result, t, t[count], n, count);
 }
 
 void ifc_montgomery_square_portable(uint64_t *result, const uint64_t *a, const uint64_t *n,
@@ -100,20 +80,24 @@ void ifc_montgomery_square_portable(uint64_t *result, const uint64_t *a, const u
         extra = (uint64_t)(top >> 64);
     }
     /* (a^2 + m n) / R < 2n: subtract n once if it is at least n. */
-    uint64_t *reduced = t + count;
+    ifc_montgomery_final_subtract(result, t + count, extra, n, count);
+}
+
+void ifc_montgomery_final_subtract(uint64_t *result, const uint64_t *limbs, uint64_t extra,
+                                   const uint64_t *n, size_t count) {
     int subtract = extra != 0;
     if (!subtract) {
-        subtract = 1;
+        subtract = 1; /* equal to n also subtracts */
         for (size_t index = count; index-- > 0;) {
-            if (reduced[index] != n[index]) {
-                subtract = reduced[index] > n[index];
+            if (limbs[index] != n[index]) {
+                subtract = limbs[index] > n[index];
                 break;
             }
         }
     }
     uint64_t borrow = 0;
     for (size_t index = 0; index < count; index++) {
-        const ifc_u128 difference = (ifc_u128)reduced[index] - (subtract ? n[index] : 0) - borrow;
+        const ifc_u128 difference = (ifc_u128)limbs[index] - (subtract ? n[index] : 0) - borrow;
         result[index] = (uint64_t)difference;
         borrow = (uint64_t)(difference >> 64) & 1;
     }

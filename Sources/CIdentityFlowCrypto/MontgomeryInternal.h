@@ -13,6 +13,11 @@ typedef struct {
                    uint64_t negated_inverse, size_t count, uint64_t *t);
 } ifc_montgomery_engine;
 
+/* result = value - n when value >= n, else value, for value = extra * 2^(64 count) + limbs < 2n:
+   the last step of every Montgomery product. `limbs` may alias `result`. */
+void ifc_montgomery_final_subtract(uint64_t *result, const uint64_t *limbs, uint64_t extra,
+                                   const uint64_t *n, size_t count);
+
 /* The engine with this CPU's multiply-accumulate instructions (x86-64 BMI2 + ADX), or NULL. */
 const ifc_montgomery_engine *ifc_montgomery_fast_engine(void);
 

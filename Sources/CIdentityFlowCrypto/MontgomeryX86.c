@@ -75,23 +75,7 @@ reduce(uint64_t *result, uint64_t *t, const uint64_t *n, uint64_t negated_invers
         t[i + count] = (uint64_t)top;
         extra = (uint64_t)(top >> 64);
     }
-    const uint64_t *reduced = t + count;
-    int subtract = extra != 0;
-    if (!subtract) {
-        subtract = 1;
-        for (size_t index = count; index-- > 0;) {
-            if (reduced[index] != n[index]) {
-                subtract = reduced[index] > n[index];
-                break;
-            }
-        }
-    }
-    uint64_t borrow = 0;
-    for (size_t index = 0; index < count; index++) {
-        const ifc_u128 difference = (ifc_u128)reduced[index] - (subtract ? n[index] : 0) - borrow;
-        result[index] = (uint64_t)difference;
-        borrow = (uint64_t)(difference >> 64) & 1;
-    }
+    ifc_montgomery_final_subtract(result, t + count, extra, n, count);
 }
 
 /* ifc_montgomery_multiply on MULX/ADX: the full product a * b by rows (separated operand
