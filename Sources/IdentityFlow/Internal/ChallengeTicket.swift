@@ -44,7 +44,10 @@ final class ChallengeTicket<Answer: Sendable>: ChallengeReleaseObserver {
     let flowID: FlowID
     let challengeName: String
     let logger: IdentityFlowLogger
-    /// Turns an outcome into the machine's event and posts it to the runner.
+    /// Turns an outcome into the machine's event and posts it to the runner. Kept for the
+    /// ticket's life: a challenge the host holds after its flow ended keeps the runner (its
+    /// machine final, its flow already dropped) until the host lets go. Releasing the route on
+    /// close instead (an optional closure in the lock) cost 0.1 µs on every answer (bench c).
     private let deliver: @Sendable (ChallengeOutcome<Answer>) -> Void
     private let slot: Locked<Slot>
 
