@@ -101,5 +101,38 @@ struct PinFlowMachineTests {
         var logout = LogoutMachine(tokens: Self.tokens)
         #expect(logout.handle(.started)?.effects == [.endLocalSession, .revokeTokens(Self.tokens)])
     }
-}
 
+    @Test("the shared PIN loop as a value: each phase's steps and guards, whatever machine asks")
+    func pinLoopSteps() {
+        func step(_ phase: PinEntry.Phase, _ input: PinEntry.Input) -> (String?, PinEntry.Step)? {
+            PinEntry.step(in: phase, on: input, profile: Self.profile).map { ($0.guardName, $0.step) }
+        }
+        let cancelled = PinEntry.Step.fail(ChallengeAbandonment.flowCancelled)
+        // Fetching the counters: the first challenge shows a pending error; lockout deletes.
+        #expect(step(.fetchingStatus(error: Self.broken), .statusFetched(Self.counters))?.1 == .ask(Self.counters, error: Self.broken))
+        #expect(step(.fetchingStatus(error: nil), .checked(.deregistered))?.0 == "deregistered")
+        #expect(step(.fetchingStatus(error: nil), .checked(.deregistered))?.1 == .deleteProfile)
+        #expect(step(.fetchingStatus(error: nil), .checked(.rejected(Self.counters))) == nil)
+        #expect(step(.fetchingStatus(error: nil), .cancelRequested)?.1 == cancelled)
+        // Awaiting the PIN: an answer is verified with the counters shown; an abandonment fails.
+        #expect(step(.awaiting(Self.counters), .provided(Redacted("24680")))?.1 == .verify(Redacted("24680"), Self.counters))
+        #expect(step(.awaiting(Self.counters), .abandoned(.timedOut))?.1 == .fail(ChallengeAbandonment.timedOut.error))
+        #expect(step(.awaiting(Self.counters), .checked(.deregistered)) == nil)
+        // Verifying: network trouble asks again with the same counters; other failures end it;
+        // a cancel waits for the check's outcome.
+        #expect(step(.verifying(Self.counters), .serviceFailed(Self.network))?.0 == "recoverable")
+        #expect(step(.verifying(Self.counters), .serviceFailed(Self.network))?.1 == .ask(Self.counters, error: Self.network))
+        #expect(step(.verifying(Self.counters), .serviceFailed(Self.broken))?.1 == .fail(Self.broken))
+        #expect(step(.verifying(Self.counters), .checked(.accepted(Self.tokens, key: Self.key)))?.1 == .accepted(Self.tokens, key: Self.key))
+        #expect(step(.verifying(Self.counters), .cancelRequested)?.1 == .awaitCheck)
+        // Cancelling: a session the check opened is revoked; a wrong PIN just ends as cancelled.
+        #expect(step(.cancelling, .checked(.accepted(Self.tokens, key: Self.key)))?.1 == .revoke(Self.tokens))
+        #expect(step(.cancelling, .checked(.rejected(Self.counters)))?.0 == "rejected")
+        #expect(step(.cancelling, .checked(.rejected(Self.counters)))?.1 == cancelled)
+        #expect(step(.cancelling, .checked(.deregistered))?.1 == .deleteProfile)
+        #expect(step(.cancelling, .provided(Redacted("24680"))) == nil)
+        // Deleting the profile ends with userDeregistered for that profile.
+        #expect(step(.deletingProfile, .profileDeleted)?.1 == .fail(PinEntry.deregisteredError(Self.profile)))
+        #expect(step(.deletingProfile, .cancelRequested) == nil)
+    }
+}

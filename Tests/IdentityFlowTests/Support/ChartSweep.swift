@@ -26,21 +26,21 @@ struct ChartSweep<Machine: StateMachine> {
         var taken: Set<ChartTransition> = []
         var rejected = 0
         for make in variants {
-        for state in states {
-            for event in events {
-                var machine = make(state)
-                let source = Machine.name(of: state)
-                if let reaction = machine.handle(event) {
-                    let transition = ChartTransition(from: source, on: Machine.name(of: event), guard: reaction.guardName, to: Machine.name(of: machine.state))
-                    #expect(Machine.chart.declares(transition), "undeclared: \(transition)", sourceLocation: sourceLocation)
-                    #expect(!make(state).isFinished, "a final state accepted \(transition)", sourceLocation: sourceLocation)
-                    taken.insert(transition)
-                } else {
-                    #expect(machine.state == state, sourceLocation: sourceLocation)
-                    rejected += 1
+            for state in states {
+                for event in events {
+                    var machine = make(state)
+                    let source = Machine.name(of: state)
+                    if let reaction = machine.handle(event) {
+                        let transition = ChartTransition(from: source, on: Machine.name(of: event), guard: reaction.guardName, to: Machine.name(of: machine.state))
+                        #expect(Machine.chart.declares(transition), "undeclared: \(transition)", sourceLocation: sourceLocation)
+                        #expect(!make(state).isFinished, "a final state accepted \(transition)", sourceLocation: sourceLocation)
+                        taken.insert(transition)
+                    } else {
+                        #expect(machine.state == state, sourceLocation: sourceLocation)
+                        rejected += 1
+                    }
                 }
             }
-        }
         }
         let untaken = Machine.chart.transitions.filter { !taken.contains($0) }
         #expect(untaken.isEmpty, "declared but never taken: \(untaken)", sourceLocation: sourceLocation)
