@@ -88,8 +88,16 @@ start_server() {
     fi
 
     echo "=== $(date -u +%FT%TZ) starting on 127.0.0.1:$port" >>"$state/server.log"
-    nohup "$venv/bin/python" manage.py runserver --noreload "127.0.0.1:$port" \
-        >>"$state/server.log" 2>&1 </dev/null &
+    # The server keeps only stdin, stdout and stderr: a test process that runs start.sh would
+    # otherwise hand it every descriptor it has open, and a test reading one of its pipes to the
+    # end would wait as long as the server runs.
+    (
+        for descriptor in /proc/self/fd/*; do
+            descriptor="${descriptor##*/}"
+            if ((descriptor > 2)); then eval "exec ${descriptor}>&-" 2>/dev/null || true; fi
+        done
+        exec nohup "$venv/bin/python" manage.py runserver --noreload "127.0.0.1:$port"
+    ) >>"$state/server.log" 2>&1 </dev/null &
     pid=$!
     echo "$pid" >"$state/server.pid"
     echo "$port" >"$state/server.port"
