@@ -9,8 +9,9 @@
 
 typedef unsigned __int128 u128;
 
-// SwiftPM compiles C with -O2, which leaves these short fixed-count loops rolled; unrolled they
-// run about 40 % faster (a P-256 field multiplication: 20 ns rolled, 12.5 ns unrolled).
+// SwiftPM compiles C with -O2, which leaves these short fixed-count loops rolled and the
+// reduction out of line: a P-256 field multiplication took 20 ns, 13 ns unrolled, 11 ns with the
+// helpers below inlined too.
 #define UNROLL _Pragma("clang loop unroll(full)")
 // The helpers a multiplication is made of, inlined into it whatever the optimiser's budget says.
 #define LIMB_HELPER static inline __attribute__((always_inline))

@@ -108,6 +108,7 @@ public final actor MachineRunner<Machine: StateMachine> {
             taken += posted.count
             posted.removeAll(keepingCapacity: true)
             if taken >= Self.inlineEventBound {
+                // Detached on purpose (see above): an actor-isolated task would run next on this thread.
                 Task.detached { await self.takePostedEvents() }
                 return
             }

@@ -38,4 +38,20 @@ struct ChallengeTicketTests {
         #expect(!ticket.settle(.abandoned(.timedOut)))
         #expect(deliveries.withLock { $0 }.isEmpty)
     }
+
+    @Test("an outcome becomes the flow's event: an answer through `answered`, a timeout through `expired` when the flow has one, anything else `challengeAbandoned`")
+    func outcomeToEvent() {
+        typealias Event = MobileAuthMachine.Event
+        let answered: (Bool) -> Event = Event.confirmationAnswered
+        func name(_ event: Event) -> String { MobileAuthMachine.name(of: event) }
+        #expect(name(ChallengeOutcome.answered(true).event(answered: answered, expired: .requestExpired)) == "confirmationAnswered")
+        #expect(name(ChallengeOutcome<Bool>.abandoned(.timedOut).event(answered: answered, expired: .requestExpired)) == "requestExpired")
+        #expect(name(ChallengeOutcome<Bool>.abandoned(.timedOut).event(answered: answered, expired: nil)) == "challengeAbandoned")
+        #expect(name(ChallengeOutcome<Bool>.abandoned(.cancelled).event(answered: answered, expired: .requestExpired)) == "challengeAbandoned")
+        if case .challengeAbandoned(let how) = ChallengeOutcome<Bool>.abandoned(.released).event(answered: answered, expired: nil) {
+            #expect(how == .released)
+        } else {
+            Issue.record("a release did not become challengeAbandoned")
+        }
+    }
 }
