@@ -20,11 +20,8 @@ struct PinFlowMachineTests {
         let contexts = [Authenticator.pin, .biometric].flatMap { authenticator in
             [nil, UserProfile(profileId: "other")].map { M.Context(profile: Self.profile, authenticator: authenticator, previousProfile: $0) }
         } + [M.Context(profile: Self.profile, authenticator: .pin, previousProfile: nil, reusesSession: true)]
-        let prompt = M.PinPrompt(counters: Self.counters)
         ChartSweep<M>(
-            variants: contexts.map { context in { M(context: context, state: $0) } },
-            states: [.idle, .loggingOutPreviousUser, .awaitingBiometric, .verifyingBiometric, .fetchingPinStatus(.init(error: nil)),
-                     .awaitingPin(prompt), .verifyingPin(prompt), .storingSession(Self.tokens), .deletingProfile, .cancelling, .revokingTokens, .authenticated, .failed],
+            variants: contexts.map { M(context: $0) },
             events: [.started, .previousUserLoggedOut, .biometricAnswered(.confirmed), .biometricAnswered(.pinFallback), .biometricAnswered(.failed),
                      .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .sessionStored, .profileDeleted, .tokensRevoked,
                      .serviceFailed(Self.network), .serviceFailed(Self.broken), .cancelRequested]
@@ -36,10 +33,7 @@ struct PinFlowMachineTests {
     func changePin() {
         typealias M = ChangePinMachine
         ChartSweep<M>(
-            make: { M(context: .init(profile: Self.profile, pinPolicy: PinPolicy()), state: $0) },
-            states: [.idle, .fetchingPinStatus, .awaitingCurrentPin(Self.counters), .verifyingCurrentPin(Self.counters), .awaitingNewPin(Self.tokens, currentKey: .none),
-                     .enrollingNewPin(Self.tokens, currentKey: .none), .storingSession(Self.tokens), .deletingProfile, .cancelling, .revokingTokens(Self.network),
-                     .changed, .failed],
+            variants: [M(context: .init(profile: Self.profile, pinPolicy: PinPolicy()))],
             events: [.started, .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .pinProvided(Redacted("12345")), .pinEnrolled,
                      .sessionStored, .profileDeleted, .tokensRevoked, .serviceFailed(Self.network), .serviceFailed(Self.broken), .cancelRequested]
                 + Self.checks.map(M.Event.pinChecked) + Self.abandonments.map(M.Event.challengeAbandoned)
@@ -50,9 +44,7 @@ struct PinFlowMachineTests {
     func authenticatorRegistration() {
         typealias M = AuthenticatorRegistrationMachine
         ChartSweep<M>(
-            make: { M(profile: Self.profile, state: $0) },
-            states: [.idle, .fetchingPinStatus, .awaitingPin(Self.counters), .verifyingPin(Self.counters), .storingAuthenticator, .deletingProfile,
-                     .cancelling, .revokingTokens, .registered, .failed],
+            variants: [M(profile: Self.profile)],
             events: [.started, .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .authenticatorStored, .profileDeleted, .tokensRevoked,
                      .serviceFailed(Self.network), .serviceFailed(Self.broken), .cancelRequested]
                 + Self.checks.map(M.Event.pinChecked) + Self.abandonments.map(M.Event.challengeAbandoned)
@@ -62,8 +54,7 @@ struct PinFlowMachineTests {
     @Test("LogoutMachine follows its chart")
     func logout() {
         ChartSweep<LogoutMachine>(
-            make: { LogoutMachine(tokens: Self.tokens, state: $0) },
-            states: [.idle, .revokingTokens, .loggedOut, .loggedOutLocally],
+            variants: [LogoutMachine(tokens: Self.tokens)],
             events: [.started, .tokensRevoked, .serviceFailed(Self.network), .cancelRequested]
         ).run()
     }
@@ -72,9 +63,7 @@ struct PinFlowMachineTests {
     func deregistration() {
         typealias M = DeregistrationMachine
         ChartSweep<M>(
-            make: { M(profile: Self.profile, state: $0) },
-            states: [.idle, .deregisteringOnServer, .deletingLocalData(.init(failure: nil)), .deletingLocalData(.init(failure: Self.network)),
-                     .deregistered, .deregisteredLocally, .failed],
+            variants: [M(profile: Self.profile)],
             events: [.started, .serverDeregistered, .localDataDeleted, .serviceFailed(Self.network), .cancelRequested]
         ).run()
     }

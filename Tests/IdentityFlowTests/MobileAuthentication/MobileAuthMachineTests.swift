@@ -21,14 +21,8 @@ struct MobileAuthMachineTests {
 
     @Test("follows its chart for every request type, with and without biometrics")
     func followsChart() {
-        let variants: [(M.State) -> M] = [nil, .confirmation, .pin, .biometric].flatMap { type in
-            [false, true].map { biometrics in { Self.machine(type, biometrics: biometrics, in: $0) } }
-        }
         ChartSweep<M>(
-            variants: variants,
-            states: [.idle, .fetchingRequest, .awaitingConfirmation, .sendingAnswer(accepted: true), .sendingAnswer(accepted: false), .awaitingBiometric,
-                     .verifyingBiometric, .fetchingPinStatus(.init(error: nil)), .awaitingPin(Self.counters), .verifyingPin(Self.counters), .deletingProfile,
-                     .accepted, .denied, .failed],
+            variants: [nil, .confirmation, .pin, .biometric].flatMap { type in [false, true].map { Self.machine(type, biometrics: $0) } },
             events: [.started, .requestFetched(Self.request(.pin)), .confirmationAnswered(true), .confirmationAnswered(false),
                      .biometricAnswered(.confirmed), .biometricAnswered(.pinFallback), .biometricAnswered(.failed),
                      .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")),

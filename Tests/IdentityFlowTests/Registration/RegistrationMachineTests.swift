@@ -29,17 +29,6 @@ struct RegistrationMachineTests {
         .customAnswerReceived(CustomRegistrationAnswer(info: CustomInfo(status: status), session: "S", tokens: tokens))
     }
 
-    static let states: [RegistrationMachine.State] = {
-        let session = RegistrationMachine.CustomSession(id: "S")
-        let partial = RegistrationMachine.PartialSession(stateKey: Redacted("K"), identifier: "ada@example.com")
-        return [
-            .idle, .preparingAuthorization, .savingCheckpoint, .awaitingBrowserRedirect, .exchangingCode, .awaitingCustomInitData, .sendingCustomInitData,
-            .awaitingCustomFinishData(session), .sendingCustomFinishData(session), .awaitingPin(credentials), .enrollingPin(credentials),
-            .awaitingPartialRegistration(partial), .sendingPartialRegistration(partial), .awaitingCredentials, .sendingCredentials, .exchangingExternalToken,
-            .storingProfile(credentials), .cancelling, .discardingRegistration(.init(error: IdentityFlowError(.serverNotReachable))), .registered, .failed,
-        ]
-    }()
-
     static let events: [RegistrationMachine.Event] = [
         .started,
         .authorizationURLBuilt(URL(string: "https://idp/authorize")!),
@@ -70,9 +59,9 @@ struct RegistrationMachineTests {
     func followsChart() {
         ChartSweep<RegistrationMachine>(
             variants: [Self.browser, Self.oneStep, Self.twoStep, Self.sevenPass, Self.exchange].flatMap { provider in
-                [false, true].map { stateless in { Self.machine(provider, in: $0, stateless: stateless) } }
+                [false, true].map { Self.machine(provider, stateless: $0) }
             },
-            states: Self.states, events: Self.events
+            events: Self.events
         ).run()
     }
 

@@ -2,53 +2,63 @@ import Testing
 import IdentityFlow
 import Statechart
 
-/// Runs every sample event in every sample state of a machine, as plain values, and checks the
-/// machine against its chart: every transition taken is declared, every declared transition is
-/// taken, everything else is rejected with the state unchanged, and final states accept nothing.
-/// Machines whose context changes which transitions exist (a browser or custom provider, say)
-/// are swept once per context variant; coverage is counted over all of them.
+/// Explores a machine from its initial state, as plain values, and checks it against its chart.
+///
+/// The states are not listed by hand: starting from each variant's initial state, every sample
+/// event is sent to every state reached so far, so the states swept are exactly those the machine
+/// can reach. Every transition taken must be declared, every declared transition must be taken,
+/// every state the chart names must be reached, everything else is rejected with the state
+/// unchanged, and final states accept nothing. Machines whose context changes which transitions
+/// exist (a browser or custom provider, say) come as one variant per context; coverage is counted
+/// over all of them. Only the events need samples, because their payloads steer the guards.
 struct ChartSweep<Machine: StateMachine> {
-    let variants: [(Machine.State) -> Machine]
-    let states: [Machine.State]
+    /// Machines in their initial state, one per context variant.
+    let variants: [Machine]
+    /// Sample events: every event the chart names, with payloads for each guard.
     let events: [Machine.Event]
-
-    init(make: @escaping (Machine.State) -> Machine, states: [Machine.State], events: [Machine.Event]) {
-        self.init(variants: [make], states: states, events: events)
-    }
-
-    init(variants: [(Machine.State) -> Machine], states: [Machine.State], events: [Machine.Event]) {
-        self.variants = variants
-        self.states = states
-        self.events = events
-    }
+    /// The most states one variant may reach before the sweep gives up (a payload that grows).
+    let stateLimit = 500
 
     func run(sourceLocation: SourceLocation = #_sourceLocation) {
         var taken: Set<ChartTransition> = []
+        var reached: Set<String> = []
         var rejected = 0
-        for make in variants {
-            for state in states {
+        for initial in variants {
+            #expect(Machine.name(of: initial.state) == Machine.chart.initial, "a variant does not start in the initial state", sourceLocation: sourceLocation)
+            var seen = [initial.state]
+            var frontier = [initial]
+            while let machine = frontier.popLast() {
                 for event in events {
-                    var machine = make(state)
-                    let source = Machine.name(of: state)
-                    if let reaction = machine.handle(event) {
-                        let transition = ChartTransition(from: source, on: Machine.name(of: event), guard: reaction.guardName, to: Machine.name(of: machine.state))
-                        #expect(Machine.chart.declares(transition), "undeclared: \(transition)", sourceLocation: sourceLocation)
-                        #expect(!make(state).isFinished, "a final state accepted \(transition)", sourceLocation: sourceLocation)
-                        taken.insert(transition)
-                    } else {
-                        #expect(machine.state == state, sourceLocation: sourceLocation)
+                    var next = machine
+                    guard let reaction = next.handle(event) else {
+                        #expect(next.state == machine.state, sourceLocation: sourceLocation)
                         rejected += 1
+                        continue
+                    }
+                    let transition = ChartTransition(
+                        from: Machine.name(of: machine.state), on: Machine.name(of: event), guard: reaction.guardName, to: Machine.name(of: next.state))
+                    #expect(Machine.chart.declares(transition), "undeclared: \(transition)", sourceLocation: sourceLocation)
+                    #expect(!machine.isFinished, "a final state accepted \(transition)", sourceLocation: sourceLocation)
+                    taken.insert(transition)
+                    if !seen.contains(next.state) {
+                        seen.append(next.state)
+                        frontier.append(next)
                     }
                 }
+                if seen.count > stateLimit {
+                    Issue.record("more than \(stateLimit) states reached: a payload keeps growing", sourceLocation: sourceLocation)
+                    return
+                }
             }
+            reached.formUnion(seen.map(Machine.name(of:)))
         }
         let untaken = Machine.chart.transitions.filter { !taken.contains($0) }
         #expect(untaken.isEmpty, "declared but never taken: \(untaken)", sourceLocation: sourceLocation)
         #expect(rejected > 0, sourceLocation: sourceLocation)
         let chartStates = Set(Machine.chart.states)
-        #expect(Set(states.map(Machine.name(of:))).isSuperset(of: chartStates), "states not sampled: \(chartStates.subtracting(states.map(Machine.name(of:))))", sourceLocation: sourceLocation)
-        // Every state and event the chart names must be among the samples: one the chart gains
-        // cannot be left out of the sweep unnoticed.
+        #expect(reached == chartStates, "reached but not charted: \(reached.subtracting(chartStates)); charted but unreachable: \(chartStates.subtracting(reached))", sourceLocation: sourceLocation)
+        // Every event the chart names must be among the samples: one the chart gains cannot be
+        // left out of the sweep unnoticed.
         let chartEvents = Set(Machine.chart.transitions.map(\.event))
         #expect(Set(events.map(Machine.name(of:))).isSuperset(of: chartEvents), "events not sampled: \(chartEvents.subtracting(events.map(Machine.name(of:))))", sourceLocation: sourceLocation)
     }
