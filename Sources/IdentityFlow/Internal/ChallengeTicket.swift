@@ -23,6 +23,8 @@ extension ChallengeOutcome {
 }
 
 /// Called when a challenge object goes away; the engine uses it to notice dropped challenges.
+/// Challenges store it beside their sender rather than cast the sender to it
+/// ([why](../../../docs/performance-notes.md#the-tickets-answer-type)).
 protocol ChallengeReleaseObserver: AnyObject, Sendable {
     func challengeReleased()
 }
