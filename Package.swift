@@ -26,14 +26,16 @@ let package = Package(
             dependencies: ["IdentityFlow", "IdentityFlowTesting", "IdentityFlowCharts", "Statechart", "StatechartExport", "CIdentityFlowCrypto"]),
         // Writes into a FileStorage until killed: the crash-safety test's child process.
         .executableTarget(name: "identityflow-crash-writer", dependencies: ["IdentityFlow", "IdentityFlowTesting"]),
+        // Reads child processes' output in the tests that start them (crash writer, demo runs).
+        .target(name: "ChildProcessSupport", path: "Tests/ChildProcessSupport"),
         .testTarget(name: "StatechartTests", dependencies: ["Statechart"]),
         .testTarget(name: "StatechartExportTests", dependencies: ["StatechartExport", "Statechart"]),
         .testTarget(
             name: "IdentityFlowTests",
-            dependencies: ["IdentityFlow", "IdentityFlowTesting", "IdentityFlowCharts", "Statechart", "StatechartExport"]),
+            dependencies: ["IdentityFlow", "IdentityFlowTesting", "IdentityFlowCharts", "Statechart", "StatechartExport", "ChildProcessSupport"]),
         .testTarget(name: "IdentityFlowTestingTests", dependencies: ["IdentityFlowTesting", "IdentityFlow"]),
         .testTarget(name: "ExplorationTests", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart"]),
-        .testTarget(name: "InteropTests", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart"]),
+        .testTarget(name: "InteropTests", dependencies: ["IdentityFlow", "IdentityFlowTesting", "Statechart", "ChildProcessSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IdentityFlow
 import Statechart
+import ChildProcessSupport
 
 extension InteropSuite {
 /// `identityflow demo --issuer …` driven like a person at a terminal: the test reads the printed
@@ -124,18 +125,6 @@ final class DemoProcess: Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        output.fileHandleForReading.readabilityHandler = { [watch] handle in
-            let data = handle.availableData
-            let ready = watch.withLock { watch -> [(CheckedContinuation<String?, Never>, String?)] in
-                if data.isEmpty { watch.ended = true } else { watch.output += String(decoding: data, as: UTF8.self) }
-                let text = watch.output
-                let due = watch.waiters.filter { watch.ended || text.contains($0.needle) }
-                watch.waiters.removeAll { watch.ended || text.contains($0.needle) }
-                return due.map { ($0.continuation, text.contains($0.needle) ? text : nil) }
-            }
-            if data.isEmpty { handle.readabilityHandler = nil }
-            for (continuation, text) in ready { continuation.resume(returning: text) }
-        }
         process.terminationHandler = { [watch] process in
             let status = process.terminationStatus
             watch.withLock { watch in
@@ -145,6 +134,18 @@ final class DemoProcess: Sendable {
             }?.resume(returning: status)
         }
         try process.run()
+        // Read on a thread of its own until the child has exited and the pipe is empty: the end
+        // of the pipe is not waited for (see PipeReader).
+        Thread.detachNewThread { [watch, process] in
+            let reader = PipeReader(descriptor: output.fileHandleForReading.fileDescriptor)
+            while true {
+                let more = reader.readChunk(waitingUpTo: 100)
+                let exited = !more && (reader.reachedEnd || !process.isRunning)
+                if exited { reader.drain() }
+                if more || exited { Self.publish(String(decoding: reader.output, as: UTF8.self), ended: exited, to: watch) }
+                if exited { break }
+            }
+        }
         // A run that hangs (a stuck network call in the child, a lost termination notice) must
         // fail its test, not hold the suite: after 90 s the child is killed and every wait ends.
         Task { [watch, process] in
@@ -161,6 +162,19 @@ final class DemoProcess: Sendable {
             for waiter in waiters { waiter.resume(returning: nil) }
             exitWaiter?.resume(returning: -1)
         }
+    }
+
+    /// Records the output so far and resumes the waits it satisfies (all of them once it ended).
+    private static func publish(_ text: String, ended: Bool, to watch: Locked<Watch>) {
+        let ready = watch.withLock { watch -> [(CheckedContinuation<String?, Never>, String?)] in
+            guard !watch.ended else { return [] }
+            watch.output = text
+            watch.ended = ended
+            let due = watch.waiters.filter { ended || text.contains($0.needle) }
+            watch.waiters.removeAll { ended || text.contains($0.needle) }
+            return due.map { ($0.continuation, text.contains($0.needle) ? text : nil) }
+        }
+        for (continuation, text) in ready { continuation.resume(returning: text) }
     }
 
     /// Waits until the output contains `needle`; returns the output so far, or `nil` if it ended without it.

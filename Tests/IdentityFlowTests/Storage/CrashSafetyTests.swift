@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ChildProcessSupport
 @testable import IdentityFlow
 
 /// FileStorage survives SIGKILL at any moment: a writer process (`identityflow-crash-writer`)
@@ -61,12 +62,8 @@ struct CrashSafetyTests {
 
 /// The writer process: started, read line by line, killed with SIGKILL.
 ///
-/// Its output is read with `poll` and `read` on a thread of its own, not with a dispatch read
-/// source (`readabilityHandler`): two hundred writers killed mid-write make a source's
-/// cancellation race with its events inside libdispatch. The reader never waits for the end of
-/// the pipe either: a child another test spawns meanwhile may inherit the pipe's write end and
-/// keep it open for as long as it runs. It stops when it has the lines, or when the writer has
-/// exited and the pipe holds nothing more.
+/// Its output is read by a ``PipeReader`` on a thread of its own. It stops when it has the lines,
+/// or when the writer has exited and the pipe holds nothing more.
 enum CrashWriter {
     static let binary: URL? = {
         [Bundle.main.bundleURL.deletingLastPathComponent(), URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
@@ -92,33 +89,11 @@ enum CrashWriter {
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
                 // What the writer wrote before it died is in the pipe already.
-                while reader.readChunk(waitingUpTo: 0) {}
+                reader.drain()
                 let text = String(decoding: reader.output, as: UTF8.self)
                 let complete = text.lastIndex(of: "\n").map { text[..<$0].split(separator: "\n").map(String.init) } ?? []
                 continuation.resume(returning: (complete, process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL))
             }
         }
-    }
-}
-
-/// Reads a pipe's output as it comes, without waiting for its end.
-final class PipeReader {
-    let descriptor: Int32
-    private(set) var output = Data()
-    private(set) var lineCount = 0
-
-    init(descriptor: Int32) { self.descriptor = descriptor }
-
-    /// Reads what the pipe holds, waiting up to `milliseconds` for something to come; `false`
-    /// when nothing came (or the pipe's writers are all closed).
-    func readChunk(waitingUpTo milliseconds: Int32) -> Bool {
-        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, milliseconds) > 0 else { return false }
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        let count = read(descriptor, &buffer, buffer.count)
-        guard count > 0 else { return false }
-        output.append(contentsOf: buffer[0..<count])
-        lineCount += buffer[0..<count].reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
-        return true
     }
 }
