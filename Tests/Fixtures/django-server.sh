@@ -90,13 +90,16 @@ start_server() {
     echo "=== $(date -u +%FT%TZ) starting on 127.0.0.1:$port" >>"$state/server.log"
     # The server keeps only stdin, stdout and stderr: a test process that runs start.sh would
     # otherwise hand it every descriptor it has open, and a test reading one of its pipes to the
-    # end would wait as long as the server runs.
+    # end would wait as long as the server runs. It also starts with no signal blocked: started
+    # from a test process's worker thread it would inherit that thread's mask, TERM included, and
+    # stop would wait 10 s for it before killing it.
     (
         for descriptor in /proc/self/fd/*; do
             descriptor="${descriptor##*/}"
             if ((descriptor > 2)); then eval "exec ${descriptor}>&-" 2>/dev/null || true; fi
         done
-        exec nohup "$venv/bin/python" manage.py runserver --noreload "127.0.0.1:$port"
+        exec nohup "$venv/bin/python" -c 'import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])' \
+            "$venv/bin/python" manage.py runserver --noreload "127.0.0.1:$port"
     ) >>"$state/server.log" 2>&1 </dev/null &
     pid=$!
     echo "$pid" >"$state/server.pid"
