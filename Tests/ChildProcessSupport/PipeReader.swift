@@ -12,6 +12,7 @@ import Glibc
 /// output unreported. A reader stops when its child has exited and the pipe holds nothing more,
 /// so a pipe end that another child inherited cannot hold it either.
 package final class PipeReader {
+    /// The pipe's read end.
     package let descriptor: Int32
     /// Everything read so far.
     package private(set) var output = Data()
