@@ -5,7 +5,7 @@ import FoundationNetworking
 import IdentityFlow
 import Statechart
 
-/// Replays the fixture's browser login without a browser (`Tests/Fixtures/oidc/README.md`,
+/// Replays the fixtures' browser login without a browser (`Tests/Fixtures/oidc/README.md`,
 /// "Browser login, replayed without a browser"): one cookie jar for the whole flow, redirects never
 /// followed, relative `Location`s resolved against the page that sent them.
 final class HeadlessBrowser: Sendable {
@@ -23,7 +23,10 @@ final class HeadlessBrowser: Sendable {
     private let cookies = Locked<[String: String]>([:])
 
     /// Logs in with the HTML form, answers the consent form (`allow` or deny) and returns the
-    /// redirect to the app's redirect URI, unfollowed.
+    /// redirect to the app's redirect URI, unfollowed. Knows the fixtures' pages: Django's login
+    /// form (`username`) and allauth's (`login`), django-oauth-toolkit's and django-oidc-provider's
+    /// consent form (`authorizationForm`, an `allow` button) and allauth's (checked scopes, an
+    /// `action` button of `grant` or `cancel`).
     /// - Parameters:
     ///   - authorizationURL: The URL of the browser registration challenge.
     ///   - username: The fixture user.
@@ -34,9 +37,8 @@ final class HeadlessBrowser: Sendable {
         if page.status == 302, let location = page.location, location.contains("/accounts/login/") {
             let loginURL = try resolve(location, against: page.url)
             let login = try await get(loginURL)
-            var fields = Self.hiddenInputs(in: login.html)
-            fields["username"] = username
-            fields["password"] = password
+            let userField = login.html.contains(#"name="login""#) ? "login" : "username"
+            let fields = Self.formFields(in: login.html) + [(userField, username), ("password", password)]
             let posted = try await post(try resolve("/accounts/login/", against: loginURL), fields: fields)
             guard posted.status == 302, let next = posted.location else {
                 throw Failure(description: "login answered \(posted.status)\(posted.html.contains("login-error") ? " (wrong password)" : "")")
@@ -44,9 +46,9 @@ final class HeadlessBrowser: Sendable {
             page = try await get(try resolve(next, against: posted.url))
         }
         if page.status == 200, page.html.contains("authorizationForm") {
-            var fields = Self.hiddenInputs(in: page.html)
-            if allow { fields["allow"] = "Authorize" }
-            page = try await post(page.url, fields: fields)
+            page = try await post(page.url, fields: Self.formFields(in: page.html) + (allow ? [("allow", "Authorize")] : []))
+        } else if page.status == 200, page.html.contains(/name="action"\s+value="grant"/) {
+            page = try await post(page.url, fields: Self.formFields(in: page.html) + [("action", allow ? "grant" : "cancel")])
         }
         guard page.status == 302, let location = page.location, let redirect = URL(string: location) else {
             throw Failure(description: "authorization answered \(page.status) without a redirect")
@@ -60,13 +62,13 @@ final class HeadlessBrowser: Sendable {
         try await send(URLRequest(url: url))
     }
 
-    func post(_ url: URL, fields: [String: String]) async throws -> Page {
+    func post(_ url: URL, fields: [(name: String, value: String)]) async throws -> Page {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        request.httpBody = Data(fields.sorted { $0.key < $1.key }.map {
-            "\($0.key.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+        request.httpBody = Data(fields.map {
+            "\($0.name.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
         }.joined(separator: "&").utf8)
         return try await send(request)
     }
@@ -99,16 +101,20 @@ final class HeadlessBrowser: Sendable {
 
     // MARK: - HTML
 
-    /// The `name` → `value` of every hidden input, entities decoded.
-    static func hiddenInputs(in html: String) -> [String: String] {
-        var fields: [String: String] = [:]
+    /// What a browser submits of a form without typing: every hidden input and every checked
+    /// checkbox, as `name`, `value` pairs in page order, entities decoded.
+    static func formFields(in html: String) -> [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = []
         for match in html.matches(of: /<input[^>]*>/) {
             let tag = String(match.output)
             var attributes: [String: String] = [:]
             for attribute in tag.matches(of: /([a-zA-Z_-]+)="([^"]*)"/) {
                 attributes[String(attribute.output.1)] = decodeEntities(String(attribute.output.2))
             }
-            if attributes["type"] == "hidden", let name = attributes["name"] { fields[name] = attributes["value"] ?? "" }
+            let checked = attributes["type"] == "checkbox" && tag.contains(/\schecked[\s>=\/]/)
+            if attributes["type"] == "hidden" || checked, let name = attributes["name"] {
+                fields.append((name, attributes["value"] ?? (checked ? "on" : "")))
+            }
         }
         return fields
     }

@@ -7,9 +7,10 @@ import IdentityFlow
 import Statechart
 
 /// A provider the interop matrix runs against: the django-oauth-toolkit fixture
-/// (`IDENTITYFLOW_OIDC_ISSUER`, `Tests/Fixtures/oidc`) and django-oidc-provider with its stock
-/// discovery (`IDENTITYFLOW_OIDC_ISSUER_2`, `Tests/Fixtures/oidc-provider`), each when its
-/// variable is set.
+/// (`IDENTITYFLOW_OIDC_ISSUER`, `Tests/Fixtures/oidc`), django-oidc-provider with its stock
+/// discovery (`IDENTITYFLOW_OIDC_ISSUER_2`, `Tests/Fixtures/oidc-provider`) and django-allauth's
+/// identity provider, stock, its issuer the site's root (`IDENTITYFLOW_OIDC_ISSUER_3`,
+/// `Tests/Fixtures/oidc-allauth`), each when its variable is set.
 struct InteropProvider: Sendable, CustomTestStringConvertible {
     let name: String
     let issuer: URL
@@ -25,6 +26,7 @@ struct InteropProvider: Sendable, CustomTestStringConvertible {
         return [
             issuer("IDENTITYFLOW_OIDC_ISSUER").map { InteropProvider(name: "django-oauth-toolkit", issuer: $0, fixture: "oidc", revokes: true) },
             issuer("IDENTITYFLOW_OIDC_ISSUER_2").map { InteropProvider(name: "django-oidc-provider", issuer: $0, fixture: "oidc-provider", revokes: false) },
+            issuer("IDENTITYFLOW_OIDC_ISSUER_3").map { InteropProvider(name: "django-allauth", issuer: $0, fixture: "oidc-allauth", revokes: true) },
         ].compactMap { $0 }
     }()
 
