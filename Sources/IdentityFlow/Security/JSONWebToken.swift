@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Decoding checks the structure only: three base64url parts, and a header and claims set that
 /// are JSON objects. It does not validate claims (issuer, audience, expiry, nonce); that is the
-/// caller's job after ``verifyRS256(with:)`` succeeds.
+/// caller's job after ``verifyRS256(with:)`` or ``verifyES256(with:)`` succeeds.
 ///
 /// Tokens are secrets: `description`, `debugDescription` and `dump` show the algorithm and key
 /// ID only.
@@ -58,6 +58,17 @@ package struct JSONWebToken: Sendable {
     package func verifyRS256(with key: RSAPublicKey) -> Bool {
         guard algorithm == "RS256" else { return false }
         return key.isValidSignature(signature, for: signingInput)
+    }
+
+    /// Verifies the signature as `ES256` (ECDSA on P-256 with SHA-256, RFC 7518 §3.4): 64 bytes,
+    /// `r ‖ s`; the DER form some signers produce is refused, as the RFC requires.
+    ///
+    /// Any other `alg` in the header is refused, as for ``verifyRS256(with:)``.
+    /// - Parameter publicKey: The issuer's P-256 key as a SEC1 uncompressed point.
+    /// - Returns: `true` only if `alg` is `ES256` and the signature is valid for the signing input.
+    package func verifyES256(with publicKey: [UInt8]) -> Bool {
+        guard algorithm == "ES256", signature.count == 64 else { return false }
+        return DeviceKey.verify(signature, of: signingInput, publicKey: publicKey)
     }
 
     // MARK: - Decoding

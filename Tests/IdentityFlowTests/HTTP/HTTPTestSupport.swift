@@ -13,6 +13,8 @@ struct IdTokenVectors: Sendable {
     let jwksK1: String
     let jwksK1K2: String
     let jwksK1NoKid: String
+    /// k1 (RS256), e1 (ES256, P-256) and a P-384 key the client passes over.
+    let jwksK1E1: String
     let tokens: [String: String]
 
     static func load() throws -> IdTokenVectors {
@@ -28,6 +30,7 @@ struct IdTokenVectors: Sendable {
             now: Date(timeIntervalSince1970: try #require(object["now"] as? Double)),
             clockSkew: try #require(object["clock_skew"] as? Double),
             jwksK1: try json("jwks_k1"), jwksK1K2: try json("jwks_k1_k2"), jwksK1NoKid: try json("jwks_k1_nokid"),
+            jwksK1E1: try json("jwks_k1_e1"),
             tokens: try #require(object["tokens"] as? [String: String]))
     }
 

@@ -101,6 +101,53 @@ struct IdTokenValidationTests {
         }
     }
 
+    @Test("ES256: a P-256 key from the JWKS verifies the token, by kid or as the only ES256 key", arguments: ["es256_valid", "es256_no_kid", "valid"])
+    func es256(_ name: String) async throws {
+        let vectors = vectors
+        let info = try await withProvider(jwks: { _ in vectors.jwksK1E1 }) { service, _ in
+            try await service.validateIdToken(try vectors.token(name), nonce: vectors.nonce)
+        }
+        #expect(info.subject == "user-1")
+        #expect(info.issuer == vectors.issuer)
+    }
+
+    @Test("ES256 tokens are refused with 11001: wrong key, tampered, a DER signature, a kid naming an RSA key (and RS256 naming an EC key), P-384", arguments: [
+        "es256_wrong_key", "es256_tampered", "es256_der_signature", "es256_wrong_iss", "es256_rsa_kid", "rs256_ec_kid", "es384",
+    ])
+    func invalidES256(_ name: String) async throws {
+        let vectors = vectors
+        try await withProvider(jwks: { _ in vectors.jwksK1E1 }) { service, _ in
+            let token = try vectors.token(name)
+            let error = await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
+                try await service.validateIdToken(token, nonce: vectors.nonce)
+            }
+            #expect(error.map { !$0.description.contains(token.value) } == true)
+        }
+    }
+
+    @Test("a kid naming a key of the other type is refused before any signature check, saying so", arguments: [
+        ("es256_rsa_kid", "a key for RS256, not for the token's algorithm ES256"), ("rs256_ec_kid", "a key for ES256, not for the token's algorithm RS256"),
+    ])
+    func keyTypeMismatch(_ name: String, _ message: String) async throws {
+        let vectors = vectors
+        let error = try await withProvider(jwks: { _ in vectors.jwksK1E1 }) { service, _ in
+            await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
+                try await service.validateIdToken(try! vectors.token(name), nonce: vectors.nonce)
+            }
+        }
+        #expect(error?.message.contains(message) == true, "\(String(describing: error))")
+    }
+
+    @Test("an ES256 token without kid is refused when the JWKS holds no ES256 key")
+    func es256WithoutKey() async throws {
+        let error = try await withProvider { service, _ in
+            await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
+                try await service.validateIdToken(try! vectors.token("es256_no_kid"), nonce: vectors.nonce)
+            }
+        }
+        #expect(error?.message.contains("exactly one ES256 key") == true)
+    }
+
     @Test("a token without nonce passes when no nonce is expected (refresh)")
     func nonceNotChecked() async throws {
         let valid = try await withProvider { service, _ in await service.isValidIdToken(try vectors.token("no_nonce"), nonce: nil) }

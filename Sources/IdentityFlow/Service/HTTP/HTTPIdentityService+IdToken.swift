@@ -8,9 +8,9 @@ extension HTTPIdentityService {
 
     /// Validates an ID token and returns its claims.
     ///
-    /// Checks, in order: the compact form; `alg` is `RS256` (`none` and HMAC algorithms are
-    /// refused); the signature against the JWKS key named by `kid` (the JWKS is fetched again once
-    /// when the `kid` is unknown); `iss` equals the discovered issuer; `aud` contains the client id
+    /// Checks, in order: the compact form; `alg` is `RS256` or `ES256` (`none` and HMAC algorithms
+    /// are refused); the signature against the JWKS key named by `kid`, which must be a key for
+    /// that algorithm (the JWKS is fetched again once when the `kid` is unknown); `iss` equals the discovered issuer; `aud` contains the client id
     /// and, with several audiences, `azp` is present and equals it (`azp`, when present, must
     /// always equal it); `exp` is after now and `iat` not after now, and `nbf` (if present) not
     /// after now, all within ``HTTPServiceConfiguration/clockSkew``; `nonce` equals `nonce` when
@@ -32,16 +32,16 @@ extension HTTPIdentityService {
         do { token = try JSONWebToken(compact: idToken.value) } catch {
             throw IdentityFlowError(.invalidServerResponse, "The ID token is not a compact JWS.")
         }
-        guard token.algorithm == "RS256" else {
-            throw IdentityFlowError(.invalidServerResponse, "The ID token's algorithm '\(token.algorithm ?? "none")' is refused: only RS256 is accepted.")
+        guard let algorithm = token.algorithm, IdTokenSigningKey.algorithms.contains(algorithm) else {
+            throw IdentityFlowError(.invalidServerResponse, "The ID token's algorithm '\(token.algorithm ?? "none")' is refused: only RS256 and ES256 are accepted.")
         }
         // RFC 7515 §4.1.11: a recipient must refuse a critical extension it does not understand, and it understands none.
         guard token.header["crit"] == nil else {
             throw IdentityFlowError(.invalidServerResponse, "The ID token names critical header extensions (crit), which are refused.")
         }
         let metadata = try await providerMetadata()
-        let key = try await signingKey(for: token.keyID, metadata: metadata)
-        guard token.verifyRS256(with: key) else {
+        let key = try await signingKey(for: token.keyID, algorithm: algorithm, metadata: metadata)
+        guard key.verifies(token) else {
             throw IdentityFlowError(.invalidServerResponse, "The ID token's signature is invalid.")
         }
         let info = try IdTokenInfo(claims: token.claims)
@@ -86,21 +86,29 @@ extension HTTPIdentityService {
     // MARK: - JWKS
 
     /// The key for `kid` from the cached JWKS, fetching it when there is none or (once) when the
-    /// `kid` is unknown. Without a `kid`, the JWKS must hold exactly one RSA signing key. A key the
-    /// JWKS lists without `kid` is never chosen by a token's `kid`, whatever the token names.
-    private func signingKey(for keyID: String?, metadata: OpenIDProviderMetadata) async throws(IdentityFlowError) -> RSAPublicKey {
-        func pick(_ keys: JWKSKeys) -> RSAPublicKey? {
+    /// `kid` is unknown. Without a `kid`, the JWKS must hold exactly one key for `algorithm`. A key
+    /// the JWKS lists without `kid` is never chosen by a token's `kid`, whatever the token names.
+    /// The key must be one for `algorithm`: a token cannot have an RSA key read as an EC one, or
+    /// the other way round.
+    private func signingKey(for keyID: String?, algorithm: String, metadata: OpenIDProviderMetadata) async throws(IdentityFlowError) -> IdTokenSigningKey {
+        func pick(_ keys: JWKSKeys) -> IdTokenSigningKey? {
             if let keyID { return keys.named.first { $0.keyID.hasSameBytes(as: keyID) }?.key }
-            let all = keys.named.map(\.key) + keys.unnamed
-            return all.count == 1 ? all.first : nil
+            let candidates = (keys.named.map(\.key) + keys.unnamed).filter { $0.algorithm == algorithm }
+            return candidates.count == 1 ? candidates.first : nil
         }
-        if let cached = cache.withLock({ $0.keys }), let key = pick(cached) { return key }
-        let keys = try await fetchKeys(metadata: metadata)
-        cache.withLock { $0.keys = keys }
-        guard let key = pick(keys) else {
+        var key = cache.withLock({ $0.keys }).flatMap(pick)
+        if key == nil {
+            let keys = try await fetchKeys(metadata: metadata)
+            cache.withLock { $0.keys = keys }
+            key = pick(keys)
+        }
+        guard let key else {
             throw IdentityFlowError(.invalidServerResponse, keyID == nil
-                ? "The ID token names no kid and the JWKS does not hold exactly one RSA key."
+                ? "The ID token names no kid and the JWKS does not hold exactly one \(algorithm) key."
                 : "The ID token's kid is not in the provider's JWKS.")
+        }
+        guard key.algorithm == algorithm else {
+            throw IdentityFlowError(.invalidServerResponse, "The ID token's kid names a key for \(key.algorithm), not for the token's algorithm \(algorithm).")
         }
         return key
     }
@@ -118,18 +126,9 @@ extension HTTPIdentityService {
         }
         var keys = JWKSKeys()
         for entry in entries {
-            guard entry["kty"]?.stringValue == "RSA", entry["use"]?.stringValue ?? "sig" == "sig",
-                  entry["alg"]?.stringValue ?? "RS256" == "RS256",
-                  let n = entry["n"]?.stringValue, let e = entry["e"]?.stringValue else { continue }
-            guard let key = try? RSAPublicKey(jwkModulus: n, jwkExponent: e) else { continue }
+            guard let key = IdTokenSigningKey(jwk: entry) else { continue }
             if let kid = entry["kid"]?.stringValue { keys.named.append((kid, key)) } else { keys.unnamed.append(key) }
         }
         return keys
     }
-}
-
-/// The RSA signing keys of a JWKS: those with a `kid`, and those without one.
-struct JWKSKeys: Sendable {
-    var named: [(keyID: String, key: RSAPublicKey)] = []
-    var unnamed: [RSAPublicKey] = []
 }
