@@ -17,6 +17,8 @@ struct InteropProvider: Sendable, CustomTestStringConvertible {
     let fixture: String
     /// Whether the provider offers RFC 7009 revocation (django-oidc-provider does not).
     let revokes: Bool
+    /// Whether it serves IdentityFlow's extension API (only the django-oauth-toolkit fixture does).
+    var servesExtensionAPI = false
 
     var testDescription: String { name }
 
@@ -24,7 +26,7 @@ struct InteropProvider: Sendable, CustomTestStringConvertible {
         let environment = ProcessInfo.processInfo.environment
         func issuer(_ name: String) -> URL? { environment[name].flatMap { $0.isEmpty ? nil : URL(string: $0) } }
         return [
-            issuer("IDENTITYFLOW_OIDC_ISSUER").map { InteropProvider(name: "django-oauth-toolkit", issuer: $0, fixture: "oidc", revokes: true) },
+            issuer("IDENTITYFLOW_OIDC_ISSUER").map { InteropProvider(name: "django-oauth-toolkit", issuer: $0, fixture: "oidc", revokes: true, servesExtensionAPI: true) },
             issuer("IDENTITYFLOW_OIDC_ISSUER_2").map { InteropProvider(name: "django-oidc-provider", issuer: $0, fixture: "oidc-provider", revokes: false) },
             issuer("IDENTITYFLOW_OIDC_ISSUER_3").map { InteropProvider(name: "django-allauth", issuer: $0, fixture: "oidc-allauth", revokes: true) },
         ].compactMap { $0 }
@@ -171,6 +173,26 @@ struct ProviderMatrixTests {
         }
     }
 
+    @Test("without the extension API a registration fails with 11020, before any challenge when the server must list its providers, and stores nothing",
+          arguments: InteropProvider.all.filter { !$0.servesExtensionAPI })
+    func registrationWithoutExtensionAPI(_ provider: InteropProvider) async throws {
+        let storage = InMemoryStorage()
+        let client = try await InteropEnvironment.client(try provider.service(), storage: storage)
+        let listing = InteropResponder()
+        await InteropEnvironment.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
+            try await client.registerUser(with: nil, responder: listing)
+        }
+        #expect(listing.seen.current.isEmpty)
+        let browser = InteropResponder()
+        let error = await InteropEnvironment.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
+            try await client.registerUser(with: InteropEnvironment.browserProvider, responder: browser)
+        }
+        #expect(error?.message.contains("extensionBaseURL") == true)
+        #expect(browser.seen.current == ["browser", "createPin"])
+        #expect(client.userProfiles.isEmpty && client.authenticatedUserProfile == nil)
+        #expect(try storage.keys().isEmpty)
+    }
+
     @Test("the provider stopped mid-flow: the code exchange fails with a network code within its deadline", .timeLimit(.minutes(2)), arguments: InteropProvider.all)
     func providerStopped(_ provider: InteropProvider) async throws {
         let service = try HTTPIdentityService(configuration: {
@@ -190,3 +212,4 @@ struct ProviderMatrixTests {
     }
 }
 }
+

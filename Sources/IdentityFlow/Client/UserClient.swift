@@ -60,7 +60,9 @@ public final class UserClient: Sendable {
     /// fails with ``ErrorCode/actionAlreadyInProgress``, while the first runs or after it
     /// returned (a failed first call may be retried).
     ///
-    /// When the server cannot be reached, every stored profile is kept and the report says so.
+    /// Only the server's clear "unknown" removes a profile. When the server cannot be reached, or
+    /// its answer is not a clear yes or no (an unreadable answer, a bare 404 from a proxy), every
+    /// stored profile is kept, ``LaunchReport/reconciled`` is `false` and a warning is logged.
     /// - Returns: The profiles, those removed, and whether the server was asked.
     /// - Throws: ``ErrorCode/configurationInvalid`` for an unusable configuration,
     ///   ``ErrorCode/dataStorageNotAvailable`` when the storage cannot be read,
@@ -103,11 +105,13 @@ public final class UserClient: Sendable {
                             unreadableStorageKeys: unreadable)
     }
 
-    /// Asks the server about a profile; a network failure keeps it and stops asking.
+    /// Asks the server about a profile; any failure but a cancel keeps it and stops asking.
     private func profileKnownToServer(_ profile: UserProfile, reconciled: inout Bool) async throws(IdentityFlowError) -> Bool {
         do { return try await service.profileExists(profile) } catch {
-            guard PinEntry.isRecoverable(error) else { throw error }
-            configuration.logger.log(.warning, "The server could not be reached at start; stored profiles are kept unchecked.")
+            guard error.code != .actionCancelled else { throw error }
+            configuration.logger.log(.warning, PinEntry.isRecoverable(error)
+                ? "The server could not be reached at start; stored profiles are kept unchecked."
+                : "The server gave no clear answer about a stored profile at start (\(error.code.rawValue): \(error.message)); stored profiles are kept unchecked.")
             reconciled = false
             return true
         }

@@ -176,6 +176,47 @@ struct HTTPServiceMappingTests {
         #expect(refresh?.oauthError == oauth.error)
     }
 
+    @Test("a bare 404 or 405 at an extension endpoint is 11020 naming extensionBaseURL, never a profile that is gone", arguments: [
+        LoopbackHTTPServer.Reply.response(status: 404, headers: ["Content-Type": "text/html"], body: Data("<h1>Not Found</h1>".utf8)),
+        .json(404, #"{"detail": "Not found."}"#),
+        .response(status: 405, headers: [:], body: Data()),
+    ])
+    func extensionAbsent(_ reply: LoopbackHTTPServer.Reply) async throws {
+        let server = try LoopbackHTTPServer(maxRequests: 8) { _ in reply }
+        defer { server.stop() }
+        let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(
+            issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
+        let profile = UserProfile(profileId: "p1")
+        let enrol = await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
+            try await service.enrolPin(PinEnrolment(profile: profile, salt: [1], iterations: 1000, publicKey: [2]), accessToken: Redacted("t"))
+        }
+        #expect(enrol?.message.contains("/identityflow/pin/enrol") == true)
+        #expect(enrol?.message.contains("extensionBaseURL") == true)
+        await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in _ = try await service.profileExists(profile) }
+        await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in try await service.deregister(profile, accessToken: Redacted("t")) }
+        await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in try await service.revokeBiometricKey(for: profile, accessToken: Redacted("t")) }
+    }
+
+    @Test("only the server's own answer says a profile is gone: 404 unknown_profile or 410; those count as done for a delete")
+    func profileGone() async throws {
+        let server = try LoopbackHTTPServer(maxRequests: 8) { request in
+            switch request.path {
+            case "/identityflow/profiles/unknown", "/identityflow/biometric/unknown": .json(404, #"{"error": "unknown_profile", "error_description": "x"}"#)
+            case "/identityflow/biometric/none": .json(404, #"{"error": "authenticator_not_registered", "error_description": "x"}"#)
+            default: .response(status: 410, headers: [:], body: Data())
+            }
+        }
+        defer { server.stop() }
+        let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(
+            issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
+        #expect(try await !service.profileExists(UserProfile(profileId: "unknown")))
+        #expect(try await !service.profileExists(UserProfile(profileId: "deregistered")))
+        try await service.deregister(UserProfile(profileId: "unknown"), accessToken: nil)
+        try await service.deregister(UserProfile(profileId: "deregistered"), accessToken: nil)
+        try await service.revokeBiometricKey(for: UserProfile(profileId: "unknown"), accessToken: nil)
+        try await service.revokeBiometricKey(for: UserProfile(profileId: "none"), accessToken: nil)
+    }
+
     @Test("extension answers map to their documented outcomes")
     func extensionMapping() async throws {
         let server = try LoopbackHTTPServer(maxRequests: 32) { request in

@@ -76,6 +76,28 @@ struct PersistenceTests {
         await #expect { try await second.start() } throws: { ($0 as? IdentityFlowError)?.code == .actionAlreadyInProgress }
     }
 
+    @Test("an unclear answer about a stored profile at launch keeps every profile, says so, and logs why", arguments: [ServiceFault.malformedAnswer, .serverError])
+    func unclearAnswerAtLaunch(_ fault: ServiceFault) async throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = ReferenceIdentityService()
+        let first = try Self.client(server, directory)
+        try await first.start()
+        let profile = try await first.registerUser(responder: ScriptedResponder([
+            .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
+        ])).profile
+        server.inject(fault, into: .profileExists)
+        let log = LogCapture()
+        var configuration = ClientConfiguration.testing()
+        configuration.logger = log.logger
+        let second = UserClient(configuration: configuration, service: server, storage: try FileStorage(directory: directory))
+        let report = try await second.start()
+        #expect(report.reconciled == false)
+        #expect(report.profiles == [profile])
+        #expect(report.removedProfiles.isEmpty)
+        #expect(log.all.contains { $0.level == .warning && $0.message.contains("kept unchecked") })
+    }
+
     @Test("the file store writes atomically with owner-only permissions and leaves no temporary file")
     func fileStoreIsSafe() throws {
         let directory = Self.temporaryDirectory()

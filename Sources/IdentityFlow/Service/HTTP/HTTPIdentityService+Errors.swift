@@ -87,8 +87,13 @@ extension HTTPIdentityService {
         return error
     }
 
-    /// Maps an extension endpoint error answer (`docs/extension-api.openapi.yaml`).
+    /// Maps an extension endpoint error answer (`docs/extension-api.openapi.yaml`). A 404 or 405
+    /// without an `error` member is a server that does not serve the endpoint at all (a stock
+    /// OpenID provider, or a wrong ``HTTPServiceConfiguration/extensionBaseURL``): 11020.
     static func extensionError(_ response: HTTPResponse, context: String, profile: UserProfile? = nil) -> IdentityFlowError {
+        if response.status == 404 || response.status == 405, errorCode(of: response) == nil {
+            return IdentityFlowError(.featureNotSupported, "The server does not offer \(context) (HTTP \(response.status)\(response.url.map { " at \($0.path)" } ?? "")): it serves no IdentityFlow extension API (docs/extension-api.openapi.yaml) there. Serve it, or set extensionBaseURL to where it is served.")
+        }
         guard response.status < 500, response.status != 200, let code = errorCode(of: response) else {
             return statusError(response, context: context)
         }

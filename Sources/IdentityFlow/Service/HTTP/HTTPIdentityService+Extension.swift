@@ -190,7 +190,8 @@ extension HTTPIdentityService {
         try await verify(proof, for: profile, nonce: nonce, path: "biometric/verify", context: "the biometric verification")
     }
 
-    /// `DELETE /biometric/{id}` with the bearer token; 404 and 410 count as done.
+    /// `DELETE /biometric/{id}` with the bearer token; `404 unknown_profile` or
+    /// `authenticator_not_registered` and 410 count as done.
     /// - Parameters:
     ///   - profile: The profile.
     ///   - accessToken: An access token of the profile's user.
@@ -198,11 +199,14 @@ extension HTTPIdentityService {
         try await delete("biometric/\(Self.pathSegment(profile.profileId))", of: profile, accessToken: accessToken, context: "the biometric key revocation")
     }
 
-    /// A `DELETE` with the bearer token, when there is one: 404 and 410 count as done.
+    /// A `DELETE` with the bearer token, when there is one: the server's own "nothing there" (a 404
+    /// with `unknown_profile` or `authenticator_not_registered`, or a 410) counts as done. A bare
+    /// 404, as a proxy or a server without the extension API answers, is an error (11020): the
+    /// profile may still be enrolled.
     private func delete(_ path: String, of profile: UserProfile, accessToken: Redacted<String>?, context: String) async throws(IdentityFlowError) {
         let response = try await send("DELETE", path: path, body: nil, bearer: accessToken, context: context)
-        switch response.status {
-        case 200, 204, 404, 410: return
+        switch (response.status, Self.errorCode(of: response)) {
+        case (200, _), (204, _), (404, "unknown_profile"), (404, "authenticator_not_registered"), (410, _): return
         default: throw Self.extensionError(response, context: context, profile: profile)
         }
     }
@@ -264,16 +268,20 @@ extension HTTPIdentityService {
         try await delete("profiles/\(Self.pathSegment(profile.profileId))", of: profile, accessToken: accessToken, context: "the deregistration")
     }
 
-    /// `GET /profiles/{id}`: `true` for 200, `false` for 404 and 410.
+    /// `GET /profiles/{id}`: `true` for 200, `false` for `404 unknown_profile` and for 410.
+    ///
+    /// Only the server's own answer says a profile is gone: a bare 404 (a proxy, a server without
+    /// the extension API, a wrong ``HTTPServiceConfiguration/extensionBaseURL``) throws 11020, so
+    /// that ``UserClient/start()`` keeps the profile instead of deleting it.
     /// - Parameter profile: The profile.
     /// - Returns: Whether the server knows the profile.
     /// - Throws: As the table in the type's discussion.
     public func profileExists(_ profile: UserProfile) async throws(IdentityFlowError) -> Bool {
         let context = "the profile check"
         let response = try await send("GET", path: "profiles/\(Self.pathSegment(profile.profileId))", body: nil, context: context)
-        switch response.status {
-        case 200: return true
-        case 404, 410: return false
+        switch (response.status, Self.errorCode(of: response)) {
+        case (200, _): return true
+        case (404, "unknown_profile"), (410, _): return false
         default: throw Self.extensionError(response, context: context, profile: profile)
         }
     }

@@ -131,7 +131,7 @@ extension HTTPIdentityService {
     }
 
     /// The errors of the mobile and implicit authentication endpoints; a bare 404 means the
-    /// server does not offer them (11020).
+    /// server does not offer them (11020, from ``extensionError(_:context:profile:)``).
     static func mobileAuthError(_ response: HTTPResponse, context: String, profile: UserProfile) -> IdentityFlowError {
         let code = errorCode(of: response)
         var error: IdentityFlowError
@@ -142,7 +142,6 @@ extension HTTPIdentityService {
         case (404, "mobile_auth_not_enrolled"): error = IdentityFlowError(.mobileAuthNotEnrolled, "The server holds no mobile authentication key for this profile.")
         case (404, "implicit_not_enrolled"): error = IdentityFlowError(.implicitAuthNotEnrolled, "The server holds no implicit authentication key for this profile.")
         case (400, "invalid_scope"): error = IdentityFlowError(.requestInvalid, "The server refused the scopes at \(context): they are not implicit.")
-        case (404, nil), (405, nil): return IdentityFlowError(.featureNotSupported, "The server does not offer \(context) (HTTP \(response.status)).")
         default: return extensionError(response, context: context, profile: profile)
         }
         error.oauthError = code
