@@ -13,26 +13,32 @@ struct PersistenceTests {
         UserClient(configuration: .testing(), service: server, storage: try FileStorage(directory: directory))
     }
 
+    /// Registers a profile with PIN 24680 through a first client over `directory`.
+    static func registeredProfile(_ server: ReferenceIdentityService, _ directory: URL) async throws -> (UserClient, UserProfile) {
+        let client = try Self.client(server, directory)
+        try await client.start()
+        let profile = try await client.registerUser(responder: ScriptedResponder([
+            .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
+        ])).profile
+        return (client, profile)
+    }
+
     @Test("profiles, tokens and biometrics survive a restart over the same file store")
     func survivesRestart() async throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = ReferenceIdentityService()
-        let first = try Self.client(server, directory)
-        try await first.start()
-        let result = try await first.registerUser(responder: ScriptedResponder([
-            .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
-        ]))
-        try await first.registerBiometricAuthenticator(for: result.profile, responder: ScriptedResponder([.pin(.respond("24680"))]))
+        let (first, profile) = try await Self.registeredProfile(server, directory)
+        try await first.registerBiometricAuthenticator(for: profile, responder: ScriptedResponder([.pin(.respond("24680"))]))
 
         let second = try Self.client(server, directory)
         let report = try await second.start()
-        #expect(report == LaunchReport(profiles: [result.profile], removedProfiles: [], reconciled: true))
-        #expect(second.userProfiles == [result.profile])
+        #expect(report == LaunchReport(profiles: [profile], removedProfiles: [], reconciled: true))
+        #expect(second.userProfiles == [profile])
         #expect(second.authenticatedUserProfile == nil)
-        #expect(second.registeredAuthenticators(for: result.profile) == [.pin, .biometric])
+        #expect(second.registeredAuthenticators(for: profile) == [.pin, .biometric])
         let login = ScriptedResponder([.biometric(.respond(.confirmed))])
-        #expect(try await second.authenticateUser(result.profile, responder: login).profile == result.profile)
+        #expect(try await second.authenticateUser(profile, responder: login).profile == profile)
     }
 
     @Test("profiles the server no longer knows are removed at launch and reported")
@@ -40,11 +46,7 @@ struct PersistenceTests {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = ReferenceIdentityService()
-        let first = try Self.client(server, directory)
-        try await first.start()
-        let profile = try await first.registerUser(responder: ScriptedResponder([
-            .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
-        ])).profile
+        let (_, profile) = try await Self.registeredProfile(server, directory)
         try await server.deregister(profile, accessToken: nil)
 
         let second = try Self.client(server, directory)
@@ -63,11 +65,7 @@ struct PersistenceTests {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = ReferenceIdentityService()
-        let first = try Self.client(server, directory)
-        try await first.start()
-        _ = try await first.registerUser(responder: ScriptedResponder([
-            .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
-        ]))
+        _ = try await Self.registeredProfile(server, directory)
         server.inject(.networkError, into: .profileExists)
         let second = try Self.client(server, directory)
         let report = try await second.start()
@@ -81,11 +79,7 @@ struct PersistenceTests {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = ReferenceIdentityService()
-        let first = try Self.client(server, directory)
-        try await first.start()
-        let profile = try await first.registerUser(responder: ScriptedResponder([
-            .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
-        ])).profile
+        let (_, profile) = try await Self.registeredProfile(server, directory)
         server.inject(fault, into: .profileExists)
         let log = LogCapture()
         var configuration = ClientConfiguration.testing()
