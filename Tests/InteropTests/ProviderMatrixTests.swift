@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -191,6 +194,33 @@ struct ProviderMatrixTests {
         #expect(browser.seen.current == ["browser", "createPin"])
         #expect(client.userProfiles.isEmpty && client.authenticatedUserProfile == nil)
         #expect(try storage.keys().isEmpty)
+    }
+
+    @Test("the client end to end: a stateless browser registration, a request with its token, logout (localLogout 10009 where the provider cannot revoke)",
+          arguments: InteropProvider.all)
+    func statelessClient(_ provider: InteropProvider) async throws {
+        let service = try provider.service()
+        let storage = InMemoryStorage()
+        let client = try await InteropEnvironment.client(service, storage: storage)
+        let responder = InteropResponder()
+        let result = try await client.registerStatelessUser(with: InteropEnvironment.browserProvider, responder: responder)
+        #expect(result.profile.isStateless && client.authenticatedUserProfile == result.profile)
+        #expect(responder.seen.current == ["browser"])
+        #expect(try storage.keys().isEmpty)
+        let userinfo = try #require(try await service.providerMetadata().userinfoEndpoint)
+        let (body, response) = try await client.authenticatedRequest(URLRequest(url: userinfo))
+        #expect(response.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self).contains("\"sub\""))
+        if provider.revokes {
+            try await client.logout()
+        } else {
+            let error = await InteropEnvironment.expectError(.localLogout) { () throws(IdentityFlowError) in try await client.logout() }
+            #expect(error?.message.contains("revocation_endpoint") == true)
+        }
+        #expect(client.authenticatedUserProfile == nil)
+        await InteropEnvironment.expectError(.userNotAuthenticated) { () throws(IdentityFlowError) in
+            _ = try await client.authenticatedRequest(URLRequest(url: userinfo))
+        }
     }
 
     @Test("the provider stopped mid-flow: the code exchange fails with a network code within its deadline", .timeLimit(.minutes(2)), arguments: InteropProvider.all)
