@@ -176,6 +176,30 @@ struct HTTPServiceMappingTests {
         #expect(refresh?.oauthError == oauth.error)
     }
 
+    @Test("token responses: expires_in as a number or a string of digits, token_type in any case; anything else is 11001", arguments: [
+        (#""expires_in": 300, "token_type": "Bearer""#, Optional(300.0)),
+        (#""expires_in": "300", "token_type": "bearer""#, 300),
+        (#""token_type": "BEARER""#, nil),
+        (#""expires_in": "5 minutes", "token_type": "Bearer""#, -1),
+        (#""expires_in": "-300", "token_type": "Bearer""#, -1),
+        (#""expires_in": "", "token_type": "Bearer""#, -1),
+        (#""expires_in": 300, "token_type": "mac""#, -1),
+    ])
+    func tokenResponseMembers(_ members: String, _ expiresIn: Double?) async throws {
+        let provider = ScriptedProvider(issuer: "https://issuer.test", jwks: { _ in "{}" }, token: { _ in .json(200, #"{"access_token": "a", "# + members + "}") })
+        let server = try LoopbackHTTPServer(maxRequests: 8, handler: provider.handler)
+        defer { server.stop() }
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let service = try HTTPTestSupport.service(server, now: now)
+        if expiresIn == -1 {
+            let error = await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in try await service.refresh(Redacted("rt")) }
+            #expect(error?.message.hasPrefix("The token response has no valid") == true, "\(String(describing: error))")
+        } else {
+            let tokens = try await service.refresh(Redacted("rt"))
+            #expect(tokens.expiresAt == expiresIn.map { now.addingTimeInterval($0) })
+        }
+    }
+
     @Test("a bare 404 or 405 at an extension endpoint is 11020 naming extensionBaseURL, never a profile that is gone", arguments: [
         LoopbackHTTPServer.Reply.response(status: 404, headers: ["Content-Type": "text/html"], body: Data("<h1>Not Found</h1>".utf8)),
         .json(404, #"{"detail": "Not found."}"#),

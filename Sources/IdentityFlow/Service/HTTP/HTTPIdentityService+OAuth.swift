@@ -187,7 +187,8 @@ extension HTTPIdentityService {
 
     // MARK: - Token responses
 
-    /// Reads an OAuth token response (RFC 6749 §5.1).
+    /// Reads an OAuth token response (RFC 6749 §5.1): `token_type` `Bearer` in any case, and
+    /// `expires_in` as a number or a string of digits.
     func tokenSet(from json: JSONValue, requestedScopes: [String]) throws(IdentityFlowError) -> TokenSet {
         let context = "The token response"
         guard let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty else { throw Self.malformed(context, member: "access_token") }
@@ -196,7 +197,9 @@ extension HTTPIdentityService {
         let idToken = try optionalString(json, "id_token", context: context)
         var expiresAt: Date?
         if let expiresIn = json["expires_in"], !expiresIn.isNull {
-            guard let seconds = expiresIn.doubleValue, seconds >= 0 else { throw Self.malformed(context, member: "expires_in") }
+            // RFC 6749 says a number; some servers send the number as a string ("3600").
+            let digits = expiresIn.stringValue.flatMap { text in text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } ? Double(text) : nil }
+            guard let seconds = expiresIn.doubleValue ?? digits, seconds >= 0 else { throw Self.malformed(context, member: "expires_in") }
             expiresAt = now().addingTimeInterval(seconds)
         }
         let scope = try optionalString(json, "scope", context: context)
