@@ -138,6 +138,25 @@ struct IdTokenValidationTests {
         #expect(error?.message.contains(message) == true, "\(String(describing: error))")
     }
 
+    @Test("a JWKS EC key that is not a P-256 point is passed over: its kid is as good as absent")
+    func es256KeyOffCurve() async throws {
+        let vectors = vectors
+        var jwks = try #require(try JSONSerialization.jsonObject(with: Data(vectors.jwksK1E1.utf8)) as? [String: [[String: String]]])
+        let index = try #require(jwks["keys"]?.firstIndex { $0["kid"] == "e1" })
+        let y = try #require(jwks["keys"]?[index]["y"])
+        // One character in the middle: still 32 well-formed bytes, no longer a point on the curve.
+        var characters = Array(y)
+        characters[10] = characters[10] == "A" ? "B" : "A"
+        jwks["keys"]?[index]["y"] = String(characters)
+        let broken = String(decoding: try JSONSerialization.data(withJSONObject: jwks), as: UTF8.self)
+        let error = try await withProvider(jwks: { _ in broken }) { service, _ in
+            await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
+                try await service.validateIdToken(try! vectors.token("es256_valid"), nonce: vectors.nonce)
+            }
+        }
+        #expect(error?.message.contains("kid is not in the provider's JWKS") == true, "\(String(describing: error))")
+    }
+
     @Test("an ES256 token without kid is refused when the JWKS holds no ES256 key")
     func es256WithoutKey() async throws {
         let error = try await withProvider { service, _ in
