@@ -109,13 +109,22 @@ struct MobileAuthInteropTests {
         let office = try BackOffice()
         let (client, profile) = try await enrolledClient()
         let sent = try await office.send(to: profile, message: "Pay?", type: .pin)
-        let responder = ScriptedResponder([
-            .mobileAuthConfirmation(.respond(true)), .pin(.respond("11111")), .pin(.respond("22222"), expecting: .invalidPin),
-            .pin(.respond("33333"), expecting: .invalidPin),
-        ])
+        // As many wrong PINs as the server allows (its IDENTITYFLOW_PIN_MAX_FAILURES, 3 unless set).
+        let challenges = Locked<[PinChallenge]>([])
         await InteropEnvironment.expectError(.userDeregistered) { () throws(IdentityFlowError) in
-            _ = try await client.handleMobileAuthRequest(.push(MobileAuthPush(requestId: sent.id, userProfile: profile)), responder: responder)
+            _ = try await client.handleMobileAuthRequest(.push(MobileAuthPush(requestId: sent.id, userProfile: profile))) { challenge in
+                switch challenge {
+                case .mobileAuthConfirmation(let confirm): confirm.sender.respond(with: true, to: confirm)
+                case .pin(let pin):
+                    let count = challenges.withLock { $0.append(pin); return $0.count }
+                    pin.sender.respond(with: String(repeating: String(count), count: 5), to: pin)
+                default: challenge.cancel()
+                }
+            }
         }
+        let asked = challenges.current
+        #expect(asked.count == asked.first?.maxFailureCount)
+        #expect(asked.dropFirst().allSatisfy { $0.error?.code == .invalidPin })
         #expect(!client.userProfiles.contains(profile))
         #expect(try await !InteropEnvironment.service().profileExists(profile))
     }
