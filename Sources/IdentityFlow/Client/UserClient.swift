@@ -109,9 +109,7 @@ public final class UserClient: Sendable {
     private func profileKnownToServer(_ profile: UserProfile, reconciled: inout Bool) async throws(IdentityFlowError) -> Bool {
         do { return try await service.profileExists(profile) } catch {
             guard error.code != .actionCancelled else { throw error }
-            configuration.logger.log(.warning, PinEntry.isRecoverable(error)
-                ? "The server could not be reached at start; stored profiles are kept unchecked."
-                : "The server gave no clear answer about a stored profile at start (\(error.code.rawValue): \(error.message)); stored profiles are kept unchecked.")
+            configuration.logger.log(.warning, "The server could not tell at start whether it knows a stored profile (\(error.code.rawValue): \(error.message)); stored profiles are kept unchecked.")
             reconciled = false
             return true
         }

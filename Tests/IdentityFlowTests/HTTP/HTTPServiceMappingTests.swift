@@ -159,6 +159,7 @@ struct HTTPServiceMappingTests {
         OAuthCase(status: 400, error: "unauthorized_client", code: .configurationInvalid),
         OAuthCase(status: 400, error: "invalid_request", code: .requestInvalid),
         OAuthCase(status: 400, error: "temporarily_unavailable", code: .externalIdentityProviderFailure),
+        OAuthCase(status: 429, error: "slow_down", code: .serverNotReachable),
     ])
     func tokenErrors(_ oauth: OAuthCase) async throws {
         let provider = ScriptedProvider(issuer: "https://issuer.test", jwks: { _ in "{}" }, token: { _ in
@@ -219,6 +220,25 @@ struct HTTPServiceMappingTests {
         await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in _ = try await service.profileExists(profile) }
         await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in try await service.deregister(profile, accessToken: Redacted("t")) }
         await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in try await service.revokeBiometricKey(for: profile, accessToken: Redacted("t")) }
+    }
+
+    @Test("429 at an extension endpoint is 9001, the PIN check's passing failure, with Retry-After in the message, whatever error it names")
+    func rateLimited() async throws {
+        let server = try LoopbackHTTPServer(maxRequests: 8) { request in
+            request.path == "/identityflow/pin/verify"
+                ? .response(status: 429, headers: ["Content-Type": "application/json", "Retry-After": "30"], body: Data(#"{"error": "invalid_request"}"#.utf8))
+                : .response(status: 429, headers: [:], body: Data())
+        }
+        defer { server.stop() }
+        let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(
+            issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
+        let profile = UserProfile(profileId: "p1")
+        let verify = await HTTPTestSupport.expectError(.serverNotReachable) { () throws(IdentityFlowError) in
+            try await service.verifyPinProof(Redacted([UInt8](repeating: 7, count: 32)), for: profile, nonce: [1])
+        }
+        #expect(verify?.message.contains("HTTP 429") == true && verify?.message.contains("wait 30 s") == true, "\(String(describing: verify))")
+        let challenge = await HTTPTestSupport.expectError(.serverNotReachable) { () throws(IdentityFlowError) in try await service.pinLoginChallenge(for: profile) }
+        #expect(challenge?.message.contains("wait") == false)
     }
 
     @Test("only the server's own answer says a profile is gone: 404 unknown_profile or 410; those count as done for a delete")

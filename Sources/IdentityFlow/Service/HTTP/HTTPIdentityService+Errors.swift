@@ -57,11 +57,15 @@ extension HTTPIdentityService {
     /// The `error` member of an error answer, when it is JSON and has one.
     static func errorCode(of response: HTTPResponse) -> String? { response.json?["error"]?.stringValue }
 
-    /// The error for a status nobody expected: 9001 for 5xx, 11001 otherwise.
+    /// The error for a status nobody expected: 9001 for 5xx and for 429 (both pass, so a PIN
+    /// challenge comes back with its counters untouched), 11001 otherwise.
     static func statusError(_ response: HTTPResponse, context: String) -> IdentityFlowError {
         var error: IdentityFlowError
         if response.status >= 500 {
             error = IdentityFlowError(.serverNotReachable, "The server failed (HTTP \(response.status)) at \(context).")
+        } else if response.status == 429 {
+            let wait = retryAfterSeconds(response).map { "; it asks to wait \($0) s" } ?? ""
+            error = IdentityFlowError(.serverNotReachable, "The server is limiting requests (HTTP 429) at \(context)\(wait).")
         } else {
             error = IdentityFlowError(.invalidServerResponse, "The server answered HTTP \(response.status) at \(context).")
         }
@@ -69,9 +73,14 @@ extension HTTPIdentityService {
         return error
     }
 
+    /// `Retry-After` in seconds, when the server sent it as a number.
+    static func retryAfterSeconds(_ response: HTTPResponse) -> Int? {
+        response.headers.first { $0.key.lowercased() == "retry-after" }.flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) }
+    }
+
     /// Maps an OAuth token or revocation endpoint error answer (RFC 6749 §5.2).
     static func oauthError(_ response: HTTPResponse, context: String) -> IdentityFlowError {
-        guard response.status < 500, let code = errorCode(of: response) else { return statusError(response, context: context) }
+        guard response.status < 500, response.status != 429, let code = errorCode(of: response) else { return statusError(response, context: context) }
         var error: IdentityFlowError
         switch code {
         case "invalid_grant":
@@ -94,7 +103,7 @@ extension HTTPIdentityService {
         if response.status == 404 || response.status == 405, errorCode(of: response) == nil {
             return IdentityFlowError(.featureNotSupported, "The server does not offer \(context) (HTTP \(response.status)\(response.url.map { " at \($0.path)" } ?? "")): it serves no IdentityFlow extension API (docs/extension-api.openapi.yaml) there. Serve it, or set extensionBaseURL to where it is served.")
         }
-        guard response.status < 500, response.status != 200, let code = errorCode(of: response) else {
+        guard response.status < 500, response.status != 429, response.status != 200, let code = errorCode(of: response) else {
             return statusError(response, context: context)
         }
         var error: IdentityFlowError

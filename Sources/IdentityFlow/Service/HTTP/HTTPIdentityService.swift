@@ -31,7 +31,7 @@ import Statechart
 /// |---|---|
 /// | no network; the connection closed or reset before an answer began (the server closed it or crashed) | 9000 ``ErrorCode/networkConnectivityFailure`` |
 /// | connection refused, host not found (DNS), timeout, TLS failure | 9001 ``ErrorCode/serverNotReachable`` |
-/// | any 5xx answer | 9001 ``ErrorCode/serverNotReachable`` |
+/// | any 5xx answer; 429 (rate limited; the message gives `Retry-After` when it is a number of seconds) | 9001 ``ErrorCode/serverNotReachable`` |
 /// | task cancelled, before or during the answer | 9006 ``ErrorCode/actionCancelled`` |
 /// | plain `http://` to a non-loopback host (configuration, discovery or redirect) | 10001 ``ErrorCode/configurationInvalid`` |
 /// | token endpoint `invalid_client`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope`; discovered issuer differs from the configured one; no revocation / userinfo / JWKS endpoint | 10001 ``ErrorCode/configurationInvalid`` |
