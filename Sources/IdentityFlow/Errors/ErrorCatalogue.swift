@@ -26,6 +26,7 @@ extension ErrorCode {
         entry(.wrongPinLength, .pinValidation, "wrongPinLength", "The PIN does not have the required number of digits."),
         entry(.dataStorageNotAvailable, .generic, "dataStorageNotAvailable", "Secure storage could not be read or written."),
         entry(.biometricAuthenticatorFailure, .authentication, "biometricAuthenticatorFailure", "Biometric confirmation failed; enter your PIN."),
+        entry(.invalidDateTime, .generic, "invalidDateTime", "The device's date and time are wrong; set them automatically and try again."),
         entry(.unknown, .generic, "unknown", "An unexpected error occurred."),
         entry(.configurationInvalid, .generic, "configurationInvalid", "The client configuration is invalid."),
         entry(.invalidState, .registration, "invalidState", "The browser redirect did not carry the state that was sent."),

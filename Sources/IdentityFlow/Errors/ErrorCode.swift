@@ -33,6 +33,10 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     public static let actionAlreadyInProgress = ErrorCode(rawValue: 9007)
     /// 9024: secure storage could not be read or written.
     public static let dataStorageNotAvailable = ErrorCode(rawValue: 9024)
+    /// 9031: the device's date and time are wrong: an ID token the server has just issued looks
+    /// issued in the future or already expired by the device's clock, which differs from the
+    /// server's by more than the allowed clock skew.
+    public static let invalidDateTime = ErrorCode(rawValue: 9031)
     /// 10000: an unexpected error.
     public static let unknown = ErrorCode(rawValue: 10000)
     /// 10001: the client configuration is invalid.

@@ -211,6 +211,64 @@ struct IdTokenValidationTests {
         }
     }
 
+    /// What the token endpoint's `Date` header says in each case of ``deviceClock``.
+    enum ServerDate: Sendable { case none, tokenTime, deviceTime }
+
+    @Test("a device clock off by more than the skew is named (9031, by how much), not blamed on the token; the refresh's tokens are revoked", arguments: [
+        (7200.0, ServerDate.tokenTime, Optional("120 minutes ahead of")), (-7200, .tokenTime, "120 minutes behind"),
+        (7200, .none, nil), (7200, .deviceTime, nil),
+    ])
+    func deviceClock(_ deviceOffset: TimeInterval, _ serverDate: ServerDate, _ wording: String?) async throws {
+        let vectors = vectors
+        let device = vectors.now.addingTimeInterval(deviceOffset)
+        let dated: Date? = switch serverDate {
+        case .none: nil
+        case .tokenTime: vectors.now
+        case .deviceTime: device
+        }
+        let revoked = Locked(0)
+        let provider = ScriptedProvider(issuer: vectors.issuer, jwks: { _ in vectors.jwksK1 }, token: { _ in
+            var headers = ["Content-Type": "application/json"]
+            if let dated { headers["Date"] = Self.httpDate(dated) }
+            let body = #"{"access_token": "access-1", "token_type": "Bearer", "refresh_token": "refresh-2", "id_token": "\#(vectors.tokens["valid"]!)"}"#
+            return .response(status: 200, headers: headers, body: Data(body.utf8))
+        }, extra: { request in
+            guard request.path == "/o/revoke/" else { return nil }
+            revoked.withLock { $0 += 1 }
+            return .response(status: 200, headers: [:], body: Data())
+        })
+        let server = try LoopbackHTTPServer(maxRequests: 16, handler: provider.handler)
+        defer { server.stop() }
+        let service = try HTTPTestSupport.service(server, clientID: vectors.clientID, now: device)
+        let request = AuthorizationRequest(redirectURI: URL(string: "identityflow://callback")!, scopes: ["openid"],
+                                           state: "s", nonce: vectors.nonce, codeVerifier: String(repeating: "v", count: 43))
+        let expected: ErrorCode = wording == nil ? .invalidServerResponse : .invalidDateTime
+        let exchange = await HTTPTestSupport.expectError(expected) { () throws(IdentityFlowError) in try await service.exchangeCode(Redacted("c"), request: request) }
+        let refresh = await HTTPTestSupport.expectError(expected) { () throws(IdentityFlowError) in try await service.refresh(Redacted("refresh-1")) }
+        if let wording {
+            #expect(exchange?.message.contains(wording) == true, "\(String(describing: exchange))")
+            #expect(refresh?.message.contains(wording) == true)
+        }
+        #expect(revoked.current == 4, "the refused answers' refresh and access tokens, twice")
+    }
+
+    private static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+
+    @Test("the Date header is read in its standard form only", arguments: [
+        ("Sun, 06 Nov 1994 08:49:37 GMT", Optional(784_111_777.0)), ("Sunday, 06-Nov-94 08:49:37 GMT", nil), ("Sun, 06 Nov 1994 08:49:37 CET", nil),
+        ("Sun, 32 Nov 1994 08:49:37 GMT", nil), ("Sun, 06 Nov 1994 24:00:00 GMT", nil), ("", nil),
+    ])
+    func dateHeader(_ value: String, _ seconds: TimeInterval?) {
+        let response = HTTPResponse(status: 200, mediaType: nil, body: Data(), headers: ["date": value])
+        #expect(response.date == seconds.map(Date.init(timeIntervalSince1970:)))
+    }
+
     @Test("a code exchange without ID token is refused when openid was asked for")
     func missingIdToken() async throws {
         try await withProvider(token: { _ in HTTPTestSupport.tokenReply(idToken: nil) }) { service, _ in

@@ -39,7 +39,7 @@ extension HTTPIdentityService {
         case (200, _):
             let tokens = try tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: asked)
             if let idToken = tokens.idToken {
-                do throws(IdentityFlowError) { _ = try await validateIdToken(idToken, nonce: nil, accessToken: tokens.accessToken) } catch {
+                do throws(IdentityFlowError) { _ = try await validateIdToken(idToken, nonce: nil, accessToken: tokens.accessToken, serverDate: response.date) } catch {
                     try? await revoke(tokens)
                     throw error
                 }

@@ -27,7 +27,12 @@ extension HTTPIdentityService {
 
     /// Validates an ID token as ``validateIdToken(_:nonce:)`` does and, when it carries `at_hash`,
     /// checks it against the access token issued with it (OpenID Connect Core §3.1.3.6).
-    func validateIdToken(_ idToken: Redacted<String>, nonce: String?, accessToken: Redacted<String>?) async throws(IdentityFlowError) -> IdTokenInfo {
+    ///
+    /// `serverDate` is the `Date` of the answer that carried the token. When a time check fails
+    /// and the device's clock differs from it by more than the clock skew, the device's clock is
+    /// to blame, not the token: the error is 9031 ``ErrorCode/invalidDateTime`` and says by how
+    /// much, rather than 11001. The checks themselves always use the device's clock.
+    func validateIdToken(_ idToken: Redacted<String>, nonce: String?, accessToken: Redacted<String>?, serverDate: Date? = nil) async throws(IdentityFlowError) -> IdTokenInfo {
         let token: JSONWebToken
         do { token = try JSONWebToken(compact: idToken.value) } catch {
             throw IdentityFlowError(.invalidServerResponse, "The ID token is not a compact JWS.")
@@ -45,7 +50,7 @@ extension HTTPIdentityService {
             throw IdentityFlowError(.invalidServerResponse, "The ID token's signature is invalid.")
         }
         let info = try IdTokenInfo(claims: token.claims)
-        try check(info, issuer: metadata.issuer, nonce: nonce)
+        try check(info, issuer: metadata.issuer, nonce: nonce, serverDate: serverDate)
         if let accessToken, let atHash = token.claims["at_hash"] {
             // The left half of SHA-256 over the access token's ASCII, base64url-encoded.
             let digest = Hashing.sha256(accessToken.value)
@@ -66,7 +71,7 @@ extension HTTPIdentityService {
         return true
     }
 
-    private func check(_ info: IdTokenInfo, issuer: String, nonce: String?) throws(IdentityFlowError) {
+    private func check(_ info: IdTokenInfo, issuer: String, nonce: String?, serverDate: Date?) throws(IdentityFlowError) {
         func refuse(_ reason: String) -> IdentityFlowError {
             IdentityFlowError(.invalidServerResponse, "The ID token is not valid: \(reason).")
         }
@@ -77,10 +82,28 @@ extension HTTPIdentityService {
         if let azp = info.authorizedParty, !azp.hasSameBytes(as: clientID) { throw refuse("its azp is not the client id") }
         let now = now()
         let skew = configuration.clockSkew
-        guard info.expiresAt.addingTimeInterval(skew) > now else { throw refuse("it has expired") }
-        guard info.issuedAt.addingTimeInterval(-skew) <= now else { throw refuse("it was issued in the future") }
-        if let notBefore = info.notBefore, notBefore.addingTimeInterval(-skew) > now { throw refuse("it is not valid yet (nbf)") }
+        var timeProblem: String?
+        if info.expiresAt.addingTimeInterval(skew) <= now {
+            timeProblem = "it has expired"
+        } else if info.issuedAt.addingTimeInterval(-skew) > now {
+            timeProblem = "it was issued in the future"
+        } else if let notBefore = info.notBefore, notBefore.addingTimeInterval(-skew) > now {
+            timeProblem = "it is not valid yet (nbf)"
+        }
+        if let timeProblem {
+            if let serverDate, abs(now.timeIntervalSince(serverDate)) > skew {
+                throw IdentityFlowError(.invalidDateTime, "The device's clock is \(Self.clockOffset(now.timeIntervalSince(serverDate))) the server's (by the date of its answer), so the ID token it has just issued looks as if \(timeProblem). Set the date and time automatically and try again.")
+            }
+            throw refuse(timeProblem)
+        }
         if let nonce, !(info.nonce?.hasSameBytes(as: nonce) ?? false) { throw refuse("its nonce is not the one sent") }
+    }
+
+    /// "5 minutes ahead of", "90 seconds behind".
+    private static func clockOffset(_ seconds: TimeInterval) -> String {
+        let size = abs(seconds)
+        let amount = size >= 120 ? "\(Int(size / 60)) minutes" : "\(Int(size)) seconds"
+        return "\(amount) \(seconds > 0 ? "ahead of" : "behind")"
     }
 
     // MARK: - JWKS

@@ -107,7 +107,7 @@ extension HTTPIdentityService {
         let tokens = try tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: scopes)
         do throws(IdentityFlowError) {
             if let idToken = tokens.idToken {
-                _ = try await validateIdToken(idToken, nonce: request.nonce.value, accessToken: tokens.accessToken)
+                _ = try await validateIdToken(idToken, nonce: request.nonce.value, accessToken: tokens.accessToken, serverDate: response.date)
             } else if scopes.contains("openid") {
                 throw IdentityFlowError(.invalidServerResponse, "The token response has no ID token although 'openid' was asked for.")
             }
@@ -121,7 +121,8 @@ extension HTTPIdentityService {
 
     /// Exchanges a refresh token for fresh tokens. A rotated refresh token in the answer replaces
     /// the old one; when the server sends none, the old one is kept. A new ID token is validated
-    /// (its nonce is not checked: refresh has no request nonce).
+    /// (its nonce is not checked: refresh has no request nonce); when it fails, the tokens of the
+    /// answer are revoked, so that none the client will not use stays live.
     /// - Parameter refreshToken: The refresh token.
     /// - Returns: The fresh tokens.
     /// - Throws: 10024 with `oauthError` `invalid_grant` when the refresh token is no longer valid.
@@ -135,7 +136,12 @@ extension HTTPIdentityService {
         guard response.status == 200 else { throw Self.oauthError(response, context: "the token refresh") }
         var tokens = try tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: configuration.scopes)
         if tokens.refreshToken == nil { tokens.refreshToken = refreshToken }
-        if let idToken = tokens.idToken { _ = try await validateIdToken(idToken, nonce: nil, accessToken: tokens.accessToken) }
+        if let idToken = tokens.idToken {
+            do throws(IdentityFlowError) { _ = try await validateIdToken(idToken, nonce: nil, accessToken: tokens.accessToken, serverDate: response.date) } catch {
+                try? await revoke(tokens)
+                throw error
+            }
+        }
         return tokens
     }
 
