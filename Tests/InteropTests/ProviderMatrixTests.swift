@@ -168,6 +168,17 @@ struct ProviderMatrixTests {
         }
     }
 
+    @Test("a device clock two hours ahead: the code exchange fails with 9031, by the Date of the provider's answer", arguments: InteropProvider.all)
+    func deviceClockAhead(_ provider: InteropProvider) async throws {
+        let honest = try provider.service()
+        let (request, code) = try await provider.code(honest)
+        let ahead = try HTTPIdentityService(configuration: honest.configuration, now: { Date().addingTimeInterval(7200) })
+        let error = await InteropEnvironment.expectError(.invalidDateTime) { () throws(IdentityFlowError) in
+            try await ahead.exchangeCode(code, request: request)
+        }
+        #expect(error?.message.contains("120 minutes ahead of") == true, "\(String(describing: error))")
+    }
+
     @Test("a configured issuer the document does not name: 10001 before anything is sent to the provider's endpoints", arguments: InteropProvider.all)
     func wrongIssuer(_ provider: InteropProvider) async throws {
         let service = try provider.service(issuer: URL(string: "http://127.0.0.1:\(provider.issuer.port ?? 0)/elsewhere")!)
