@@ -13,7 +13,8 @@ public struct MobileAuthRequest: Sendable, Hashable, Identifiable, CustomStringC
     public let message: String
     /// What accepting it takes: a confirmation, or a confirmation stepped up with the PIN or biometrics.
     public let type: MobileAuthType
-    /// When the server stops taking an answer.
+    /// When the server stops taking an answer, on the device's clock (``HTTPIdentityService`` moves
+    /// the server's time by the difference between the clocks, read from the answer's `Date`).
     public let expiresAt: Date
     /// The server's single-use nonce the device signs its answer over.
     package let nonce: [UInt8]

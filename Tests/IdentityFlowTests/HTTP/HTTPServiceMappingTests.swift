@@ -241,6 +241,23 @@ struct HTTPServiceMappingTests {
         #expect(challenge?.message.contains("wait") == false)
     }
 
+    @Test("a mobile authentication request's expiry is moved onto the device's clock by the answer's Date", arguments: [true, false])
+    func mobileAuthExpiryOnDeviceClock(_ sendsDate: Bool) async throws {
+        let serverNow = Date(timeIntervalSince1970: 1_700_000_000)
+        let device = serverNow.addingTimeInterval(3600)   // an hour ahead
+        let server = try LoopbackHTTPServer(maxRequests: 4) { _ in
+            let body = #"{"requests": [{"id": "r1", "profile_id": "p1", "message": "Pay?", "type": "confirmation", "expires_at": 1700000300, "nonce": "\#(Base64URL.encode([UInt8](repeating: 5, count: 32)))"}]}"#
+            return .response(status: 200, headers: ["Content-Type": "application/json"].merging(sendsDate ? ["Date": "Tue, 14 Nov 2023 22:13:20 GMT"] : [:]) { $1 },
+                             body: Data(body.utf8))
+        }
+        defer { server.stop() }
+        let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(
+            issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect), now: { device })
+        let requests = try await service.mobileAuthRequests(.pending, for: UserProfile(profileId: "p1"),
+                                                            authorization: PinKeyAuthorization(nonce: [1], proof: [2]))
+        #expect(requests.map(\.expiresAt) == [sendsDate ? device.addingTimeInterval(300) : serverNow.addingTimeInterval(300)])
+    }
+
     @Test("only the server's own answer says a profile is gone: 404 unknown_profile or 410; those count as done for a delete")
     func profileGone() async throws {
         let server = try LoopbackHTTPServer(maxRequests: 8) { request in

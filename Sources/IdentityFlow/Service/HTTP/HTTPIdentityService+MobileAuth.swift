@@ -30,7 +30,9 @@ extension HTTPIdentityService {
     ///   - lookup: Pending, by id, or by one-time code.
     ///   - profile: The profile.
     ///   - authorization: The nonce and the device key's signature.
-    /// - Returns: The requests.
+    /// - Returns: The requests; their ``MobileAuthRequest/expiresAt`` is on the device's clock (the
+    ///   server's `expires_at` moved by the difference between the device's clock and the answer's
+    ///   `Date`).
     /// - Throws: 11016 (404 `unknown_request`), 11015 (410 `request_expired`), 11017 (401
     ///   `invalid_device_proof`), 11014 (404 `mobile_auth_not_enrolled`); as the table otherwise.
     public func mobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> [MobileAuthRequest] {
@@ -49,6 +51,9 @@ extension HTTPIdentityService {
         guard let entries = try Self.jsonObject(response, context: "The mobile authentication requests")["requests"]?.arrayValue else {
             throw Self.malformed("The mobile authentication requests", member: "requests")
         }
+        // The server's expiry, moved onto the device's clock by the answer's Date: a device whose
+        // clock is off still sees how long each request stays open.
+        let clockOffset = response.date.map { now().timeIntervalSince($0) } ?? 0
         var requests: [MobileAuthRequest] = []
         for entry in entries {
             guard let id = entry["id"]?.stringValue, !id.isEmpty else { throw Self.malformed("A mobile authentication request", member: "id") }
@@ -60,7 +65,7 @@ extension HTTPIdentityService {
                 throw Self.malformed("A mobile authentication request", member: "nonce")
             }
             requests.append(MobileAuthRequest(id: id, userProfile: profile, message: message, type: type,
-                                              expiresAt: Date(timeIntervalSince1970: expires), nonce: nonce))
+                                              expiresAt: Date(timeIntervalSince1970: expires + clockOffset), nonce: nonce))
         }
         return requests
     }
