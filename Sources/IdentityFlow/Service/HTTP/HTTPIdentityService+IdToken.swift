@@ -10,11 +10,11 @@ extension HTTPIdentityService {
     ///
     /// Checks, in order: the compact form; `alg` is `RS256` or `ES256` (`none` and HMAC algorithms
     /// are refused); the signature against the JWKS key named by `kid`, which must be a key for
-    /// that algorithm (the JWKS is fetched again once when the `kid` is unknown); `iss` equals the discovered issuer; `aud` contains the client id
-    /// and, with several audiences, `azp` is present and equals it (`azp`, when present, must
-    /// always equal it); `exp` is after now and `iat` not after now, and `nbf` (if present) not
-    /// after now, all within ``HTTPServiceConfiguration/clockSkew``; `nonce` equals `nonce` when
-    /// one is given.
+    /// that algorithm (the JWKS is fetched again once when the `kid` is unknown); `iss` equals the
+    /// discovered issuer; `aud` contains the client id and, with several audiences, `azp` is
+    /// present and equals it (`azp`, when present, must always equal it); `exp` is after now and
+    /// `iat` not after now, and `nbf` (if present) not after now, all within
+    /// ``HTTPServiceConfiguration/clockSkew``; `nonce` equals `nonce` when one is given.
     /// - Parameters:
     ///   - idToken: The compact ID token.
     ///   - nonce: The nonce the authorization request sent, or `nil` not to check it (refresh).
