@@ -64,18 +64,13 @@ extension HTTPIdentityService {
         if response.status >= 500 {
             error = IdentityFlowError(.serverNotReachable, "The server failed (HTTP \(response.status)) at \(context).")
         } else if response.status == 429 {
-            let wait = retryAfterSeconds(response).map { "; it asks to wait \($0) s" } ?? ""
+            let wait = response.retryAfterSeconds.map { "; it asks to wait \($0) s" } ?? ""
             error = IdentityFlowError(.serverNotReachable, "The server is limiting requests (HTTP 429) at \(context)\(wait).")
         } else {
             error = IdentityFlowError(.invalidServerResponse, "The server answered HTTP \(response.status) at \(context).")
         }
         error.oauthError = errorCode(of: response)
         return error
-    }
-
-    /// `Retry-After` in seconds, when the server sent it as a number.
-    static func retryAfterSeconds(_ response: HTTPResponse) -> Int? {
-        response.headers.first { $0.key.lowercased() == "retry-after" }.flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) }
     }
 
     /// Maps an OAuth token or revocation endpoint error answer (RFC 6749 §5.2).

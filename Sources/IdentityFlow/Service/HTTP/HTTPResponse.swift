@@ -16,7 +16,7 @@ struct HTTPResponse: Sendable {
     /// The `Date` header: when the server made the answer, if it sent one in the standard form
     /// (RFC 9110 §5.6.7: `Sun, 06 Nov 1994 08:49:37 GMT`).
     var date: Date? {
-        guard let value = headers.first(where: { $0.key.lowercased() == "date" })?.value else { return nil }
+        guard let value = header("Date") else { return nil }
         let parts = value.split(separator: " ")
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let month = months.firstIndex(of: String(parts[2])),
@@ -26,6 +26,15 @@ struct HTTPResponse: Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "GMT") ?? calendar.timeZone
         return calendar.date(from: DateComponents(year: year, month: month + 1, day: day, hour: time[0], minute: time[1], second: time[2]))
+    }
+
+    /// `Retry-After` in seconds, when the server sent it as a number.
+    var retryAfterSeconds: Int? { header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+
+    /// A header's value, its name compared without case.
+    func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return headers.first { $0.key.lowercased() == wanted }?.value
     }
 
     /// Whether the media type is JSON (`application/json` or `application/<x>+json`).
