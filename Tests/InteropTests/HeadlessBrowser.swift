@@ -22,11 +22,13 @@ final class HeadlessBrowser: Sendable {
 
     private let cookies = Locked<[String: String]>([:])
 
-    /// Logs in with the HTML form, answers the consent form (`allow` or deny) and returns the
-    /// redirect to the app's redirect URI, unfollowed. Knows the fixtures' pages: Django's login
-    /// form (`username`) and allauth's (`login`), django-oauth-toolkit's and django-oidc-provider's
-    /// consent form (`authorizationForm`, an `allow` button) and allauth's (checked scopes, an
-    /// `action` button of `grant` or `cancel`).
+    /// Logs in with the HTML forms, answers the consent form (`allow` or deny) and returns the
+    /// redirect to the app's redirect URI, unfollowed. Walks the pages as a browser would, at most
+    /// ``maxPages``, and knows the fixtures' forms: a login form with a user field (`username`
+    /// for Django, `login` for allauth and Canaille) and a password field, or Canaille's two
+    /// steps (the user on one page, the password on the next); consent as django-oauth-toolkit's
+    /// and django-oidc-provider's `allow` button, allauth's `action` button (`grant` / `cancel`)
+    /// or Canaille's `answer` button (`accept` / `deny`).
     /// - Parameters:
     ///   - authorizationURL: The URL of the browser registration challenge.
     ///   - username: The fixture user.
@@ -34,26 +36,55 @@ final class HeadlessBrowser: Sendable {
     ///   - allow: Whether to grant consent.
     func authorize(_ authorizationURL: URL, username: String = "alice", password: String = "alice-password-1", allow: Bool = true) async throws -> URL {
         var page = try await get(authorizationURL)
-        if page.status == 302, let location = page.location, location.contains("/accounts/login/") {
-            let loginURL = try resolve(location, against: page.url)
-            let login = try await get(loginURL)
-            let userField = login.html.contains(#"name="login""#) ? "login" : "username"
-            let fields = Self.formFields(in: login.html) + [(userField, username), ("password", password)]
-            let posted = try await post(try resolve("/accounts/login/", against: loginURL), fields: fields)
-            guard posted.status == 302, let next = posted.location else {
-                throw Failure(description: "login answered \(posted.status)\(posted.html.contains("login-error") ? " (wrong password)" : "")")
+        for _ in 0..<Self.maxPages {
+            if page.status == 302 || page.status == 303 {
+                let location = try page.location.orThrow("a redirect without a Location")
+                if let redirect = URL(string: location), redirect.scheme == InteropEnvironment.redirectURI.scheme {
+                    if InteropProvider.all.contains(where: { $0.issuesOneTokenPerSecond && $0.issuer.port == authorizationURL.port }) {
+                        try await Self.waitForNextSecond()
+                    }
+                    return redirect
+                }
+                page = try await get(try resolve(location, against: page.url))
+                continue
             }
-            page = try await get(try resolve(next, against: posted.url))
+            guard page.status == 200, let form = Self.form(in: page.html) else { break }
+            let target = try form.action.map { try resolve($0, against: page.url) } ?? page.url
+            var fields = Self.formFields(in: form.html)
+            let userField = ["username", "login"].first { form.html.contains("name=\"\($0)\"") }
+            if let userField { fields.append((userField, username)) }
+            if form.html.contains(#"type="password""#) { fields.append(("password", password)) }
+            if userField == nil, !form.html.contains(#"type="password""#) {
+                guard let button = Self.consentButton(in: form.html, allow: allow) else { break }
+                fields += button.map { [$0] } ?? []
+            }
+            page = try await post(target, fields: fields)
+            if page.status == 200, page.html.contains("login-error") { throw Failure(description: "login refused (wrong password)") }
         }
-        if page.status == 200, page.html.contains("authorizationForm") {
-            page = try await post(page.url, fields: Self.formFields(in: page.html) + (allow ? [("allow", "Authorize")] : []))
-        } else if page.status == 200, page.html.contains(/name="action"\s+value="grant"/) {
-            page = try await post(page.url, fields: Self.formFields(in: page.html) + [("action", allow ? "grant" : "cancel")])
-        }
-        guard page.status == 302, let location = page.location, let redirect = URL(string: location) else {
-            throw Failure(description: "authorization answered \(page.status) without a redirect")
-        }
-        return redirect
+        throw Failure(description: "authorization answered \(page.status) without a redirect to the app")
+    }
+
+    /// Sleeps to the start of the next wall-clock second. Canaille's access tokens are JWTs with no
+    /// `jti`, the same for one user and client within a second, and it answers a second exchange
+    /// in that second with HTTP 500 (a unique constraint). A sign-in there hands back its redirect
+    /// only on a fresh second, so the exchange that follows never shares a second with the
+    /// previous test's: an artefact of tests signing in several times a second, not of an app.
+    private static func waitForNextSecond() async throws {
+        let now = Date().timeIntervalSince1970
+        try await Task.sleep(for: .seconds(now.rounded(.down) + 1 - now))
+    }
+
+    /// Pages walked at most by ``authorize(_:username:password:allow:)`` before it gives up.
+    static let maxPages = 10
+
+    /// The consent answer to submit: `nil` when the form is not a consent form, `.some(nil)` for
+    /// a form denied by submitting it without its `allow` button (django-oauth-toolkit's and
+    /// django-oidc-provider's).
+    private static func consentButton(in form: String, allow: Bool) -> (name: String, value: String)?? {
+        if form.contains(#"name="allow""#) { return .some(allow ? ("allow", "Authorize") : nil) }
+        if form.contains(/name="action"\s+value="grant"/) { return ("action", allow ? "grant" : "cancel") }
+        if form.contains(/name="answer"[^>]*value="accept"/) { return ("answer", allow ? "accept" : "deny") }
+        return nil
     }
 
     // MARK: - HTTP
@@ -100,6 +131,15 @@ final class HeadlessBrowser: Sendable {
     }
 
     // MARK: - HTML
+
+    /// The page's first POST form: its markup and its `action` (entities decoded), `nil` when it
+    /// posts back to the page itself.
+    static func form(in html: String) -> (html: String, action: String?)? {
+        guard let match = html.firstMatch(of: /(?is)<form[^>]*method="post"[^>]*>.*?<\/form>/) else { return nil }
+        let tag = String(match.output.prefix { $0 != ">" })
+        let action = tag.firstMatch(of: /action="([^"]*)"/).map { decodeEntities(String($0.output.1)) }
+        return (String(match.output), action?.isEmpty == false ? action : nil)
+    }
 
     /// What a browser submits of a form without typing: every hidden input and every checked
     /// checkbox, as `name`, `value` pairs in page order, entities decoded.

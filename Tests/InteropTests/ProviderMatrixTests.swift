@@ -22,6 +22,9 @@ struct InteropProvider: Sendable, CustomTestStringConvertible {
     let revokes: Bool
     /// Whether it serves IdentityFlow's extension API (only the django-oauth-toolkit fixture does).
     var servesExtensionAPI = false
+    /// Whether it issues one user the same access token for exchanges within one second and
+    /// fails the second (Canaille): ``HeadlessBrowser`` then hands back redirects on a fresh second.
+    var issuesOneTokenPerSecond = false
 
     var testDescription: String { name }
 
@@ -32,13 +35,16 @@ struct InteropProvider: Sendable, CustomTestStringConvertible {
             issuer("IDENTITYFLOW_OIDC_ISSUER").map { InteropProvider(name: "django-oauth-toolkit", issuer: $0, fixture: "oidc", revokes: true, servesExtensionAPI: true) },
             issuer("IDENTITYFLOW_OIDC_ISSUER_2").map { InteropProvider(name: "django-oidc-provider", issuer: $0, fixture: "oidc-provider", revokes: false) },
             issuer("IDENTITYFLOW_OIDC_ISSUER_3").map { InteropProvider(name: "django-allauth", issuer: $0, fixture: "oidc-allauth", revokes: true) },
+            issuer("IDENTITYFLOW_OIDC_ISSUER_4").map { InteropProvider(name: "Canaille", issuer: $0, fixture: "oidc-canaille", revokes: true, issuesOneTokenPerSecond: true) },
         ].compactMap { $0 }
     }()
 
-    func service(issuer configured: URL? = nil) throws -> HTTPIdentityService {
-        try HTTPIdentityService(configuration: HTTPServiceConfiguration(
+    func service(issuer configured: URL? = nil, prompt: String? = nil) throws -> HTTPIdentityService {
+        var configuration = HTTPServiceConfiguration(
             issuer: configured ?? issuer, discoveryURL: issuer.appendingPathComponent(".well-known/openid-configuration"),
-            clientID: InteropEnvironment.clientID, redirectURI: InteropEnvironment.redirectURI, scopes: ["openid", "profile", "email"]))
+            clientID: InteropEnvironment.clientID, redirectURI: InteropEnvironment.redirectURI, scopes: ["openid", "profile", "email"])
+        configuration.prompt = prompt
+        return try HTTPIdentityService(configuration: configuration)
     }
 
     /// Signs alice in with the headless browser and returns the request and the redirect.
@@ -105,9 +111,9 @@ struct ProviderMatrixTests {
         #expect(try await service.userInfo(accessToken: tokens.accessToken)["sub"] != nil)
     }
 
-    @Test("denied consent: the redirect's access_denied is 10024 and nothing is exchanged", arguments: InteropProvider.all)
+    @Test("denied consent (prompt=consent, for providers that remember a consent): the redirect's access_denied is 10024", arguments: InteropProvider.all)
     func deniedConsent(_ provider: InteropProvider) async throws {
-        let service = try provider.service()
+        let service = try provider.service(prompt: "consent")
         let (request, redirect) = try await provider.signIn(service, allow: false)
         let answer = BrowserRedirect.check(redirect, against: request)
         let failure = try #require(answer.failure(expecting: InteropEnvironment.redirectURI))

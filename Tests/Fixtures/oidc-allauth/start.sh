@@ -3,6 +3,6 @@
 #
 #   Tests/Fixtures/oidc-allauth/start.sh [port]      (default port 8767, or $IDENTITYFLOW_FIXTURE_PORT)
 #
-# See ../django-server.sh for what it does.
+# See ../fixture-server.sh for what it does.
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-exec bash "$here/../django-server.sh" start "$here" 8767 "" "$@"
+exec bash "$here/../fixture-server.sh" start "$here" 8767 "" "$@"

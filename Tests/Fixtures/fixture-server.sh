@@ -1,26 +1,53 @@
 #!/usr/bin/env bash
-# Starts and stops a Django fixture server of Tests/Fixtures on 127.0.0.1, for the fixtures'
-# start.sh and stop.sh (which say which fixture, its default port and its issuer path).
+# Starts and stops a fixture server of Tests/Fixtures on 127.0.0.1, for the fixtures' start.sh and
+# stop.sh (which say which fixture, its default port and its issuer path).
 #
-#   django-server.sh start FIXTURE_DIR DEFAULT_PORT ISSUER_PATH [port]
-#   django-server.sh stop FIXTURE_DIR
+#   fixture-server.sh start FIXTURE_DIR DEFAULT_PORT ISSUER_PATH [port]
+#   fixture-server.sh stop FIXTURE_DIR
 #
-# start creates/updates the venv FIXTURE_DIR/.venv (only when requirements.txt changed), migrates
-# the SQLite database in .state/, runs the fixture's `fixture_setup` command, starts the server in
-# the background (pid in .state/server.pid, output in .state/server.log), waits until discovery
-# answers and prints the issuer on its last line. A server already answering on the same port
-# is reused. IDENTITYFLOW_FIXTURE_RESET=1 deletes the database first (the keys are kept).
-# stop stops the server by the pid in .state/server.pid; safe to run twice.
+# start creates/updates the venv FIXTURE_DIR/.venv (only when requirements.txt changed), prepares
+# the fixture's state in .state/, starts the server in the background (pid in .state/server.pid,
+# output in .state/server.log), waits until discovery answers and prints the issuer on its last
+# line. A server already answering on the same port is reused. IDENTITYFLOW_FIXTURE_RESET=1
+# deletes the database first (the keys are kept). stop stops the server by the pid in
+# .state/server.pid; safe to run twice.
+#
+# A Django fixture is prepared by `manage.py migrate` and its `fixture_setup` command and served by
+# `manage.py runserver`. Another fixture says how in FIXTURE_DIR/fixture.sh, which defines
+# `prepare_fixture` (run in FIXTURE_DIR with $venv, $state and $port set) and `serve_fixture`
+# (prints the server's command line, one word a line, its program inside $venv).
 set -euo pipefail
 
 command="$1"
 here="$(cd "$2" && pwd)"
 state="$here/.state"
+venv="$here/.venv"
+
+prepare_fixture() {
+    if [[ "${IDENTITYFLOW_FIXTURE_RESET:-0}" == "1" ]]; then
+        rm -f "$state/db.sqlite3"
+    fi
+    "$venv/bin/python" manage.py migrate --noinput -v0
+    "$venv/bin/python" manage.py fixture_setup
+}
+
+serve_fixture() {
+    printf '%s\n' "$venv/bin/python" manage.py runserver --noreload "127.0.0.1:$port"
+}
+
+if [[ -f "$here/fixture.sh" ]]; then
+    source "$here/fixture.sh"
+fi
+
+# Whether pid is this fixture's server (and not a process that has since taken its number).
+is_fixture_server() {
+    [[ "$1" =~ ^[0-9]+$ ]] && kill -0 "$1" 2>/dev/null \
+        && tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -qF "$venv/bin/"
+}
 
 stop_server() {
     pid="$(cat "$state/server.pid" 2>/dev/null || true)"
-    if [[ ! "$pid" =~ ^[0-9]+$ ]] || ! kill -0 "$pid" 2>/dev/null \
-        || ! tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "manage.py runserver"; then
+    if ! is_fixture_server "$pid"; then
         rm -f "$state/server.pid"
         echo "fixture not running"
         return 0
@@ -41,7 +68,6 @@ stop_server() {
 start_server() {
     local default_port="$1" issuer_path="$2"
     port="${3:-${IDENTITYFLOW_FIXTURE_PORT:-$default_port}}"
-    venv="$here/.venv"
     issuer="http://127.0.0.1:$port$issuer_path"
     discovery="$issuer/.well-known/openid-configuration"
     export IDENTITYFLOW_FIXTURE_PORT="$port"
@@ -52,9 +78,7 @@ start_server() {
     running_pid() {
         local pid
         pid="$(cat "$state/server.pid" 2>/dev/null)" || return 1
-        [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null \
-            && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "manage.py runserver" \
-            && echo "$pid"
+        is_fixture_server "$pid" && echo "$pid"
     }
 
     if pid="$(running_pid)"; then
@@ -76,11 +100,8 @@ start_server() {
     fi
 
     cd "$here"
-    if [[ "${IDENTITYFLOW_FIXTURE_RESET:-0}" == "1" ]]; then
-        rm -f "$state/db.sqlite3"
-    fi
-    "$venv/bin/python" manage.py migrate --noinput -v0
-    "$venv/bin/python" manage.py fixture_setup
+    prepare_fixture
+    mapfile -t server < <(serve_fixture)
 
     if curl -s --max-time 2 -o /dev/null "http://127.0.0.1:$port/"; then
         echo "port $port on 127.0.0.1 is taken by another process" >&2
@@ -99,7 +120,7 @@ start_server() {
             if ((descriptor > 2)); then eval "exec ${descriptor}>&-" 2>/dev/null || true; fi
         done
         exec nohup "$venv/bin/python" -c 'import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])' \
-            "$venv/bin/python" manage.py runserver --noreload "127.0.0.1:$port"
+            "${server[@]}"
     ) >>"$state/server.log" 2>&1 </dev/null &
     pid=$!
     echo "$pid" >"$state/server.pid"
@@ -127,5 +148,5 @@ start_server() {
 case "$command" in
     start) start_server "$3" "$4" "${5:-}" ;;
     stop) stop_server ;;
-    *) echo "usage: django-server.sh start|stop FIXTURE_DIR ..." >&2; exit 2 ;;
+    *) echo "usage: fixture-server.sh start|stop FIXTURE_DIR ..." >&2; exit 2 ;;
 esac

@@ -1,0 +1,60 @@
+# How ../fixture-server.sh prepares and serves Canaille (sourced by it; see README.md).
+
+# Writes .state/canaille.toml (the secret key and the RSA signing key are made once and kept),
+# brings the SQLite database up to date and makes sure the user and the client exist, all with
+# Canaille's own command line.
+prepare_fixture() {
+    local canaille=("$venv/bin/python" "$venv/bin/canaille")
+    if [[ "${IDENTITYFLOW_FIXTURE_RESET:-0}" == "1" ]]; then
+        rm -f "$state/canaille.sqlite"
+    fi
+    if [[ ! -s "$state/jwk.json" ]]; then
+        "${canaille[@]}" jwk create rsa 2>/dev/null >"$state/jwk.json.new"
+        mv "$state/jwk.json.new" "$state/jwk.json"
+    fi
+    if [[ ! -s "$state/secret-key" ]]; then
+        "$venv/bin/python" -c 'import secrets; print(secrets.token_urlsafe(32))' >"$state/secret-key"
+    fi
+    # TOML has no JSON objects, so the key goes in as an inline table.
+    "$venv/bin/python" - "$state" "$port" <<'PY'
+import json, pathlib, sys
+state, port = pathlib.Path(sys.argv[1]), sys.argv[2]
+key = json.loads((state / "jwk.json").read_text())
+inline = "{" + ", ".join(f"{name} = {json.dumps(value)}" for name, value in key.items()) + "}"
+(state / "canaille.toml").write_text(f"""SECRET_KEY = {json.dumps((state / "secret-key").read_text().strip())}
+SERVER_NAME = "127.0.0.1:{port}"
+PREFERRED_URL_SCHEME = "http"
+
+[CANAILLE]
+NAME = "IdentityFlow fixture"
+
+[CANAILLE_SQL]
+DATABASE_URI = "sqlite:///{state / "canaille.sqlite"}"
+
+[CANAILLE_OIDC]
+ACTIVE_JWKS = [{inline}]
+""")
+PY
+    export CANAILLE_CONFIG="$state/canaille.toml"
+    "${canaille[@]}" install >/dev/null 2>&1
+    if [[ "$("${canaille[@]}" get user --user-name alice 2>/dev/null)" == "[]" ]]; then
+        "${canaille[@]}" create user --quiet --user-name alice --password alice-password-1 \
+            --emails alice@example.org --formatted-name "Alice Example" 2>/dev/null
+    fi
+    if [[ "$("${canaille[@]}" get client --client-id identityflow-tests 2>/dev/null)" == "[]" ]]; then
+        "${canaille[@]}" create client --quiet --client-id identityflow-tests --client-name "IdentityFlow tests" \
+            --redirect-uris identityflow://callback --token-endpoint-auth-method none \
+            --grant-types authorization_code --grant-types refresh_token --response-types code \
+            --scope openid --scope profile --scope email 2>/dev/null
+        # A client is an audience of its own tokens, as Canaille's web console sets it up.
+        local id
+        id="$("${canaille[@]}" get client --client-id identityflow-tests 2>/dev/null \
+            | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)[0]["id"])')"
+        "${canaille[@]}" set client --quiet identityflow-tests --audience "$id" 2>/dev/null
+    fi
+}
+
+# Canaille's own server, one process (no worker processes to outlive a stop by pid).
+serve_fixture() {
+    printf '%s\n' "$venv/bin/python" "$venv/bin/canaille" run --bind "127.0.0.1:$port" --workers 0
+}
