@@ -11,15 +11,16 @@ import Statechart
 
 /// A provider the interop matrix runs against: the django-oauth-toolkit fixture
 /// (`IDENTITYFLOW_OIDC_ISSUER`, `Tests/Fixtures/oidc`), django-oidc-provider with its stock
-/// discovery (`IDENTITYFLOW_OIDC_ISSUER_2`, `Tests/Fixtures/oidc-provider`) and django-allauth's
+/// discovery (`IDENTITYFLOW_OIDC_ISSUER_2`, `Tests/Fixtures/oidc-provider`), django-allauth's
 /// identity provider, stock, its issuer the site's root (`IDENTITYFLOW_OIDC_ISSUER_3`,
-/// `Tests/Fixtures/oidc-allauth`), each when its variable is set.
+/// `Tests/Fixtures/oidc-allauth`) and Canaille, stock, on Flask and Authlib
+/// (`IDENTITYFLOW_OIDC_ISSUER_4`, `Tests/Fixtures/oidc-canaille`), each when its variable is set.
 struct InteropProvider: Sendable, CustomTestStringConvertible {
     let name: String
     let issuer: URL
     let fixture: String
-    /// Whether the provider offers RFC 7009 revocation (django-oidc-provider does not).
-    let revokes: Bool
+    /// Whether the provider offers this public client RFC 7009 revocation.
+    let revocation: Revocation
     /// Whether it serves IdentityFlow's extension API (only the django-oauth-toolkit fixture does).
     var servesExtensionAPI = false
     /// Whether it issues one user the same access token for exchanges within one second and
@@ -28,14 +29,23 @@ struct InteropProvider: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 
+    enum Revocation: Sendable {
+        /// Offered to public clients.
+        case offered
+        /// No revocation endpoint (django-oidc-provider).
+        case absent
+        /// Offered only to clients with a secret (Canaille: `client_secret_basic` only).
+        case confidentialClientsOnly
+    }
+
     static let all: [InteropProvider] = {
         let environment = ProcessInfo.processInfo.environment
         func issuer(_ name: String) -> URL? { environment[name].flatMap { $0.isEmpty ? nil : URL(string: $0) } }
         return [
-            issuer("IDENTITYFLOW_OIDC_ISSUER").map { InteropProvider(name: "django-oauth-toolkit", issuer: $0, fixture: "oidc", revokes: true, servesExtensionAPI: true) },
-            issuer("IDENTITYFLOW_OIDC_ISSUER_2").map { InteropProvider(name: "django-oidc-provider", issuer: $0, fixture: "oidc-provider", revokes: false) },
-            issuer("IDENTITYFLOW_OIDC_ISSUER_3").map { InteropProvider(name: "django-allauth", issuer: $0, fixture: "oidc-allauth", revokes: true) },
-            issuer("IDENTITYFLOW_OIDC_ISSUER_4").map { InteropProvider(name: "Canaille", issuer: $0, fixture: "oidc-canaille", revokes: true, issuesOneTokenPerSecond: true) },
+            issuer("IDENTITYFLOW_OIDC_ISSUER").map { InteropProvider(name: "django-oauth-toolkit", issuer: $0, fixture: "oidc", revocation: .offered, servesExtensionAPI: true) },
+            issuer("IDENTITYFLOW_OIDC_ISSUER_2").map { InteropProvider(name: "django-oidc-provider", issuer: $0, fixture: "oidc-provider", revocation: .absent) },
+            issuer("IDENTITYFLOW_OIDC_ISSUER_3").map { InteropProvider(name: "django-allauth", issuer: $0, fixture: "oidc-allauth", revocation: .offered) },
+            issuer("IDENTITYFLOW_OIDC_ISSUER_4").map { InteropProvider(name: "Canaille", issuer: $0, fixture: "oidc-canaille", revocation: .confidentialClientsOnly, issuesOneTokenPerSecond: true) },
         ].compactMap { $0 }
     }()
 
@@ -158,19 +168,20 @@ struct ProviderMatrixTests {
         #expect(error?.oauthError == "invalid_grant")
     }
 
-    @Test("revocation: present, the token is dead at userinfo; absent, revoke says why with 10001", arguments: InteropProvider.all)
+    @Test("revocation: offered, the token is dead at userinfo; absent or only for clients with a secret, revoke says why with 10001", arguments: InteropProvider.all)
     func revocation(_ provider: InteropProvider) async throws {
         let service = try provider.service()
         let (request, code) = try await provider.code(service)
         let tokens = try await service.exchangeCode(code, request: request)
-        if provider.revokes {
+        switch provider.revocation {
+        case .offered:
             try await service.revoke(tokens)
             await InteropEnvironment.expectError(.userNotAuthenticated) { () throws(IdentityFlowError) in
                 try await service.userInfo(accessToken: tokens.accessToken)
             }
-        } else {
+        case .absent, .confidentialClientsOnly:
             let error = await InteropEnvironment.expectError(.configurationInvalid) { () throws(IdentityFlowError) in try await service.revoke(tokens) }
-            #expect(error?.message.contains("revocation_endpoint") == true)
+            #expect(error?.message.contains(provider.revocation == .absent ? "names no revocation_endpoint" : "lets only clients with a secret") == true, "\(String(describing: error))")
         }
     }
 
@@ -228,11 +239,11 @@ struct ProviderMatrixTests {
         let (body, response) = try await client.authenticatedRequest(URLRequest(url: userinfo))
         #expect(response.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self).contains("\"sub\""))
-        if provider.revokes {
+        if provider.revocation == .offered {
             try await client.logout()
         } else {
             let error = await InteropEnvironment.expectError(.localLogout) { () throws(IdentityFlowError) in try await client.logout() }
-            #expect(error?.message.contains("revocation_endpoint") == true)
+            #expect(error?.message.contains("revocation_endpoint") == true, "\(String(describing: error))")
         }
         #expect(client.authenticatedUserProfile == nil)
         await InteropEnvironment.expectError(.userNotAuthenticated) { () throws(IdentityFlowError) in

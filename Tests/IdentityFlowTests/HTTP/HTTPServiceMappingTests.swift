@@ -326,4 +326,29 @@ struct HTTPServiceMappingTests {
         try await service.deregister(profile, accessToken: nil)
         await HTTPTestSupport.expectError(.userDeregistered) { () throws(IdentityFlowError) in try await service.pinLoginChallenge(for: UserProfile(profileId: "unknown")) }
     }
+
+    @Test("invalid_client at revocation: a provider that names only secret-based methods is said to refuse public clients; otherwise the generic 10001",
+          arguments: [(["client_secret_basic"], true), (["client_secret_basic", "none"], false), (nil, false)] as [([String]?, Bool)])
+    func revocationRefusedToPublicClients(methods: [String]?, explained: Bool) async throws {
+        let server = try LoopbackHTTPServer { request in
+            let origin = "http://\(request.headers["host"] ?? "127.0.0.1")"
+            switch request.path {
+            case "/o/.well-known/openid-configuration":
+                var document: [String: Any] = ["issuer": "\(origin)/o", "authorization_endpoint": "\(origin)/o/authorize/",
+                                               "token_endpoint": "\(origin)/o/token/", "revocation_endpoint": "\(origin)/o/revoke/"]
+                document["revocation_endpoint_auth_methods_supported"] = methods
+                return .json(200, object: document)
+            default:
+                return .json(401, #"{"error": "invalid_client", "error_description": "The client cannot authenticate with methods: ['client_secret_basic']"}"#)
+            }
+        }
+        defer { server.stop() }
+        let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(
+            issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
+        let error = await HTTPTestSupport.expectError(.configurationInvalid) { () throws(IdentityFlowError) in
+            try await service.revoke(TokenSet(accessToken: "a", refreshToken: "r"))
+        }
+        #expect(error?.oauthError == "invalid_client")
+        #expect(error?.message.contains("lets only clients with a secret revoke tokens") == explained, "\(String(describing: error))")
+    }
 }

@@ -147,7 +147,8 @@ extension HTTPIdentityService {
 
     /// Revokes the refresh token, then the access token (RFC 7009, with `token_type_hint`).
     /// - Parameter tokens: The tokens.
-    /// - Throws: ``ErrorCode/configurationInvalid`` when the server names no revocation endpoint;
+    /// - Throws: ``ErrorCode/configurationInvalid`` when the server names no revocation endpoint,
+    ///   or refuses this public client because it lets only clients with a secret revoke;
     ///   otherwise as the table in the type's discussion.
     public func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
         let metadata = try await providerMetadata()
@@ -161,8 +162,21 @@ extension HTTPIdentityService {
             let response = try await transport.send(formRequest(endpoint, [
                 ("token", token.value), ("token_type_hint", hint), ("client_id", configuration.clientID),
             ]))
-            guard response.status == 200 else { throw Self.oauthError(response, context: "the revocation") }
+            guard response.status == 200 else { throw Self.revocationError(response, metadata: metadata) }
         }
+    }
+
+    /// A revocation's error; `invalid_client` from an endpoint that names its client
+    /// authentication methods without `none` is a provider that lets only confidential clients
+    /// revoke, and says so.
+    private static func revocationError(_ response: HTTPResponse, metadata: OpenIDProviderMetadata) -> IdentityFlowError {
+        var error = oauthError(response, context: "the revocation")
+        let methods = metadata.revocationEndpointAuthMethods
+        if error.oauthError == "invalid_client", !methods.isEmpty, !methods.contains("none") {
+            error = IdentityFlowError(.configurationInvalid, "The provider lets only clients with a secret revoke tokens (revocation_endpoint_auth_methods_supported: \(methods.joined(separator: ", "))) and refused this public client (invalid_client): its tokens stay valid until they expire.")
+            error.oauthError = "invalid_client"
+        }
+        return error
     }
 
     /// The userinfo endpoint's claims for an access token.

@@ -15,6 +15,9 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
     package let jwksURI: URL?
     /// The RFC 7009 revocation endpoint, if offered.
     package let revocationEndpoint: URL?
+    /// How the revocation endpoint authenticates clients (RFC 8414
+    /// `revocation_endpoint_auth_methods_supported`); empty when the server does not say.
+    package var revocationEndpointAuthMethods: [String] = []
     /// The PKCE methods the server names; empty when it names none.
     package let codeChallengeMethodsSupported: [String]
     /// Whether the server promises an `iss` parameter in every authorization response (RFC 9207
@@ -57,12 +60,15 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
             revocationEndpoint: revocationEndpoint ?? other.revocationEndpoint,
             codeChallengeMethodsSupported: codeChallengeMethodsSupported.isEmpty ? other.codeChallengeMethodsSupported : codeChallengeMethodsSupported,
             sendsAuthorizationResponseIssuer: sendsAuthorizationResponseIssuer || other.sendsAuthorizationResponseIssuer)
-            .withAppAuthorizationEndpoint(appAuthorizationEndpoint ?? other.appAuthorizationEndpoint)
+            .withMembersOutsideInit(from: self, or: other)
     }
 
-    private func withAppAuthorizationEndpoint(_ endpoint: URL?) -> OpenIDProviderMetadata {
+    /// This metadata with the members its initializer does not take from `first`, or from
+    /// `second` where `first` has none.
+    private func withMembersOutsideInit(from first: OpenIDProviderMetadata, or second: OpenIDProviderMetadata) -> OpenIDProviderMetadata {
         var copy = self
-        copy.appAuthorizationEndpoint = endpoint
+        copy.appAuthorizationEndpoint = first.appAuthorizationEndpoint ?? second.appAuthorizationEndpoint
+        copy.revocationEndpointAuthMethods = first.revocationEndpointAuthMethods.isEmpty ? second.revocationEndpointAuthMethods : first.revocationEndpointAuthMethods
         return copy
     }
 
@@ -96,5 +102,6 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
             codeChallengeMethodsSupported: document["code_challenge_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? [],
             sendsAuthorizationResponseIssuer: document["authorization_response_iss_parameter_supported"] == .bool(true))
         appAuthorizationEndpoint = document["app_authorization_endpoint"]?.stringValue.flatMap(URL.init(string:)).flatMap { $0.scheme == nil ? nil : $0 }
+        revocationEndpointAuthMethods = document["revocation_endpoint_auth_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }
