@@ -11,6 +11,7 @@ import CryptoKit
 ///
 /// ```swift
 /// let digest = Hashing.sha256("abc")                      // 32 bytes
+/// let long = Hashing.sha512(Array("abc".utf8))            // 64 bytes
 /// let mac = Hashing.hmacSHA256(key: key, message: body)   // 32 bytes
 /// ```
 package enum Hashing {
@@ -42,6 +43,47 @@ package enum Hashing {
     /// - Returns: The 32-byte digest.
     package static func sha256(_ string: String) -> [UInt8] {
         sha256(Array(string.utf8))
+    }
+
+    // MARK: - SHA-384 and SHA-512
+
+    /// Computes the SHA-384 digest (FIPS 180-4) of a byte sequence.
+    /// - Parameter bytes: The message.
+    /// - Returns: The 48-byte digest.
+    package static func sha384(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        #if canImport(CryptoKit)
+        return Array(CryptoKit.SHA384.hash(data: Array(bytes)))
+        #else
+        return SHA512.hash(bytes, variant: .sha384)
+        #endif
+    }
+
+    /// Computes the SHA-512 digest (FIPS 180-4) of a byte sequence.
+    /// - Parameter bytes: The message.
+    /// - Returns: The 64-byte digest.
+    package static func sha512(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        #if canImport(CryptoKit)
+        return Array(CryptoKit.SHA512.hash(data: Array(bytes)))
+        #else
+        return SHA512.hash(bytes)
+        #endif
+    }
+
+    /// A SHA-2 hash function, as a JSON Web Signature algorithm names it (`RS256`, `RS384`,
+    /// `RS512`, `ES256`): RSA signatures and `at_hash` follow the token's choice.
+    package enum Function: Sendable, Equatable {
+        case sha256, sha384, sha512
+
+        /// Hashes a message with this function.
+        /// - Parameter bytes: The message.
+        /// - Returns: The 32-, 48- or 64-byte digest.
+        package func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
+            switch self {
+            case .sha256: Hashing.sha256(bytes)
+            case .sha384: Hashing.sha384(bytes)
+            case .sha512: Hashing.sha512(bytes)
+            }
+        }
     }
 
     // MARK: - HMAC-SHA256

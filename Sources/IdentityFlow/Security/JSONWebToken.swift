@@ -4,14 +4,14 @@ import Foundation
 ///
 /// Decoding checks the structure only: three base64url parts, and a header and claims set that
 /// are JSON objects. It does not validate claims (issuer, audience, expiry, nonce); that is the
-/// caller's job after ``verifyRS256(with:)`` or ``verifyES256(with:)`` succeeds.
+/// caller's job after ``verifyRSA(with:)`` or ``verifyES256(with:)`` succeeds.
 ///
 /// Tokens are secrets: `description`, `debugDescription` and `dump` show the algorithm and key
 /// ID only.
 ///
 /// ```swift
 /// let token = try JSONWebToken(compact: idToken)
-/// guard let kid = token.keyID, let key = keys[kid], token.verifyRS256(with: key) else { throw ... }
+/// guard let kid = token.keyID, let key = keys[kid], token.verifyRSA(with: key) else { throw ... }
 /// let subject = token.claims["sub"]?.stringValue
 /// ```
 package struct JSONWebToken: Sendable {
@@ -33,6 +33,23 @@ package struct JSONWebToken: Sendable {
     /// The header's `kid` member, if it is a string.
     package var keyID: String? { header["kid"]?.stringValue }
 
+    /// The hash function of the header's `alg`, for the algorithms this type verifies: SHA-256 for
+    /// `RS256` and `ES256`, SHA-384 for `RS384`, SHA-512 for `RS512`; `nil` for any other. It is
+    /// also the hash of the ID token's `at_hash` (OpenID Connect Core §3.1.3.6).
+    package var hashFunction: Hashing.Function? {
+        algorithm == "ES256" ? .sha256 : rsaHashFunction
+    }
+
+    /// The hash of `RS256`, `RS384` or `RS512` (RFC 7518 §3.3); `nil` for any other `alg`.
+    private var rsaHashFunction: Hashing.Function? {
+        switch algorithm {
+        case "RS256": .sha256
+        case "RS384": .sha384
+        case "RS512": .sha512
+        default: nil
+        }
+    }
+
     /// Splits and decodes a compact JWS.
     /// - Parameter compact: The token, `header.payload.signature` in unpadded base64url.
     /// - Throws: ``CryptoError`` with code ``CryptoError/Code/malformedToken`` when the token does
@@ -51,19 +68,32 @@ package struct JSONWebToken: Sendable {
 
     /// Verifies the signature as `RS256` (RSASSA-PKCS1-v1_5 with SHA-256).
     ///
-    /// Any other `alg` in the header, including `none` and `HS256`, is refused, so an attacker
-    /// cannot downgrade the algorithm.
+    /// Any other `alg` in the header, including `none`, `HS256` and `RS512`, is refused, so an
+    /// attacker cannot downgrade the algorithm.
     /// - Parameter key: The issuer's RSA package key (usually chosen by ``keyID`` from its JWKS).
     /// - Returns: `true` only if `alg` is `RS256` and the signature is valid for the signing input.
     package func verifyRS256(with key: RSAPublicKey) -> Bool {
-        guard algorithm == "RS256" else { return false }
-        return key.isValidSignature(signature, for: signingInput)
+        algorithm == "RS256" && verifyRSA(with: key)
+    }
+
+    /// Verifies the signature as the RSASSA-PKCS1-v1_5 algorithm the header names: `RS256`,
+    /// `RS384` or `RS512`, with SHA-256, SHA-384 or SHA-512 (RFC 7518 §3.3).
+    ///
+    /// The hash is the header's: a signature made with another hash fails, since its `DigestInfo`
+    /// names that hash. Any other `alg`, including `none`, HMAC and `PS256`, is refused. Whether
+    /// the key may be used with the header's `alg` is the caller's decision.
+    /// - Parameter key: The issuer's RSA package key (usually chosen by ``keyID`` from its JWKS).
+    /// - Returns: `true` only if `alg` is `RS256`, `RS384` or `RS512` and the signature is valid
+    ///   for the signing input with that hash.
+    package func verifyRSA(with key: RSAPublicKey) -> Bool {
+        guard let hash = rsaHashFunction else { return false }
+        return key.isValidSignature(signature, for: signingInput, hash: hash)
     }
 
     /// Verifies the signature as `ES256` (ECDSA on P-256 with SHA-256, RFC 7518 §3.4): 64 bytes,
     /// `r ‖ s`; the DER form some signers produce is refused, as the RFC requires.
     ///
-    /// Any other `alg` in the header is refused, as for ``verifyRS256(with:)``.
+    /// Any other `alg` in the header is refused, as for ``verifyRSA(with:)``.
     /// - Parameter publicKey: The issuer's P-256 key as a SEC1 uncompressed point.
     /// - Returns: `true` only if `alg` is `ES256` and the signature is valid for the signing input.
     package func verifyES256(with publicKey: [UInt8]) -> Bool {

@@ -1,14 +1,15 @@
-/// An RSA package key that verifies RSASSA-PKCS1-v1_5 signatures with SHA-256 (RFC 8017 §8.2.2),
-/// the `RS256` algorithm of JSON Web Signatures (RFC 7518 §3.3) used for OpenID Connect ID tokens.
+/// An RSA package key that verifies RSASSA-PKCS1-v1_5 signatures (RFC 8017 §8.2.2) with SHA-256,
+/// SHA-384 or SHA-512: the `RS256`, `RS384` and `RS512` algorithms of JSON Web Signatures
+/// (RFC 7518 §3.3) used for OpenID Connect ID tokens.
 ///
 /// Moduli from 1024 to 8192 bits are accepted (1024 to 4096 are tested against OpenSSL).
 ///
 /// ```swift
 /// let key = try RSAPublicKey(jwkModulus: jwk["n"], jwkExponent: jwk["e"])
-/// guard key.isValidSignature(signature, for: signingInput) else { throw ... }
+/// guard key.isValidSignature(signature, for: signingInput, hash: .sha512) else { throw ... }
 /// ```
 package struct RSAPublicKey: Sendable, Equatable {
-    /// The smallest accepted modulus size in bits: 2048, as RFC 7518 §3.3 requires for RS256.
+    /// The smallest accepted modulus size in bits: 2048, as RFC 7518 §3.3 requires for RS256, RS384 and RS512.
     package static let minimumModulusBitCount = 2048
 
     /// The largest accepted modulus size in bits; it bounds the cost of a verification.
@@ -68,28 +69,34 @@ package struct RSAPublicKey: Sendable, Equatable {
 
     // MARK: - Verification
 
-    /// The DER encoding of the SHA-256 `DigestInfo` up to the digest (RFC 8017 §9.2, note 1).
-    private static let sha256DigestInfoPrefix: [UInt8] = [
-        0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20,
-    ]
+    /// The DER encoding of a hash's `DigestInfo` up to the digest (RFC 8017 §9.2, note 1). The
+    /// three differ in the sequence's length, the last byte of the hash's OID and the digest's length.
+    private static func digestInfoPrefix(_ hash: Hashing.Function) -> [UInt8] {
+        switch hash {
+        case .sha256: [0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20]
+        case .sha384: [0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0x05, 0x00, 0x04, 0x30]
+        case .sha512: [0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03, 0x05, 0x00, 0x04, 0x40]
+        }
+    }
 
-    /// Verifies an RSASSA-PKCS1-v1_5 signature with SHA-256 (RFC 8017 §8.2.2).
+    /// Verifies an RSASSA-PKCS1-v1_5 signature (RFC 8017 §8.2.2) with SHA-256, SHA-384 or SHA-512.
     ///
     /// The signature must be exactly ``modulusByteCount`` bytes and, as an integer, smaller than
     /// the modulus. The recovered encoded message is compared byte for byte with the complete
-    /// expected EMSA-PKCS1-v1_5 encoding (`00 01 FF…FF 00 DigestInfo(SHA-256) H`); nothing is
+    /// expected EMSA-PKCS1-v1_5 encoding (`00 01 FF…FF 00 DigestInfo(hash) H`); nothing is
     /// parsed, so malformed paddings, other hash algorithms and PSS signatures all fail.
     /// - Parameters:
     ///   - signature: The signature bytes.
     ///   - message: The signed message (for a JWS, the ASCII signing input `header.payload`).
-    /// - Returns: `true` only if the signature is valid for `message` under this key.
-    package func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>) -> Bool {
+    ///   - hash: The hash the signer used: SHA-256 (`RS256`, the default), SHA-384 or SHA-512.
+    /// - Returns: `true` only if the signature is valid for `message` under this key with `hash`.
+    package func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>, hash: Hashing.Function = .sha256) -> Bool {
         let k = modulusByteCount
         guard signature.count == k else { return false }
         let s = BigUInt(bigEndianBytes: signature)
         guard s < modulus else { return false }
         let m = arithmetic.power(s, exponent)
-        guard let encoded = m.bigEndianBytes(count: k), let expected = Self.encodedMessage(for: message, length: k) else {
+        guard let encoded = m.bigEndianBytes(count: k), let expected = Self.encodedMessage(for: message, hash: hash, length: k) else {
             return false
         }
         var difference: UInt8 = 0
@@ -99,9 +106,9 @@ package struct RSAPublicKey: Sendable, Equatable {
         return difference == 0
     }
 
-    /// EMSA-PKCS1-v1_5-ENCODE with SHA-256 (RFC 8017 §9.2).
-    private static func encodedMessage(for message: some Collection<UInt8>, length: Int) -> [UInt8]? {
-        let t = sha256DigestInfoPrefix + Hashing.sha256(message)
+    /// EMSA-PKCS1-v1_5-ENCODE (RFC 8017 §9.2).
+    private static func encodedMessage(for message: some Collection<UInt8>, hash: Hashing.Function, length: Int) -> [UInt8]? {
+        let t = digestInfoPrefix(hash) + hash.hash(message)
         guard length >= t.count + 11 else { return nil }
         var encoded: [UInt8] = [0x00, 0x01]
         encoded.append(contentsOf: repeatElement(0xFF, count: length - t.count - 3))

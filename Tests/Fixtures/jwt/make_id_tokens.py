@@ -4,9 +4,11 @@
 Usage: make_id_tokens.py [OUTPUT.json]   (default: id-tokens.json next to this script)
 
 Writes two RS256 signing keys (k1, k2) as JWKs, a third key (k1's impostor, never published), an
-ES256 key (e1, P-256) with its own impostor, a P-384 key the client must pass over, and
-compact ID tokens for issuer https://issuer.test, client id client-1, nonce nonce-1, issued at
-1700000000. The tests validate them at "now" = 1700000100 with a 60 s clock skew.
+ES256 key (e1, P-256) with its own impostor, a P-384 key the client must pass over, an RSA key
+whose JWK names no alg (r1, as Canaille publishes it: good for RS256, RS384 and RS512), an RSA
+key whose JWK names RS512 (r2), and compact ID tokens for issuer https://issuer.test, client id
+client-1, nonce nonce-1, issued at 1700000000. The tests validate them at "now" = 1700000100 with
+a 60 s clock skew. The keys are random: every run changes every key and token, not what they mean.
 Requires the `cryptography` package.
 """
 import base64
@@ -25,11 +27,15 @@ def b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 
-def jwk(key, kid):
+def jwk(key, kid, alg="RS256"):
+    """An RSA JWK; alg None leaves the member out."""
     numbers = key.public_key().public_numbers()
     n = numbers.n.to_bytes((numbers.n.bit_length() + 7) // 8, "big")
     e = numbers.e.to_bytes((numbers.e.bit_length() + 7) // 8, "big")
-    return {"kty": "RSA", "use": "sig", "alg": "RS256", "kid": kid, "n": b64url(n), "e": b64url(e)}
+    result = {"kty": "RSA", "use": "sig", "alg": alg, "kid": kid, "n": b64url(n), "e": b64url(e)}
+    if alg is None:
+        del result["alg"]
+    return result
 
 
 def ec_jwk(key, kid, crv="P-256", alg="ES256", size=32):
@@ -42,10 +48,31 @@ def encode(header, claims):
     return b64url(json.dumps(header, separators=(",", ":")).encode()) + "." + b64url(json.dumps(claims, separators=(",", ":")).encode())
 
 
-def rs256(key, header, claims):
+def rs256(key, header, claims, hash=None):
+    """RSASSA-PKCS1-v1_5 with `hash` (SHA-256 by default) whatever the header's alg says."""
     signing_input = encode(header, claims)
-    signature = key.sign(signing_input.encode(), padding.PKCS1v15(), hashes.SHA256())
+    signature = key.sign(signing_input.encode(), padding.PKCS1v15(), hash or hashes.SHA256())
     return signing_input + "." + b64url(signature)
+
+
+def rs384(key, header, claims):
+    return rs256(key, header, claims, hashes.SHA384())
+
+
+def rs512(key, header, claims):
+    return rs256(key, header, claims, hashes.SHA512())
+
+
+def ps256(key, header, claims):
+    signing_input = encode(header, claims)
+    pss = padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=32)
+    return signing_input + "." + b64url(key.sign(signing_input.encode(), pss, hashes.SHA256()))
+
+
+def at_hash(function, access_token=b"at-1"):
+    """OpenID Connect Core §3.1.3.6: the left half of the alg's hash of the access token, base64url."""
+    digest = function(access_token).digest()
+    return b64url(digest[:len(digest) // 2])
 
 
 def es256(key, header, claims, der=False):
@@ -98,6 +125,13 @@ def main():
     he1 = {"alg": "ES256", "typ": "JWT", "kid": "e1"}
     hs_input = encode({"alg": "HS256", "typ": "JWT", "kid": "k1"}, claims())
     hs_signature = hmac.new(json.dumps(jwk1, separators=(",", ":")).encode(), hs_input.encode(), hashlib.sha256).digest()
+    # r1's JWK names no alg (RS256, RS384 and RS512); r2's names RS512 only.
+    r1 = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    r2 = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    hr384, hr512 = {"alg": "RS384", "typ": "JWT", "kid": "r1"}, {"alg": "RS512", "typ": "JWT", "kid": "r1"}
+    rs512_valid = rs512(r1, hr512, claims())
+    hs512_input = encode({"alg": "HS512", "typ": "JWT", "kid": "r1"}, claims())
+    hs512_signature = hmac.new(json.dumps(jwk(r1, "r1", None), separators=(",", ":")).encode(), hs512_input.encode(), hashlib.sha512).digest()
     tokens = {
         "valid": rs256(k1, h1, claims()),
         "valid_k2": rs256(k2, {"alg": "RS256", "kid": "k2"}, claims()),
@@ -138,6 +172,34 @@ def main():
         "rs256_ec_kid": rs256(k1, {"alg": "RS256", "kid": "e1"}, claims()),
         # Signed by the P-384 key the JWKS lists, which the client does not use.
         "es384": es384(p384, {"alg": "ES384", "kid": "p384"}, claims()),
+        # RS384 and RS512 by r1 (no alg in its JWK), validated against jwks_r1 and jwks_k1_r1_r2.
+        "rs384_valid": rs384(r1, hr384, claims()),
+        "rs512_valid": rs512_valid,
+        "rs256_r1": rs256(r1, {"alg": "RS256", "typ": "JWT", "kid": "r1"}, claims()),
+        "rs256_no_kid": rs256(r1, {"alg": "RS256", "typ": "JWT"}, claims()),
+        "rs384_no_kid": rs384(r1, {"alg": "RS384", "typ": "JWT"}, claims()),
+        "rs512_no_kid": rs512(r1, {"alg": "RS512", "typ": "JWT"}, claims()),
+        "rs384_wrong_key": rs384(impostor, hr384, claims()),
+        "rs512_wrong_key": rs512(impostor, hr512, claims()),
+        "rs512_tampered": rs512_valid.split(".")[0] + "." + tampered_payload + "." + rs512_valid.split(".")[2],
+        # The header names one hash, the signature uses another.
+        "rs512_signed_rs256": rs256(r1, hr512, claims()),
+        "rs384_signed_rs512": rs512(r1, hr384, claims()),
+        # r2's JWK names RS512: it verifies RS512 only.
+        "rs512_r2": rs512(r2, {"alg": "RS512", "kid": "r2"}, claims()),
+        "rs256_r2": rs256(r2, {"alg": "RS256", "kid": "r2"}, claims()),
+        # k1's JWK names RS256: an RS512 token naming it is refused before its signature is checked.
+        "rs512_k1": rs512(k1, {"alg": "RS512", "kid": "k1"}, claims()),
+        # An ES256 token naming r1, an RSA key.
+        "es256_r1_kid": es256(e1, {"alg": "ES256", "kid": "r1"}, claims()),
+        # at_hash of "at-1" by the alg's hash, and by another hash than the alg's.
+        "rs384_at_hash": rs384(r1, hr384, claims(at_hash=at_hash(hashlib.sha384))),
+        "rs512_at_hash": rs512(r1, hr512, claims(at_hash=at_hash(hashlib.sha512))),
+        "rs512_at_hash_sha256": rs512(r1, hr512, claims(at_hash=at_hash(hashlib.sha256))),
+        "rs384_at_hash_sha512": rs384(r1, hr384, claims(at_hash=at_hash(hashlib.sha512))),
+        # Algorithms never accepted, signed by r1 or keyed with its JWK.
+        "ps256": ps256(r1, {"alg": "PS256", "kid": "r1"}, claims()),
+        "hs512": hs512_input + "." + b64url(hs512_signature),
     }
     document = {
         "generator": "Tests/Fixtures/jwt/make_id_tokens.py",
@@ -146,6 +208,8 @@ def main():
         "jwks_k1_k2": {"keys": [jwk1, jwk(k2, "k2")]},
         "jwks_k1_nokid": {"keys": [jwk1, jwk3]},
         "jwks_k1_e1": {"keys": [jwk1, ec_jwk(e1, "e1"), ec_jwk(p384, "p384", crv="P-384", alg="ES384", size=48)]},
+        "jwks_r1": {"keys": [jwk(r1, "r1", None)]},
+        "jwks_k1_r1_r2": {"keys": [jwk1, jwk(r1, "r1", None), jwk(r2, "r2", "RS512")]},
         "tokens": tokens,
     }
     with open(out, "w") as handle:

@@ -15,6 +15,10 @@ struct IdTokenVectors: Sendable {
     let jwksK1NoKid: String
     /// k1 (RS256), e1 (ES256, P-256) and a P-384 key the client passes over.
     let jwksK1E1: String
+    /// r1 alone, an RSA key whose entry names no `alg` (RS256, RS384 and RS512), as Canaille publishes it.
+    let jwksR1: String
+    /// k1 (RS256), r1 (no `alg`) and r2 (RS512 only).
+    let jwksK1R1R2: String
     let tokens: [String: String]
 
     static func load() throws -> IdTokenVectors {
@@ -30,7 +34,7 @@ struct IdTokenVectors: Sendable {
             now: Date(timeIntervalSince1970: try #require(object["now"] as? Double)),
             clockSkew: try #require(object["clock_skew"] as? Double),
             jwksK1: try json("jwks_k1"), jwksK1K2: try json("jwks_k1_k2"), jwksK1NoKid: try json("jwks_k1_nokid"),
-            jwksK1E1: try json("jwks_k1_e1"),
+            jwksK1E1: try json("jwks_k1_e1"), jwksR1: try json("jwks_r1"), jwksK1R1R2: try json("jwks_k1_r1_r2"),
             tokens: try #require(object["tokens"] as? [String: String]))
     }
 

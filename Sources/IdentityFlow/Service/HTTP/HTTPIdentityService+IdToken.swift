@@ -8,13 +8,14 @@ extension HTTPIdentityService {
 
     /// Validates an ID token and returns its claims.
     ///
-    /// Checks, in order: the compact form; `alg` is `RS256` or `ES256` (`none` and HMAC algorithms
-    /// are refused); the signature against the JWKS key named by `kid`, which must be a key for
-    /// that algorithm (the JWKS is fetched again once when the `kid` is unknown); `iss` equals the
-    /// discovered issuer; `aud` contains the client id and, with several audiences, `azp` is
-    /// present and equals it (`azp`, when present, must always equal it); `exp` is after now and
-    /// `iat` not after now, and `nbf` (if present) not after now, all within
-    /// ``HTTPServiceConfiguration/clockSkew``; `nonce` equals `nonce` when one is given.
+    /// Checks, in order: the compact form; `alg` is `RS256`, `RS384`, `RS512` or `ES256` (`none`,
+    /// HMAC, `PS*`, `ES384` and `ES512` are refused); the signature against the JWKS key named by
+    /// `kid`, which must be a key able to verify that algorithm (an RSA key verifies the three `RS`
+    /// ones, or only the `alg` its JWKS entry names; the JWKS is fetched again once when the `kid`
+    /// is unknown); `iss` equals the discovered issuer; `aud` contains the client id and, with
+    /// several audiences, `azp` is present and equals it (`azp`, when present, must always equal
+    /// it); `exp` is after now and `iat` not after now, and `nbf` (if present) not after now, all
+    /// within ``HTTPServiceConfiguration/clockSkew``; `nonce` equals `nonce` when one is given.
     /// - Parameters:
     ///   - idToken: The compact ID token.
     ///   - nonce: The nonce the authorization request sent, or `nil` not to check it (refresh).
@@ -26,7 +27,9 @@ extension HTTPIdentityService {
     }
 
     /// Validates an ID token as ``validateIdToken(_:nonce:)`` does and, when it carries `at_hash`,
-    /// checks it against the access token issued with it (OpenID Connect Core §3.1.3.6).
+    /// checks it against the access token issued with it (OpenID Connect Core §3.1.3.6): the left
+    /// half of the hash of the token's `alg` (SHA-256 for `RS256` and `ES256`, SHA-384 for `RS384`,
+    /// SHA-512 for `RS512`).
     ///
     /// `serverDate` is the `Date` of the answer that carried the token. When a time check fails
     /// and the device's clock differs from it by more than the clock skew, the device's clock is
@@ -38,7 +41,7 @@ extension HTTPIdentityService {
             throw IdentityFlowError(.invalidServerResponse, "The ID token is not a compact JWS.")
         }
         guard let algorithm = token.algorithm, IdTokenSigningKey.algorithms.contains(algorithm) else {
-            throw IdentityFlowError(.invalidServerResponse, "The ID token's algorithm '\(token.algorithm ?? "none")' is refused: only RS256 and ES256 are accepted.")
+            throw IdentityFlowError(.invalidServerResponse, "The ID token's algorithm '\(token.algorithm ?? "none")' is refused: only RS256, RS384, RS512 and ES256 are accepted.")
         }
         // RFC 7515 §4.1.11: a recipient must refuse a critical extension it does not understand, and it understands none.
         guard token.header["crit"] == nil else {
@@ -52,9 +55,10 @@ extension HTTPIdentityService {
         let info = try IdTokenInfo(claims: token.claims)
         try check(info, issuer: metadata.issuer, nonce: nonce, serverDate: serverDate)
         if let accessToken, let atHash = token.claims["at_hash"] {
-            // The left half of SHA-256 over the access token's ASCII, base64url-encoded.
-            let digest = Hashing.sha256(accessToken.value)
-            guard let claimed = atHash.stringValue, claimed.hasSameBytes(as: Base64URL.encode(digest.prefix(16))) else {
+            // The left half of the alg's hash over the access token's ASCII, base64url-encoded
+            // (every accepted alg has a hash; none would refuse the token).
+            let digest = token.hashFunction?.hash(Array(accessToken.value.utf8)) ?? []
+            guard !digest.isEmpty, let claimed = atHash.stringValue, claimed.hasSameBytes(as: Base64URL.encode(digest.prefix(digest.count / 2))) else {
                 throw IdentityFlowError(.invalidServerResponse, "The ID token is not valid: its at_hash does not match the access token.")
             }
         }
@@ -109,14 +113,14 @@ extension HTTPIdentityService {
     // MARK: - JWKS
 
     /// The key for `kid` from the cached JWKS, fetching it when there is none or (once) when the
-    /// `kid` is unknown. Without a `kid`, the JWKS must hold exactly one key for `algorithm`. A key
-    /// the JWKS lists without `kid` is never chosen by a token's `kid`, whatever the token names.
-    /// The key must be one for `algorithm`: a token cannot have an RSA key read as an EC one, or
-    /// the other way round.
+    /// `kid` is unknown. Without a `kid`, the JWKS must hold exactly one key able to verify
+    /// `algorithm`. A key the JWKS lists without `kid` is never chosen by a token's `kid`, whatever
+    /// the token names. The key must be able to verify `algorithm`: a token cannot have an RSA key
+    /// read as an EC one, or the other way round, nor use an RSA key whose entry names another `alg`.
     private func signingKey(for keyID: String?, algorithm: String, metadata: OpenIDProviderMetadata) async throws(IdentityFlowError) -> IdTokenSigningKey {
         func pick(_ keys: JWKSKeys) -> IdTokenSigningKey? {
             if let keyID { return keys.named.first { $0.keyID.hasSameBytes(as: keyID) }?.key }
-            let candidates = (keys.named.map(\.key) + keys.unnamed).filter { $0.algorithm == algorithm }
+            let candidates = (keys.named.map(\.key) + keys.unnamed).filter { $0.canVerify(algorithm) }
             return candidates.count == 1 ? candidates.first : nil
         }
         var key = cache.withLock({ $0.keys }).flatMap(pick)
@@ -130,8 +134,8 @@ extension HTTPIdentityService {
                 ? "The ID token names no kid and the JWKS does not hold exactly one \(algorithm) key."
                 : "The ID token's kid is not in the provider's JWKS.")
         }
-        guard key.algorithm == algorithm else {
-            throw IdentityFlowError(.invalidServerResponse, "The ID token's kid names a key for \(key.algorithm), not for the token's algorithm \(algorithm).")
+        guard key.canVerify(algorithm) else {
+            throw IdentityFlowError(.invalidServerResponse, "The ID token's kid names a key for \(key.algorithmList), not for the token's algorithm \(algorithm).")
         }
         return key
     }

@@ -1,41 +1,59 @@
-/// A provider's ID token signing key from its JWKS: RSA for `RS256`, or a P-256 point for `ES256`.
+/// A provider's ID token signing key from its JWKS: RSA for `RS256`, `RS384` and `RS512` (only the
+/// one its entry's `alg` names, when it names one), or a P-256 point for `ES256`.
 enum IdTokenSigningKey: Sendable {
-    /// An RSA key (`kty` `RSA`).
-    case rs256(RSAPublicKey)
+    /// An RSA key (`kty` `RSA`) and the algorithms it may verify.
+    case rsa(RSAPublicKey, algorithms: [String])
     /// A P-256 key (`kty` `EC`, `crv` `P-256`) as a SEC1 uncompressed point.
     case es256([UInt8])
 
-    /// The algorithms an ID token may name; `none` and the HMAC algorithms are never among them.
-    static let algorithms = ["RS256", "ES256"]
+    /// The RSASSA-PKCS1-v1_5 algorithms an RSA key verifies when its JWKS entry names no `alg`.
+    /// Providers that pick the strongest for the key (Authlib, so Canaille) sign `RS512`.
+    static let rsaAlgorithms = ["RS256", "RS384", "RS512"]
 
-    /// The `alg` this key verifies.
-    var algorithm: String {
+    /// The algorithms an ID token may name; `none`, HMAC, `PS*`, `ES384` and `ES512` are never among them.
+    static let algorithms = rsaAlgorithms + ["ES256"]
+
+    /// The `alg`s this key verifies.
+    var algorithms: [String] {
         switch self {
-        case .rs256: "RS256"
-        case .es256: "ES256"
+        case .rsa(_, let algorithms): algorithms
+        case .es256: ["ES256"]
         }
     }
 
-    /// Whether `token` names this key's algorithm and its signature verifies under this key.
+    /// Whether this key may verify a token that names `algorithm`.
+    func canVerify(_ algorithm: String) -> Bool { algorithms.contains(algorithm) }
+
+    /// ``algorithms`` for a message: "ES256", "RS256, RS384 or RS512".
+    var algorithmList: String {
+        algorithms.count < 2 ? algorithms.joined() : "\(algorithms.dropLast().joined(separator: ", ")) or \(algorithms.last ?? "")"
+    }
+
+    /// Whether this key may verify the algorithm `token` names and its signature verifies under
+    /// this key with that algorithm.
     func verifies(_ token: JSONWebToken) -> Bool {
+        guard let algorithm = token.algorithm, canVerify(algorithm) else { return false }
         switch self {
-        case .rs256(let key): token.verifyRS256(with: key)
-        case .es256(let point): token.verifyES256(with: point)
+        case .rsa(let key, _): return token.verifyRSA(with: key)
+        case .es256(let point): return token.verifyES256(with: point)
         }
     }
 
     /// The signing key a JWKS entry holds, or `nil` for one the client does not use: another key
-    /// type or curve, an encryption key (`use` `enc`), an `alg` other than the key type's, or
-    /// parameters that do not make a valid key.
+    /// type or curve, an encryption key (`use` `enc`), an `alg` this key type cannot verify
+    /// (`PS256` on an RSA key, say), or parameters that do not make a valid key.
     init?(jwk entry: JSONValue) {
         guard entry["use"]?.stringValue ?? "sig" == "sig" else { return nil }
+        let named = entry["alg"]?.stringValue
         switch entry["kty"]?.stringValue {
         case "RSA":
             guard let n = entry["n"]?.stringValue, let e = entry["e"]?.stringValue,
                   let key = try? RSAPublicKey(jwkModulus: n, jwkExponent: e) else { return nil }
-            self = .rs256(key)
+            let algorithms = named.map { [$0] } ?? Self.rsaAlgorithms
+            guard algorithms.allSatisfy(Self.rsaAlgorithms.contains) else { return nil }
+            self = .rsa(key, algorithms: algorithms)
         case "EC":
-            guard entry["crv"]?.stringValue == "P-256",
+            guard named ?? "ES256" == "ES256", entry["crv"]?.stringValue == "P-256",
                   let x = entry["x"]?.stringValue.flatMap(Base64URL.decode), x.count == 32,
                   let y = entry["y"]?.stringValue.flatMap(Base64URL.decode), y.count == 32 else { return nil }
             let point = [0x04] + x + y
@@ -44,7 +62,6 @@ enum IdTokenSigningKey: Sendable {
         default:
             return nil
         }
-        guard entry["alg"]?.stringValue ?? algorithm == algorithm else { return nil }
     }
 }
 
