@@ -70,9 +70,18 @@ package enum Hashing {
     }
 
     /// A SHA-2 hash function, as a JSON Web Signature algorithm names it (`RS256`, `RS384`,
-    /// `RS512`, `ES256`): RSA signatures and `at_hash` follow the token's choice.
+    /// `RS512`, `PS256`, `PS384`, `PS512`, `ES256`): RSA signatures and `at_hash` follow the token's choice.
     package enum Function: Sendable, Equatable {
         case sha256, sha384, sha512
+
+        /// The digest's length in bytes (`hLen` in RFC 8017): 32, 48 or 64.
+        package var byteCount: Int {
+            switch self {
+            case .sha256: 32
+            case .sha384: 48
+            case .sha512: 64
+            }
+        }
 
         /// Hashes a message with this function.
         /// - Parameter bytes: The message.

@@ -1,15 +1,16 @@
-/// An RSA package key that verifies RSASSA-PKCS1-v1_5 signatures (RFC 8017 §8.2.2) with SHA-256,
-/// SHA-384 or SHA-512: the `RS256`, `RS384` and `RS512` algorithms of JSON Web Signatures
-/// (RFC 7518 §3.3) used for OpenID Connect ID tokens.
+/// An RSA package key that verifies RSASSA-PKCS1-v1_5 (RFC 8017 §8.2.2) and RSASSA-PSS
+/// (§8.1.2) signatures with SHA-256, SHA-384 or SHA-512: the `RS256`, `RS384`, `RS512`, `PS256`,
+/// `PS384` and `PS512` algorithms of JSON Web Signatures (RFC 7518 §3.3, §3.5) used for OpenID
+/// Connect ID tokens.
 ///
-/// Moduli from 1024 to 8192 bits are accepted (1024 to 4096 are tested against OpenSSL).
+/// Moduli from 2048 to 8192 bits are accepted (2048 to 4096 are tested against OpenSSL).
 ///
 /// ```swift
 /// let key = try RSAPublicKey(jwkModulus: jwk["n"], jwkExponent: jwk["e"])
-/// guard key.isValidSignature(signature, for: signingInput, hash: .sha512) else { throw ... }
+/// guard key.isValidSignature(signature, for: signingInput, hash: .sha512, scheme: .pss) else { throw ... }
 /// ```
 package struct RSAPublicKey: Sendable, Equatable {
-    /// The smallest accepted modulus size in bits: 2048, as RFC 7518 §3.3 requires for RS256, RS384 and RS512.
+    /// The smallest accepted modulus size in bits: 2048, as RFC 7518 §3.3 and §3.5 require for RS* and PS*.
     package static let minimumModulusBitCount = 2048
 
     /// The largest accepted modulus size in bits; it bounds the cost of a verification.
@@ -69,6 +70,15 @@ package struct RSAPublicKey: Sendable, Equatable {
 
     // MARK: - Verification
 
+    /// An RSA signature scheme of RFC 8017 §8, with the parameters JSON Web Signatures fix.
+    package enum SignatureScheme: Sendable, Equatable {
+        /// RSASSA-PKCS1-v1_5 (§8.2): `RS256`, `RS384`, `RS512` (RFC 7518 §3.3).
+        case pkcs1v15
+        /// RSASSA-PSS (§8.1) with MGF1 over the message's hash and a salt as long as that hash:
+        /// `PS256`, `PS384`, `PS512` (RFC 7518 §3.5).
+        case pss
+    }
+
     /// The DER encoding of a hash's `DigestInfo` up to the digest (RFC 8017 §9.2, note 1). The
     /// three differ in the sequence's length, the last byte of the hash's OID and the digest's length.
     private static func digestInfoPrefix(_ hash: Hashing.Function) -> [UInt8] {
@@ -79,29 +89,55 @@ package struct RSAPublicKey: Sendable, Equatable {
         }
     }
 
-    /// Verifies an RSASSA-PKCS1-v1_5 signature (RFC 8017 §8.2.2) with SHA-256, SHA-384 or SHA-512.
+    /// Verifies an RSASSA-PKCS1-v1_5 (RFC 8017 §8.2.2) or RSASSA-PSS (§8.1.2) signature with
+    /// SHA-256, SHA-384 or SHA-512.
     ///
     /// The signature must be exactly ``modulusByteCount`` bytes and, as an integer, smaller than
-    /// the modulus. The recovered encoded message is compared byte for byte with the complete
-    /// expected EMSA-PKCS1-v1_5 encoding (`00 01 FF…FF 00 DigestInfo(hash) H`); nothing is
-    /// parsed, so malformed paddings, other hash algorithms and PSS signatures all fail.
+    /// the modulus. For PKCS#1 v1.5 the recovered encoded message is compared byte for byte with
+    /// the complete expected EMSA-PKCS1-v1_5 encoding (`00 01 FF…FF 00 DigestInfo(hash) H`);
+    /// nothing is parsed, so malformed paddings, other hash algorithms and PSS signatures all
+    /// fail. For PSS it goes through EMSA-PSS-VERIFY (§9.1.2) with MGF1 over `hash` and a salt of
+    /// exactly `hash`'s length, as JWS requires: other salt lengths, MGF1 hashes and PKCS#1 v1.5
+    /// signatures fail.
     /// - Parameters:
     ///   - signature: The signature bytes.
     ///   - message: The signed message (for a JWS, the ASCII signing input `header.payload`).
-    ///   - hash: The hash the signer used: SHA-256 (`RS256`, the default), SHA-384 or SHA-512.
-    /// - Returns: `true` only if the signature is valid for `message` under this key with `hash`.
-    package func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>, hash: Hashing.Function = .sha256) -> Bool {
+    ///   - hash: The hash the signer used: SHA-256 (the default), SHA-384 or SHA-512.
+    ///   - scheme: The signature scheme: PKCS#1 v1.5 (`RS*`, the default) or PSS (`PS*`).
+    /// - Returns: `true` only if the signature is valid for `message` under this key with `hash`
+    ///   and `scheme`.
+    package func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>, hash: Hashing.Function = .sha256,
+                                  scheme: SignatureScheme = .pkcs1v15) -> Bool {
+        // §8.1.2 and §8.2.2 step 1: the signature is exactly k octets.
         let k = modulusByteCount
         guard signature.count == k else { return false }
+        // Step 2a-b: s = OS2IP(S); RSAVP1 (§5.2.2) refuses s outside 0..<n, then m = s^e mod n.
         let s = BigUInt(bigEndianBytes: signature)
         guard s < modulus else { return false }
         let m = arithmetic.power(s, exponent)
-        guard let encoded = m.bigEndianBytes(count: k), let expected = Self.encodedMessage(for: message, hash: hash, length: k) else {
-            return false
+        switch scheme {
+        case .pkcs1v15:
+            // §8.2.2 step 2c: EM = I2OSP(m, k). Steps 3-4: EM equals EMSA-PKCS1-v1_5-ENCODE(M, k).
+            guard let encoded = m.bigEndianBytes(count: k), let expected = Self.encodedMessage(for: message, hash: hash, length: k) else {
+                return false
+            }
+            return Self.constantTimeEqual(encoded, expected)
+        case .pss:
+            // §8.1.2 step 2c: EM = I2OSP(m, emLen) with emLen = ⌈(modBits − 1) / 8⌉, which is k − 1
+            // when modBits is 1 more than a multiple of 8: an m that needs more octets is invalid.
+            // Step 3: EMSA-PSS-VERIFY(M, EM, modBits − 1).
+            let emBits = modulusBitCount - 1
+            guard let encoded = m.bigEndianBytes(count: (emBits + 7) / 8) else { return false }
+            return Self.isPSSEncoding(encoded, of: message, emBits: emBits, hash: hash)
         }
+    }
+
+    /// Whether two byte strings are equal, in a time that depends on their length only.
+    static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
         var difference: UInt8 = 0
-        for (lhs, rhs) in zip(encoded, expected) {
-            difference |= lhs ^ rhs
+        for (left, right) in zip(lhs, rhs) {
+            difference |= left ^ right
         }
         return difference == 0
     }
