@@ -34,18 +34,23 @@ package struct JSONWebToken: Sendable {
     package var keyID: String? { header["kid"]?.stringValue }
 
     /// The hash function of the header's `alg`, for the algorithms this type verifies: SHA-256 for
-    /// `RS256` and `ES256`, SHA-384 for `RS384`, SHA-512 for `RS512`; `nil` for any other. It is
-    /// also the hash of the ID token's `at_hash` (OpenID Connect Core §3.1.3.6).
+    /// `RS256`, `PS256` and `ES256`, SHA-384 for `RS384` and `PS384`, SHA-512 for `RS512` and
+    /// `PS512`; `nil` for any other. It is also the hash of the ID token's `at_hash` (OpenID
+    /// Connect Core §3.1.3.6).
     package var hashFunction: Hashing.Function? {
-        algorithm == "ES256" ? .sha256 : rsaHashFunction
+        algorithm == "ES256" ? .sha256 : rsaAlgorithm?.hash
     }
 
-    /// The hash of `RS256`, `RS384` or `RS512` (RFC 7518 §3.3); `nil` for any other `alg`.
-    private var rsaHashFunction: Hashing.Function? {
+    /// The signature scheme and hash of `RS256`, `RS384`, `RS512` (RFC 7518 §3.3) and `PS256`,
+    /// `PS384`, `PS512` (§3.5); `nil` for any other `alg`.
+    private var rsaAlgorithm: (scheme: RSAPublicKey.SignatureScheme, hash: Hashing.Function)? {
         switch algorithm {
-        case "RS256": .sha256
-        case "RS384": .sha384
-        case "RS512": .sha512
+        case "RS256": (.pkcs1v15, .sha256)
+        case "RS384": (.pkcs1v15, .sha384)
+        case "RS512": (.pkcs1v15, .sha512)
+        case "PS256": (.pss, .sha256)
+        case "PS384": (.pss, .sha384)
+        case "PS512": (.pss, .sha512)
         default: nil
         }
     }
@@ -76,18 +81,20 @@ package struct JSONWebToken: Sendable {
         algorithm == "RS256" && verifyRSA(with: key)
     }
 
-    /// Verifies the signature as the RSASSA-PKCS1-v1_5 algorithm the header names: `RS256`,
-    /// `RS384` or `RS512`, with SHA-256, SHA-384 or SHA-512 (RFC 7518 §3.3).
+    /// Verifies the signature as the RSA algorithm the header names: RSASSA-PKCS1-v1_5 for `RS256`,
+    /// `RS384` and `RS512` (RFC 7518 §3.3), RSASSA-PSS for `PS256`, `PS384` and `PS512` (§3.5),
+    /// with SHA-256, SHA-384 or SHA-512.
     ///
-    /// The hash is the header's: a signature made with another hash fails, since its `DigestInfo`
-    /// names that hash. Any other `alg`, including `none`, HMAC and `PS256`, is refused. Whether
-    /// the key may be used with the header's `alg` is the caller's decision.
+    /// The scheme and hash are the header's: a signature made with another hash fails (a
+    /// `DigestInfo` names its hash, PSS hashes the message and its mask with it), and so does one
+    /// made with the other scheme. Any other `alg`, including `none`, HMAC and `ES256`, is
+    /// refused. Whether the key may be used with the header's `alg` is the caller's decision.
     /// - Parameter key: The issuer's RSA package key (usually chosen by ``keyID`` from its JWKS).
-    /// - Returns: `true` only if `alg` is `RS256`, `RS384` or `RS512` and the signature is valid
-    ///   for the signing input with that hash.
+    /// - Returns: `true` only if `alg` is one of the six and the signature is valid for the signing
+    ///   input with its scheme and hash.
     package func verifyRSA(with key: RSAPublicKey) -> Bool {
-        guard let hash = rsaHashFunction else { return false }
-        return key.isValidSignature(signature, for: signingInput, hash: hash)
+        guard let (scheme, hash) = rsaAlgorithm else { return false }
+        return key.isValidSignature(signature, for: signingInput, hash: hash, scheme: scheme)
     }
 
     /// Verifies the signature as `ES256` (ECDSA on P-256 with SHA-256, RFC 7518 §3.4): 64 bytes,

@@ -5,10 +5,11 @@ Usage: make_id_tokens.py [OUTPUT.json]   (default: id-tokens.json next to this s
 
 Writes two RS256 signing keys (k1, k2) as JWKs, a third key (k1's impostor, never published), an
 ES256 key (e1, P-256) with its own impostor, a P-384 key the client must pass over, an RSA key
-whose JWK names no alg (r1, as Canaille publishes it: good for RS256, RS384 and RS512), an RSA
+whose JWK names no alg (r1, as Canaille publishes it: good for any RS or PS alg), an RSA
 key whose JWK names RS512 (r2), and compact ID tokens for issuer https://issuer.test, client id
 client-1, nonce nonce-1, issued at 1700000000. The tests validate them at "now" = 1700000100 with
 a 60 s clock skew. The keys are random: every run changes every key and token, not what they mean.
+The PS256 / PS384 / PS512 vectors come from make_pss_id_tokens.py, in a file of their own.
 Requires the `cryptography` package.
 """
 import base64
@@ -197,7 +198,8 @@ def main():
         "rs512_at_hash": rs512(r1, hr512, claims(at_hash=at_hash(hashlib.sha512))),
         "rs512_at_hash_sha256": rs512(r1, hr512, claims(at_hash=at_hash(hashlib.sha256))),
         "rs384_at_hash_sha512": rs384(r1, hr384, claims(at_hash=at_hash(hashlib.sha512))),
-        # Algorithms never accepted, signed by r1 or keyed with its JWK.
+        # PS256 by r1 (valid: an RSA key without alg verifies PS*, whose vectors are in pss-id-tokens.json),
+        # and HS512 keyed with r1's JWK (never accepted).
         "ps256": ps256(r1, {"alg": "PS256", "kid": "r1"}, claims()),
         "hs512": hs512_input + "." + b64url(hs512_signature),
     }

@@ -15,7 +15,7 @@ struct IdTokenVectors: Sendable {
     let jwksK1NoKid: String
     /// k1 (RS256), e1 (ES256, P-256) and a P-384 key the client passes over.
     let jwksK1E1: String
-    /// r1 alone, an RSA key whose entry names no `alg` (RS256, RS384 and RS512), as Canaille publishes it.
+    /// r1 alone, an RSA key whose entry names no `alg` (any RS or PS algorithm), as Canaille publishes it.
     let jwksR1: String
     /// k1 (RS256), r1 (no `alg`) and r2 (RS512 only).
     let jwksK1R1R2: String
@@ -39,6 +39,38 @@ struct IdTokenVectors: Sendable {
     }
 
     func token(_ name: String) throws -> Redacted<String> { Redacted(try #require(tokens[name], "no token \(name)")) }
+}
+
+/// The PS256, PS384 and PS512 ID token vectors of `Tests/Fixtures/jwt/pss-id-tokens.json` (made by
+/// `make_pss_id_tokens.py`), for the issuer, client id, nonce and times of ``IdTokenVectors``.
+struct PSSIdTokenVectors: Sendable {
+    /// p1 alone, an RSA key whose entry names no `alg` (any RS or PS algorithm).
+    let jwksP1: String
+    /// p1 and p2, whose entry names PS256.
+    let jwksP1P2: String
+    let tokens: [String: String]
+
+    static func load() throws -> PSSIdTokenVectors {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/jwt/pss-id-tokens.json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        func json(_ key: String) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: try #require(object[key])), as: UTF8.self)
+        }
+        let shared = try IdTokenVectors.load()
+        #expect(object["issuer"] as? String == shared.issuer && object["nonce"] as? String == shared.nonce
+            && object["client_id"] as? String == shared.clientID && object["now"] as? Double == shared.now.timeIntervalSince1970)
+        return PSSIdTokenVectors(jwksP1: try json("jwks_p1"), jwksP1P2: try json("jwks_p1_p2"),
+                                 tokens: try #require(object["tokens"] as? [String: String]))
+    }
+
+    func token(_ name: String) throws -> Redacted<String> { Redacted(try #require(tokens[name], "no token \(name)")) }
+
+    /// p1's key, for verifying tokens without a provider.
+    func p1() throws -> RSAPublicKey {
+        let jwk = try #require(StrictJSONParser.parse(Array(jwksP1.utf8))?["keys"]?.arrayValue?.first)
+        return try RSAPublicKey(jwkModulus: try #require(jwk["n"]?.stringValue), jwkExponent: try #require(jwk["e"]?.stringValue))
+    }
 }
 
 /// A scripted OpenID provider on a ``LoopbackHTTPServer``: discovery (issuer `issuer`, endpoints on

@@ -25,7 +25,7 @@ struct RSAPSSVectorDocument: Decodable {
 /// RSASSA-PSS with MGF1 over the message's hash and a salt as long as the hash (`PS256`, `PS384`,
 /// `PS512`), on signatures made by Python's `cryptography` and on raw RSA operations over
 /// encodings that each break one step of EMSA-PSS-VERIFY.
-@Suite("RSASSA-PSS verification (RFC 8017 §8.1.2, §9.1.2)")
+@Suite("RSASSA-PSS verification (RFC 8017 §8.1.2, §9.1.2) and JWS PS256 / PS384 / PS512")
 struct RSAPSSTests {
     static let hashes: [String: Hashing.Function] = ["sha256": .sha256, "sha384": .sha384, "sha512": .sha512]
 
@@ -89,5 +89,35 @@ struct RSAPSSTests {
             }
             #expect(!key.isValidSignature(signature, for: message, hash: hash), "\(vector.key) \(vector.hash) as PKCS#1 v1.5")
         }
+    }
+
+    @Test("verifyRSA takes the scheme and hash of the header's alg; verifyRS256 takes none of PS*", arguments: [
+        ("ps256_valid", true), ("ps384_valid", true), ("ps512_valid", true), ("ps256_at_hash", true),
+        ("ps256_salt_0", false), ("ps256_salt_max", false), ("ps384_salt_32", false), ("ps256_tampered", false), ("ps256_wrong_key", false),
+        ("ps256_signed_rs256", false), ("rs256_signed_ps256", false), ("ps384_signed_ps512", false),
+    ])
+    func verifyRSA(_ name: String, _ valid: Bool) throws {
+        let vectors = try PSSIdTokenVectors.load()
+        let token = try JSONWebToken(compact: try vectors.token(name).value)
+        #expect(token.verifyRSA(with: try vectors.p1()) == valid)
+        #expect(!token.verifyRS256(with: try vectors.p1()))
+    }
+
+    @Test("a header naming the other scheme is refused though the signature is the key's: PKCS#1 v1.5 under PS256, PSS under RS256")
+    func otherScheme() throws {
+        let vectors = try PSSIdTokenVectors.load()
+        let key = try vectors.p1()
+        for (name, scheme) in [("ps256_signed_rs256", RSAPublicKey.SignatureScheme.pkcs1v15), ("rs256_signed_ps256", .pss)] {
+            let token = try JSONWebToken(compact: try vectors.token(name).value)
+            #expect(key.isValidSignature(token.signature, for: token.signingInput, hash: .sha256, scheme: scheme), "\(name): the signature itself")
+            #expect(!token.verifyRSA(with: key), "\(name)")
+        }
+    }
+
+    @Test("the hash of an alg: SHA-256 for PS256, SHA-384 for PS384, SHA-512 for PS512", arguments: [
+        ("ps256_valid", Hashing.Function.sha256), ("ps384_valid", .sha384), ("ps512_valid", .sha512),
+    ])
+    func hashFunction(_ name: String, _ expected: Hashing.Function) throws {
+        #expect(try JSONWebToken(compact: try PSSIdTokenVectors.load().token(name).value).hashFunction == expected)
     }
 }

@@ -1,16 +1,18 @@
-/// A provider's ID token signing key from its JWKS: RSA for `RS256`, `RS384` and `RS512` (only the
-/// one its entry's `alg` names, when it names one), or a P-256 point for `ES256`.
+/// A provider's ID token signing key from its JWKS: RSA for `RS256`, `RS384`, `RS512`, `PS256`,
+/// `PS384` and `PS512` (only the one its entry's `alg` names, when it names one), or a P-256 point
+/// for `ES256`.
 enum IdTokenSigningKey: Sendable {
     /// An RSA key (`kty` `RSA`) and the algorithms it may verify.
     case rsa(RSAPublicKey, algorithms: [String])
     /// A P-256 key (`kty` `EC`, `crv` `P-256`) as a SEC1 uncompressed point.
     case es256([UInt8])
 
-    /// The RSASSA-PKCS1-v1_5 algorithms an RSA key verifies when its JWKS entry names no `alg`.
-    /// Providers that pick the strongest for the key (Authlib, so Canaille) sign `RS512`.
-    static let rsaAlgorithms = ["RS256", "RS384", "RS512"]
+    /// The algorithms an RSA key verifies when its JWKS entry names no `alg`: RSASSA-PKCS1-v1_5 and
+    /// RSASSA-PSS. Providers that pick the strongest for the key (Authlib, so Canaille) sign
+    /// `RS512`; FAPI profiles (Keycloak, Okta, Authlib when the client registers it) sign `PS256`.
+    static let rsaAlgorithms = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512"]
 
-    /// The algorithms an ID token may name; `none`, HMAC, `PS*`, `ES384` and `ES512` are never among them.
+    /// The algorithms an ID token may name; `none`, HMAC, `ES384` and `ES512` are never among them.
     static let algorithms = rsaAlgorithms + ["ES256"]
 
     /// The `alg`s this key verifies.
@@ -24,7 +26,7 @@ enum IdTokenSigningKey: Sendable {
     /// Whether this key may verify a token that names `algorithm`.
     func canVerify(_ algorithm: String) -> Bool { algorithms.contains(algorithm) }
 
-    /// ``algorithms`` for a message: "ES256", "RS256, RS384 or RS512".
+    /// ``algorithms`` for a message: "ES256", "RS256, RS384, RS512, PS256, PS384 or PS512".
     var algorithmList: String {
         algorithms.count < 2 ? algorithms.joined() : "\(algorithms.dropLast().joined(separator: ", ")) or \(algorithms.last ?? "")"
     }
@@ -41,7 +43,7 @@ enum IdTokenSigningKey: Sendable {
 
     /// The signing key a JWKS entry holds, or `nil` for one the client does not use: another key
     /// type or curve, an encryption key (`use` `enc`), an `alg` this key type cannot verify
-    /// (`PS256` on an RSA key, say), or parameters that do not make a valid key.
+    /// (`ES256` or `HS256` on an RSA key, say), or parameters that do not make a valid key.
     init?(jwk entry: JSONValue) {
         guard entry["use"]?.stringValue ?? "sig" == "sig" else { return nil }
         let named = entry["alg"]?.stringValue
