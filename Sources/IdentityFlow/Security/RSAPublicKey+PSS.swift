@@ -16,11 +16,12 @@ extension RSAPublicKey {
     /// - Returns: `true` for "consistent".
     static func isPSSEncoding(_ encoded: [UInt8], of message: some Collection<UInt8>, emBits: Int, hash: Hashing.Function) -> Bool {
         let emLen = encoded.count, hLen = hash.byteCount, sLen = hash.byteCount
+        // emLen = ⌈emBits / 8⌉ (§9.1.2's input), so that 0...7 bits of EM's first octet are unused.
         guard emLen == (emBits + 7) / 8 else { return false }
         // Step 1: SHA-2's input limit (2^61 − 1 octets or more) is beyond any message here.
         // Step 2: mHash = Hash(M).
         let mHash = hash.hash(message)
-        // Step 3: emLen ≥ hLen + sLen + 2.
+        // Step 3: emLen ≥ hLen + sLen + 2 (always true from a 2048-bit modulus: 256 ≥ 2 · 64 + 2).
         guard emLen >= hLen + sLen + 2 else { return false }
         // Step 4: the rightmost octet of EM is 0xbc.
         guard encoded[emLen - 1] == 0xbc else { return false }
