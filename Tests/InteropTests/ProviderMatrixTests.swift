@@ -26,6 +26,8 @@ struct InteropProvider: Sendable, CustomTestStringConvertible {
     /// Whether it issues one user the same access token for exchanges within one second and
     /// fails the second (Canaille): ``HeadlessBrowser`` then hands back redirects on a fresh second.
     var issuesOneTokenPerSecond = false
+    /// A client the provider signs ID tokens for with RSASSA-PSS (`PS256`), if it has one.
+    var pssClientID: String?
 
     var testDescription: String { name }
 
@@ -45,14 +47,15 @@ struct InteropProvider: Sendable, CustomTestStringConvertible {
             issuer("IDENTITYFLOW_OIDC_ISSUER").map { InteropProvider(name: "django-oauth-toolkit", issuer: $0, fixture: "oidc", revocation: .offered, servesExtensionAPI: true) },
             issuer("IDENTITYFLOW_OIDC_ISSUER_2").map { InteropProvider(name: "django-oidc-provider", issuer: $0, fixture: "oidc-provider", revocation: .absent) },
             issuer("IDENTITYFLOW_OIDC_ISSUER_3").map { InteropProvider(name: "django-allauth", issuer: $0, fixture: "oidc-allauth", revocation: .offered) },
-            issuer("IDENTITYFLOW_OIDC_ISSUER_4").map { InteropProvider(name: "Canaille", issuer: $0, fixture: "oidc-canaille", revocation: .confidentialClientsOnly, issuesOneTokenPerSecond: true) },
+            issuer("IDENTITYFLOW_OIDC_ISSUER_4").map { InteropProvider(name: "Canaille", issuer: $0, fixture: "oidc-canaille", revocation: .confidentialClientsOnly,
+                                                                         issuesOneTokenPerSecond: true, pssClientID: "identityflow-tests-ps256") },
         ].compactMap { $0 }
     }()
 
-    func service(issuer configured: URL? = nil, prompt: String? = nil) throws -> HTTPIdentityService {
+    func service(issuer configured: URL? = nil, prompt: String? = nil, clientID: String = InteropEnvironment.clientID) throws -> HTTPIdentityService {
         var configuration = HTTPServiceConfiguration(
             issuer: configured ?? issuer, discoveryURL: issuer.appendingPathComponent(".well-known/openid-configuration"),
-            clientID: InteropEnvironment.clientID, redirectURI: InteropEnvironment.redirectURI, scopes: ["openid", "profile", "email"])
+            clientID: clientID, redirectURI: InteropEnvironment.redirectURI, scopes: ["openid", "profile", "email"])
         configuration.prompt = prompt
         return try HTTPIdentityService(configuration: configuration)
     }
@@ -119,6 +122,18 @@ struct ProviderMatrixTests {
         let idToken = try #require(tokens.idToken)
         #expect(try await service.validateIdToken(idToken, nonce: request.nonce.value).issuer == provider.issuer.absoluteString)
         #expect(try await service.userInfo(accessToken: tokens.accessToken)["sub"] != nil)
+    }
+
+    @Test("a client registered for PS256 ID tokens: the code exchange validates the RSASSA-PSS signature and its at_hash over SHA-256",
+          arguments: InteropProvider.all.filter { $0.pssClientID != nil })
+    func pssIdTokens(_ provider: InteropProvider) async throws {
+        let service = try provider.service(clientID: try #require(provider.pssClientID))
+        let (request, code) = try await provider.code(service)
+        let tokens = try await service.exchangeCode(code, request: request)
+        let idToken = try #require(tokens.idToken)
+        let token = try JSONWebToken(compact: idToken.value)
+        #expect(token.algorithm == "PS256" && token.claims["at_hash"] != nil)
+        #expect(try await service.validateIdToken(idToken, nonce: request.nonce.value).issuer == provider.issuer.absoluteString)
     }
 
     @Test("denied consent (prompt=consent, for providers that remember a consent): the redirect's access_denied is 10024", arguments: InteropProvider.all)

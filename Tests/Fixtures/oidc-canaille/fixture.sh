@@ -4,7 +4,7 @@
 # brings the SQLite database up to date and makes sure the user and the client exist, all with
 # Canaille's own command line.
 prepare_fixture() {
-    local canaille=("$venv/bin/python" "$venv/bin/canaille")
+    canaille=("$venv/bin/python" "$venv/bin/canaille")
     if [[ "${IDENTITYFLOW_FIXTURE_RESET:-0}" == "1" ]]; then
         rm -f "$state/canaille.sqlite"
     fi
@@ -41,17 +41,26 @@ PY
         "${canaille[@]}" create user --quiet --user-name alice --password alice-password-1 \
             --emails alice@example.org --formatted-name "Alice Example" 2>/dev/null
     fi
-    if [[ "$("${canaille[@]}" get client --client-id identityflow-tests 2>/dev/null)" == "[]" ]]; then
-        "${canaille[@]}" create client --quiet --client-id identityflow-tests --client-name "IdentityFlow tests" \
-            --redirect-uris identityflow://callback --token-endpoint-auth-method none \
-            --grant-types authorization_code --grant-types refresh_token --response-types code \
-            --scope openid --scope profile --scope email 2>/dev/null
-        # A client is an audience of its own tokens, as Canaille's web console sets it up.
-        local id
-        id="$("${canaille[@]}" get client --client-id identityflow-tests 2>/dev/null \
-            | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)[0]["id"])')"
-        "${canaille[@]}" set client --quiet identityflow-tests --audience "$id" 2>/dev/null
+    ensure_client identityflow-tests
+    ensure_client identityflow-tests-ps256 --id-token-signed-response-alg PS256
+}
+
+# Creates the public client $1 unless it exists (redirect URI identityflow://callback, the code and
+# refresh grants, scopes openid profile email, the rest of the arguments added), and makes it an
+# audience of its own tokens, as Canaille's web console does when it creates a client.
+ensure_client() {  # uses "${canaille[@]}", set by prepare_fixture
+    local client_id="$1" id
+    shift
+    if [[ "$("${canaille[@]}" get client --client-id "$client_id" 2>/dev/null)" != "[]" ]]; then
+        return 0
     fi
+    "${canaille[@]}" create client --quiet --client-id "$client_id" --client-name "IdentityFlow tests" \
+        --redirect-uris identityflow://callback --token-endpoint-auth-method none \
+        --grant-types authorization_code --grant-types refresh_token --response-types code \
+        --scope openid --scope profile --scope email "$@" 2>/dev/null
+    id="$("${canaille[@]}" get client --client-id "$client_id" 2>/dev/null \
+        | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)[0]["id"])')"
+    "${canaille[@]}" set client --quiet "$client_id" --audience "$id" 2>/dev/null
 }
 
 # Canaille's own server, one process (no worker processes to outlive a stop by pid).
