@@ -55,8 +55,8 @@ final class HeadlessBrowser: Sendable {
             if let userField { fields.append((userField, username)) }
             if form.html.contains(#"type="password""#) { fields.append(("password", password)) }
             if userField == nil, !form.html.contains(#"type="password""#) {
-                guard let button = Self.consentButton(in: form.html, allow: allow) else { break }
-                fields += button.map { [$0] } ?? []
+                guard let answer = Self.consentAnswer(in: form.html, allow: allow) else { break }
+                fields += answer
             }
             page = try await post(target, fields: fields)
             if page.status == 200, page.html.contains("login-error") { throw Failure(description: "login refused (wrong password)") }
@@ -77,13 +77,13 @@ final class HeadlessBrowser: Sendable {
     /// Pages walked at most by ``authorize(_:username:password:allow:)`` before it gives up.
     static let maxPages = 10
 
-    /// The consent answer to submit: `nil` when the form is not a consent form, `.some(nil)` for
-    /// a form denied by submitting it without its `allow` button (django-oauth-toolkit's and
-    /// django-oidc-provider's).
-    private static func consentButton(in form: String, allow: Bool) -> (name: String, value: String)?? {
-        if form.contains(#"name="allow""#) { return .some(allow ? ("allow", "Authorize") : nil) }
-        if form.contains(/name="action"\s+value="grant"/) { return ("action", allow ? "grant" : "cancel") }
-        if form.contains(/name="answer"[^>]*value="accept"/) { return ("answer", allow ? "accept" : "deny") }
+    /// The button a consent form is answered with, `[]` for a form denied by submitting it
+    /// without its `allow` button (django-oauth-toolkit's and django-oidc-provider's), `nil` when
+    /// the form is not a consent form.
+    private static func consentAnswer(in form: String, allow: Bool) -> [(name: String, value: String)]? {
+        if form.contains(#"name="allow""#) { return allow ? [("allow", "Authorize")] : [] }
+        if form.contains(/name="action"\s+value="grant"/) { return [("action", allow ? "grant" : "cancel")] }
+        if form.contains(/name="answer"[^>]*value="accept"/) { return [("answer", allow ? "accept" : "deny")] }
         return nil
     }
 
