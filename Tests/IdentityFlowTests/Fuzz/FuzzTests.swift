@@ -83,6 +83,23 @@ struct FuzzTests {
         return token.header == header && token.claims == claims ? nil : "parts read differently"
     }
 
+    @Test("Signatures: a mutated RS384, RS512, PS256, PS384 or PS512 token verifies only if its signing input and signature bytes are a valid seed's")
+    func signatures() throws {
+        let vectors = try IdTokenVectors.load(), pss = try PSSIdTokenVectors.load()
+        let seeds = try ["rs384_valid", "rs512_valid"].map { try vectors.token($0).value } + ["ps256_valid", "ps384_valid", "ps512_valid"].map { try pss.token($0).value }
+        let originals = try seeds.map { try JSONWebToken(compact: $0) }
+        // r1 and p1, RSA keys whose JWKs name no alg: each verifies all six RS and PS algorithms.
+        let keys = [vectors.jwksR1, pss.jwksP1].compactMap { jwks in
+            StrictJSONParser.parse(Array(jwks.utf8))?["keys"]?.arrayValue?.first.flatMap(IdTokenSigningKey.init(jwk:))
+        }
+        #expect(keys.count == 2 && originals.allSatisfy { token in keys.contains { $0.verifies(token) } }, "every seed verifies under its key")
+        Fuzzer.run("signatures", seeds: seeds, dictionary: [".", "-", "_", "A", "eyJ", "RS512", "PS256", "PS384"]) { input in
+            guard let token = try? JSONWebToken(compact: String(decoding: input, as: UTF8.self)), keys.contains(where: { $0.verifies(token) }) else { return nil }
+            let isOriginal = originals.contains { $0.signingInput == token.signingInput && $0.signature == token.signature }
+            return isOriginal ? nil : "a mutated token verified"
+        }
+    }
+
     @Test("Configuration: the loader gives a usable configuration or configurationInvalid, and no number loosens validation")
     func configuration() {
         let json = #"{"issuer":"https://idp.test","client_id":"c","redirect_uri":"app://cb","scopes":["openid"],"clock_skew_seconds":60,"request_timeout_seconds":30,"max_response_body_bytes":1048576}"#
