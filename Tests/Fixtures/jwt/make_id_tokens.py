@@ -107,6 +107,20 @@ def claims(**changes):
     return result
 
 
+def write_vectors(out, generator, jwks, tokens):
+    """Writes the vectors to `out`: the shared issuer, client id, nonce and times, the JWKS sets
+    (name to keys) and the tokens."""
+    document = {
+        "generator": generator,
+        "issuer": ISSUER, "client_id": CLIENT, "nonce": NONCE, "now": IAT + 100, "clock_skew": 60,
+        "tokens": tokens,
+    }
+    document.update({name: {"keys": keys} for name, keys in jwks.items()})
+    with open(out, "w") as handle:
+        json.dump(document, handle, indent=1, sort_keys=True)
+        handle.write("\n")
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "id-tokens.json")
     k1 = rsa.generate_private_key(public_exponent=65537, key_size=2048)
@@ -203,20 +217,14 @@ def main():
         "ps256": ps256(r1, {"alg": "PS256", "kid": "r1"}, claims()),
         "hs512": hs512_input + "." + b64url(hs512_signature),
     }
-    document = {
-        "generator": "Tests/Fixtures/jwt/make_id_tokens.py",
-        "issuer": ISSUER, "client_id": CLIENT, "nonce": NONCE, "now": IAT + 100, "clock_skew": 60,
-        "jwks_k1": {"keys": [jwk1]},
-        "jwks_k1_k2": {"keys": [jwk1, jwk(k2, "k2")]},
-        "jwks_k1_nokid": {"keys": [jwk1, jwk3]},
-        "jwks_k1_e1": {"keys": [jwk1, ec_jwk(e1, "e1"), ec_jwk(p384, "p384", crv="P-384", alg="ES384", size=48)]},
-        "jwks_r1": {"keys": [jwk(r1, "r1", None)]},
-        "jwks_k1_r1_r2": {"keys": [jwk1, jwk(r1, "r1", None), jwk(r2, "r2", "RS512")]},
-        "tokens": tokens,
-    }
-    with open(out, "w") as handle:
-        json.dump(document, handle, indent=1, sort_keys=True)
-        handle.write("\n")
+    write_vectors(out, "Tests/Fixtures/jwt/make_id_tokens.py", {
+        "jwks_k1": [jwk1],
+        "jwks_k1_k2": [jwk1, jwk(k2, "k2")],
+        "jwks_k1_nokid": [jwk1, jwk3],
+        "jwks_k1_e1": [jwk1, ec_jwk(e1, "e1"), ec_jwk(p384, "p384", crv="P-384", alg="ES384", size=48)],
+        "jwks_r1": [jwk(r1, "r1", None)],
+        "jwks_k1_r1_r2": [jwk1, jwk(r1, "r1", None), jwk(r2, "r2", "RS512")],
+    }, tokens)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ import sys
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
-from make_id_tokens import CLIENT, IAT, ISSUER, NONCE, at_hash, b64url, claims, encode, jwk, rs256
+from make_id_tokens import CLIENT, IAT, ISSUER, NONCE, at_hash, b64url, claims, encode, jwk, rs256, write_vectors
 
 HASHES = {"256": hashes.SHA256, "384": hashes.SHA384, "512": hashes.SHA512}
 
@@ -68,16 +68,10 @@ def main():
         "ps384_p2": ps(p2, {"alg": "PS384", "kid": "p2"}, claims()),
         "rs256_p2": rs256(p2, {"alg": "RS256", "kid": "p2"}, claims()),
     }
-    document = {
-        "generator": "Tests/Fixtures/jwt/make_pss_id_tokens.py",
-        "issuer": ISSUER, "client_id": CLIENT, "nonce": NONCE, "now": IAT + 100, "clock_skew": 60,
-        "jwks_p1": {"keys": [jwk(p1, "p1", None)]},
-        "jwks_p1_p2": {"keys": [jwk(p1, "p1", None), jwk(p2, "p2", "PS256")]},
-        "tokens": tokens,
-    }
-    with open(out, "w") as handle:
-        json.dump(document, handle, indent=1, sort_keys=True)
-        handle.write("\n")
+    write_vectors(out, "Tests/Fixtures/jwt/make_pss_id_tokens.py", {
+        "jwks_p1": [jwk(p1, "p1", None)],
+        "jwks_p1_p2": [jwk(p1, "p1", None), jwk(p2, "p2", "PS256")],
+    }, tokens)
 
 
 if __name__ == "__main__":

@@ -73,6 +73,32 @@ struct PSSIdTokenVectors: Sendable {
     }
 }
 
+extension IdTokenVectors {
+    /// Runs `body` against a ``ScriptedProvider`` at the vectors' issuer, client and time, whose
+    /// JWKS is `jwks` and whose token endpoint answers `token`.
+    func withProvider<T>(jwks: String, token: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply = { _ in .close },
+                         _ body: (HTTPIdentityService) async throws -> T) async throws -> T {
+        let provider = ScriptedProvider(issuer: issuer, jwks: { _ in jwks }, token: token)
+        let server = try LoopbackHTTPServer(maxRequests: 16, handler: provider.handler)
+        defer { server.stop() }
+        return try await body(try HTTPTestSupport.service(server, clientID: clientID, now: now))
+    }
+
+    /// The claims of `token` validated against `jwks` with the vectors' nonce.
+    func validate(_ token: Redacted<String>, jwks: String, accessToken: String? = nil) async throws -> IdTokenInfo {
+        try await withProvider(jwks: jwks) { [nonce] in try await $0.validateIdToken(token, nonce: nonce, accessToken: accessToken.map(Redacted.init)) }
+    }
+
+    /// The error validating `token` against `jwks` throws, expected to be 11001.
+    func refusal(_ token: Redacted<String>, jwks: String, accessToken: String? = nil) async throws -> IdentityFlowError? {
+        try await withProvider(jwks: jwks) { [nonce] service in
+            await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
+                try await service.validateIdToken(token, nonce: nonce, accessToken: accessToken.map(Redacted.init))
+            }
+        }
+    }
+}
+
 /// A scripted OpenID provider on a ``LoopbackHTTPServer``: discovery (issuer `issuer`, endpoints on
 /// the server itself), a JWKS whose n-th fetch answers `jwks(n)`, and a token endpoint.
 struct ScriptedProvider: Sendable {

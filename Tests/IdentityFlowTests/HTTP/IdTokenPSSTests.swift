@@ -15,28 +15,14 @@ struct IdTokenPSSTests {
         vectors = try PSSIdTokenVectors.load()
     }
 
-    /// Runs `body` against a provider whose JWKS is `jwks`.
-    private func withProvider<T>(jwks: String, _ body: (HTTPIdentityService) async throws -> T) async throws -> T {
-        let provider = ScriptedProvider(issuer: shared.issuer, jwks: { _ in jwks }, token: { _ in .close })
-        let server = try LoopbackHTTPServer(maxRequests: 16, handler: provider.handler)
-        defer { server.stop() }
-        return try await body(try HTTPTestSupport.service(server, clientID: shared.clientID, now: shared.now))
-    }
-
     /// The claims of `name` validated against `jwks`.
     private func validate(_ name: String, jwks: String, accessToken: String? = nil) async throws -> IdTokenInfo {
-        let token = try vectors.token(name), nonce = shared.nonce
-        return try await withProvider(jwks: jwks) { try await $0.validateIdToken(token, nonce: nonce, accessToken: accessToken.map(Redacted.init)) }
+        try await shared.validate(try vectors.token(name), jwks: jwks, accessToken: accessToken)
     }
 
     /// The error validating `name` against `jwks` throws, expected to be 11001.
     private func refusal(_ name: String, jwks: String, accessToken: String? = nil) async throws -> IdentityFlowError? {
-        let token = try vectors.token(name), nonce = shared.nonce
-        return try await withProvider(jwks: jwks) { service in
-            await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
-                try await service.validateIdToken(token, nonce: nonce, accessToken: accessToken.map(Redacted.init))
-            }
-        }
+        try await shared.refusal(try vectors.token(name), jwks: jwks, accessToken: accessToken)
     }
 
     @Test("an RSA key whose JWK names no alg verifies PS256, PS384 and PS512, by kid or as the only key", arguments: [

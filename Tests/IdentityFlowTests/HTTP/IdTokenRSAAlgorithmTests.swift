@@ -10,23 +10,9 @@ struct IdTokenRSAAlgorithmTests {
 
     init() throws { vectors = try IdTokenVectors.load() }
 
-    /// Runs `body` against a provider whose JWKS is `jwks` and whose token endpoint answers `token`.
-    private func withProvider<T>(jwks: String, token: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply = { _ in .close },
-                                 _ body: (HTTPIdentityService) async throws -> T) async throws -> T {
-        let provider = ScriptedProvider(issuer: vectors.issuer, jwks: { _ in jwks }, token: token)
-        let server = try LoopbackHTTPServer(maxRequests: 16, handler: provider.handler)
-        defer { server.stop() }
-        return try await body(try HTTPTestSupport.service(server, clientID: vectors.clientID, now: vectors.now))
-    }
-
     /// The error validating `name` against `jwks` throws, expected to be 11001.
     private func refusal(_ name: String, jwks: String, accessToken: String? = nil) async throws -> IdentityFlowError? {
-        let token = try vectors.token(name), nonce = vectors.nonce
-        return try await withProvider(jwks: jwks) { service in
-            await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
-                try await service.validateIdToken(token, nonce: nonce, accessToken: accessToken.map(Redacted.init))
-            }
-        }
+        try await vectors.refusal(try vectors.token(name), jwks: jwks, accessToken: accessToken)
     }
 
     @Test("an RSA key whose JWK names no alg verifies RS256, RS384, RS512 and PS256, by kid or as the only key", arguments: [
@@ -34,7 +20,7 @@ struct IdTokenRSAAlgorithmTests {
     ])
     func valid(_ name: String) async throws {
         let token = try vectors.token(name), nonce = vectors.nonce
-        let info = try await withProvider(jwks: vectors.jwksR1) { try await $0.validateIdToken(token, nonce: nonce) }
+        let info = try await vectors.withProvider(jwks: vectors.jwksR1) { try await $0.validateIdToken(token, nonce: nonce) }
         #expect(info.subject == "user-1")
         #expect(info.issuer == vectors.issuer)
     }
@@ -51,7 +37,7 @@ struct IdTokenRSAAlgorithmTests {
     @Test("a JWK's alg limits its key to that algorithm: r2 (RS512) verifies RS512 only")
     func namedAlgorithm() async throws {
         let token = try vectors.token("rs512_r2"), nonce = vectors.nonce
-        let info = try await withProvider(jwks: vectors.jwksK1R1R2) { try await $0.validateIdToken(token, nonce: nonce) }
+        let info = try await vectors.withProvider(jwks: vectors.jwksK1R1R2) { try await $0.validateIdToken(token, nonce: nonce) }
         #expect(info.subject == "user-1")
     }
 
@@ -68,7 +54,7 @@ struct IdTokenRSAAlgorithmTests {
     @Test("without kid, the JWKS must hold exactly one key able to verify the alg: k1 (RS256), r1 (any RS) and r2 (RS512)")
     func withoutKid() async throws {
         let token = try vectors.token("rs384_no_kid"), nonce = vectors.nonce
-        let info = try await withProvider(jwks: vectors.jwksK1R1R2) { try await $0.validateIdToken(token, nonce: nonce) }
+        let info = try await vectors.withProvider(jwks: vectors.jwksK1R1R2) { try await $0.validateIdToken(token, nonce: nonce) }
         #expect(info.subject == "user-1", "r1 is the only key for RS384")
         for (name, algorithm) in [("rs512_no_kid", "RS512"), ("rs256_no_kid", "RS256")] {
             let error = try await refusal(name, jwks: vectors.jwksK1R1R2)
@@ -79,7 +65,7 @@ struct IdTokenRSAAlgorithmTests {
     @Test("at_hash is the left half of the alg's hash: SHA-384 for RS384, SHA-512 for RS512", arguments: ["rs384_at_hash", "rs512_at_hash"])
     func accessTokenHash(_ name: String) async throws {
         let token = try vectors.token(name), nonce = vectors.nonce
-        try await withProvider(jwks: vectors.jwksR1) { service in
+        try await vectors.withProvider(jwks: vectors.jwksR1) { service in
             _ = try await service.validateIdToken(token, nonce: nonce, accessToken: Redacted("at-1"))
         }
         let error = try await refusal(name, jwks: vectors.jwksR1, accessToken: "at-2")
@@ -105,7 +91,7 @@ struct IdTokenRSAAlgorithmTests {
         let names = Locked(["rs512_at_hash_sha256", "rs512_at_hash"])
         let request = AuthorizationRequest(redirectURI: URL(string: "identityflow://callback")!, scopes: ["openid"],
                                            state: "s", nonce: vectors.nonce, codeVerifier: String(repeating: "v", count: 43))
-        try await withProvider(jwks: vectors.jwksR1, token: { _ in
+        try await vectors.withProvider(jwks: vectors.jwksR1, token: { _ in
             let name = names.withLock { $0.removeFirst() }
             return .json(200, object: ["access_token": "at-1", "token_type": "Bearer", "expires_in": 300, "id_token": vectors.tokens[name] ?? ""])
         }) { service in
