@@ -70,7 +70,8 @@ package enum Hashing {
     }
 
     /// A SHA-2 hash function, as a JSON Web Signature algorithm names it (`RS256`, `RS384`,
-    /// `RS512`, `PS256`, `PS384`, `PS512`, `ES256`): RSA signatures and `at_hash` follow the token's choice.
+    /// `RS512`, `PS256`, `PS384`, `PS512`, `ES256`, `ES384`, `ES512`): signatures and `at_hash`
+    /// follow the token's choice.
     package enum Function: Sendable, Equatable {
         case sha256, sha384, sha512
 

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Decoding checks the structure only: three base64url parts, and a header and claims set that
 /// are JSON objects. It does not validate claims (issuer, audience, expiry, nonce); that is the
-/// caller's job after ``verifyRSA(with:)`` or ``verifyES256(with:)`` succeeds.
+/// caller's job after ``verifyRSA(with:)``, ``verifyES256(with:)`` or ``verifyECDSA(with:)`` succeeds.
 ///
 /// Tokens are secrets: `description`, `debugDescription` and `dump` show the algorithm and key
 /// ID only.
@@ -34,11 +34,20 @@ package struct JSONWebToken: Sendable {
     package var keyID: String? { header["kid"]?.stringValue }
 
     /// The hash function of the header's `alg`, for the algorithms this type verifies: SHA-256 for
-    /// `RS256`, `PS256` and `ES256`, SHA-384 for `RS384` and `PS384`, SHA-512 for `RS512` and
-    /// `PS512`; `nil` for any other. It is also the hash of the ID token's `at_hash` (OpenID
-    /// Connect Core §3.1.3.6).
+    /// `RS256`, `PS256` and `ES256`, SHA-384 for `RS384`, `PS384` and `ES384`, SHA-512 for `RS512`,
+    /// `PS512` and `ES512`; `nil` for any other. It is also the hash of the ID token's `at_hash`
+    /// (OpenID Connect Core §3.1.3.6).
     package var hashFunction: Hashing.Function? {
-        algorithm == "ES256" ? .sha256 : rsaAlgorithm?.hash
+        algorithm == "ES256" ? .sha256 : rsaAlgorithm?.hash ?? ecdsaAlgorithm?.hash
+    }
+
+    /// The curve and hash of `ES384` and `ES512` (RFC 7518 §3.4); `nil` for any other `alg`.
+    private var ecdsaAlgorithm: (curve: EllipticCurve, hash: Hashing.Function)? {
+        switch algorithm {
+        case "ES384": (.p384, .sha384)
+        case "ES512": (.p521, .sha512)
+        default: nil
+        }
     }
 
     /// The signature scheme and hash of `RS256`, `RS384`, `RS512` (RFC 7518 §3.3) and `PS256`,
@@ -87,7 +96,7 @@ package struct JSONWebToken: Sendable {
     ///
     /// The scheme and hash are the header's: a signature made with another hash fails (a
     /// `DigestInfo` names its hash, PSS hashes the message and its mask with it), and so does one
-    /// made with the other scheme. Any other `alg`, including `none`, HMAC and `ES256`, is
+    /// made with the other scheme. Any other `alg`, including `none`, HMAC and the `ES` ones, is
     /// refused. Whether the key may be used with the header's `alg` is the caller's decision.
     /// - Parameter key: The issuer's RSA package key (usually chosen by ``keyID`` from its JWKS).
     /// - Returns: `true` only if `alg` is one of the six and the signature is valid for the signing
@@ -106,6 +115,20 @@ package struct JSONWebToken: Sendable {
     package func verifyES256(with publicKey: [UInt8]) -> Bool {
         guard algorithm == "ES256", signature.count == 64 else { return false }
         return DeviceKey.verify(signature, of: signingInput, publicKey: publicKey)
+    }
+
+    /// Verifies the signature as `ES384` (ECDSA on P-384 with SHA-384) or `ES512` (P-521 with
+    /// SHA-512), the one the header names (RFC 7518 §3.4): `r ‖ s`, 48 or 66 bytes each; the DER
+    /// form is refused, as for ``verifyES256(with:)``.
+    ///
+    /// The header's `alg` must be the key's curve's: a P-384 key verifies `ES384` only, a P-521
+    /// key `ES512` only. Any other `alg`, including `ES256`, RSA and HMAC ones, is refused.
+    /// - Parameter key: The issuer's P-384 or P-521 key (usually chosen by ``keyID`` from its JWKS).
+    /// - Returns: `true` only if `alg` is `ES384` or `ES512`, names the key's curve, and the
+    ///   signature is valid for the signing input.
+    func verifyECDSA(with key: ECDSAPublicKey) -> Bool {
+        guard let (curve, hash) = ecdsaAlgorithm, curve == key.curve else { return false }
+        return key.isValidSignature(signature, for: signingInput, hash: hash)
     }
 
     // MARK: - Decoding

@@ -1,5 +1,5 @@
 /// SHA-512 and SHA-384 (FIPS 180-4 §6.4, §6.5) in portable Swift, for ID tokens signed `RS384`,
-/// `RS512`, `PS384` or `PS512` and their `at_hash`. Those messages are short (a JWS signing input,
+/// `RS512`, `PS384`, `PS512`, `ES384` or `ES512` and their `at_hash`. Those messages are short (a JWS signing input,
 /// an access token, an MGF1 seed), so unlike ``SHA256`` there is no C engine; a hash allocates its message schedule once,
 /// not per block.
 struct SHA512 {

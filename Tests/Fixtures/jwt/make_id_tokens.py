@@ -4,12 +4,13 @@
 Usage: make_id_tokens.py [OUTPUT.json]   (default: id-tokens.json next to this script)
 
 Writes two RS256 signing keys (k1, k2) as JWKs, a third key (k1's impostor, never published), an
-ES256 key (e1, P-256) with its own impostor, a P-384 key the client must pass over, an RSA key
-whose JWK names no alg (r1, as Canaille publishes it: good for any RS or PS alg), an RSA
-key whose JWK names RS512 (r2), and compact ID tokens for issuer https://issuer.test, client id
-client-1, nonce nonce-1, issued at 1700000000. The tests validate them at "now" = 1700000100 with
-a 60 s clock skew. The keys are random: every run changes every key and token, not what they mean.
-The PS256 / PS384 / PS512 vectors come from make_pss_id_tokens.py, in a file of their own.
+ES256 key (e1, P-256) with its own impostor, a P-384 key (ES384), an RSA key whose JWK names no alg
+(r1, as Canaille publishes it: good for any RS or PS alg), an RSA key whose JWK names RS512 (r2),
+and compact ID tokens for issuer https://issuer.test, client id client-1, nonce nonce-1, issued at
+1700000000. The tests validate them at "now" = 1700000100 with a 60 s clock skew. The keys are
+random: every run changes every key and token, not what they mean.
+The PS256 / PS384 / PS512 vectors come from make_pss_id_tokens.py, the ES384 / ES512 ones from
+make_ec_id_tokens.py, each in a file of its own.
 Requires the `cryptography` package.
 """
 import base64
@@ -185,7 +186,7 @@ def main():
         # The algorithm and the key the kid names disagree: an EC key for RS256, an RSA key for ES256.
         "es256_rsa_kid": es256(e1, {"alg": "ES256", "kid": "k1"}, claims()),
         "rs256_ec_kid": rs256(k1, {"alg": "RS256", "kid": "e1"}, claims()),
-        # Signed by the P-384 key the JWKS lists, which the client does not use.
+        # Signed by the P-384 key jwks_k1_e1 lists (ES384).
         "es384": es384(p384, {"alg": "ES384", "kid": "p384"}, claims()),
         # RS384 and RS512 by r1 (no alg in its JWK), validated against jwks_r1 and jwks_k1_r1_r2.
         "rs384_valid": rs384(r1, hr384, claims()),

@@ -83,17 +83,20 @@ struct FuzzTests {
         return token.header == header && token.claims == claims ? nil : "parts read differently"
     }
 
-    @Test("Signatures: a mutated RS384, RS512, PS256, PS384 or PS512 token verifies only if its signing input and signature bytes are a valid seed's")
+    @Test("Signatures: a mutated RS384, RS512, PS256, PS384, PS512, ES384 or ES512 token verifies only if its signing input and signature bytes are a valid seed's")
     func signatures() throws {
-        let vectors = try IdTokenVectors.load(), pss = try PSSIdTokenVectors.load()
+        let vectors = try IdTokenVectors.load(), pss = try PSSIdTokenVectors.load(), ec = try ECIdTokenVectors.load()
         let seeds = try ["rs384_valid", "rs512_valid"].map { try vectors.token($0).value } + ["ps256_valid", "ps384_valid", "ps512_valid"].map { try pss.token($0).value }
+            + ["es384_valid", "es512_valid"].map { try ec.token($0).value }
         let originals = try seeds.map { try JSONWebToken(compact: $0) }
-        // r1 and p1, RSA keys whose JWKs name no alg: each verifies all six RS and PS algorithms.
-        let keys = [vectors.jwksR1, pss.jwksP1].compactMap { jwks in
-            StrictJSONParser.parse(Array(jwks.utf8))?["keys"]?.arrayValue?.first.flatMap(IdTokenSigningKey.init(jwk:))
+        // r1 and p1, RSA keys whose JWKs name no alg: each verifies all six RS and PS algorithms;
+        // q1 (P-384) verifies ES384, q2 (P-521) ES512.
+        let jwks = [vectors.jwksR1, pss.jwksP1, ec.jwksEC]
+        let keys = jwks.flatMap { jwks in
+            (StrictJSONParser.parse(Array(jwks.utf8))?["keys"]?.arrayValue ?? []).prefix(2).compactMap(IdTokenSigningKey.init(jwk:))
         }
-        #expect(keys.count == 2 && originals.allSatisfy { token in keys.contains { $0.verifies(token) } }, "every seed verifies under its key")
-        Fuzzer.run("signatures", seeds: seeds, dictionary: [".", "-", "_", "A", "eyJ", "RS512", "PS256", "PS384"]) { input in
+        #expect(keys.count == 4 && originals.allSatisfy { token in keys.contains { $0.verifies(token) } }, "every seed verifies under its key")
+        Fuzzer.run("signatures", seeds: seeds, dictionary: [".", "-", "_", "A", "eyJ", "RS512", "PS256", "PS384", "ES384", "ES512", "AAAA", "____"]) { input in
             guard let token = try? JSONWebToken(compact: String(decoding: input, as: UTF8.self)), keys.contains(where: { $0.verifies(token) }) else { return nil }
             let isOriginal = originals.contains { $0.signingInput == token.signingInput && $0.signature == token.signature }
             return isOriginal ? nil : "a mutated token verified"

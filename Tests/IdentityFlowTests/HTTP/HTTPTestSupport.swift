@@ -13,7 +13,7 @@ struct IdTokenVectors: Sendable {
     let jwksK1: String
     let jwksK1K2: String
     let jwksK1NoKid: String
-    /// k1 (RS256), e1 (ES256, P-256) and a P-384 key the client passes over.
+    /// k1 (RS256), e1 (ES256, P-256) and p384 (ES384, P-384).
     let jwksK1E1: String
     /// r1 alone, an RSA key whose entry names no `alg` (any RS or PS algorithm), as Canaille publishes it.
     let jwksR1: String
@@ -70,6 +70,49 @@ struct PSSIdTokenVectors: Sendable {
     func p1() throws -> RSAPublicKey {
         let jwk = try #require(StrictJSONParser.parse(Array(jwksP1.utf8))?["keys"]?.arrayValue?.first)
         return try RSAPublicKey(jwkModulus: try #require(jwk["n"]?.stringValue), jwkExponent: try #require(jwk["e"]?.stringValue))
+    }
+}
+
+/// The ES384 and ES512 ID token vectors of `Tests/Fixtures/jwt/ec-id-tokens.json` (made by
+/// `make_ec_id_tokens.py`), for the issuer, client id, nonce and times of ``IdTokenVectors``.
+struct ECIdTokenVectors: Sendable {
+    /// q1 (P-384, its entry names ES384), q2 (P-521, its entry names no `alg`) and e3 (P-256, ES256).
+    let jwksEC: String
+    /// q1, q2 and q3, a second P-384 key.
+    let jwksTwoP384: String
+    /// Entries at the edge: off the curve, a coordinate not below p, secp256k1 (all passed over),
+    /// and q-small-x, a P-384 point with a tiny x (taken).
+    let jwksEdgeCases: String
+    let tokens: [String: String]
+
+    static func load() throws -> ECIdTokenVectors {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/jwt/ec-id-tokens.json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        func json(_ key: String) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: try #require(object[key])), as: UTF8.self)
+        }
+        let shared = try IdTokenVectors.load()
+        #expect(object["issuer"] as? String == shared.issuer && object["nonce"] as? String == shared.nonce
+            && object["client_id"] as? String == shared.clientID && object["now"] as? Double == shared.now.timeIntervalSince1970)
+        return ECIdTokenVectors(jwksEC: try json("jwks_ec"), jwksTwoP384: try json("jwks_ec_two_p384"), jwksEdgeCases: try json("jwks_edge_cases"),
+                                tokens: try #require(object["tokens"] as? [String: String]))
+    }
+
+    func token(_ name: String) throws -> Redacted<String> { Redacted(try #require(tokens[name], "no token \(name)")) }
+
+    /// The JWKS entry `kid` of `jwks`.
+    static func entry(_ jwks: String, _ kid: String) throws -> JSONValue {
+        let keys = try #require(StrictJSONParser.parse(Array(jwks.utf8))?["keys"]?.arrayValue)
+        return try #require(keys.first { $0["kid"]?.stringValue == kid }, "no key \(kid)")
+    }
+
+    /// The P-384 or P-521 key `kid` of `jwks`, for verifying tokens without a provider.
+    static func key(_ jwks: String, _ kid: String) throws -> ECDSAPublicKey {
+        guard case .ecdsa(let key) = try #require(IdTokenSigningKey(jwk: try entry(jwks, kid))) else {
+            throw CryptoError(.invalidKey, reason: "\(kid) is not a P-384 or P-521 key")
+        }
+        return key
     }
 }
 

@@ -78,11 +78,17 @@ struct IdTokenRSAAlgorithmTests {
         #expect(error?.message.contains("at_hash does not match the access token") == true, "\(String(describing: error))")
     }
 
-    @Test("none, HMAC and ES384 are refused, the message listing what is accepted", arguments: ["alg_none", "hs256", "hs512", "es384"])
+    @Test("none and HMAC are refused, the message listing what is accepted", arguments: ["alg_none", "hs256", "hs512"])
     func refusedAlgorithms(_ name: String) async throws {
         let error = try await refusal(name, jwks: vectors.jwksK1R1R2)
-        #expect(error?.message.contains("is refused: only RS256, RS384, RS512, PS256, PS384, PS512 and ES256 are accepted") == true,
+        #expect(error?.message.contains("is refused: only RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384 and ES512 are accepted") == true,
                 "\(String(describing: error))")
+    }
+
+    @Test("ES384 is an accepted algorithm now: against a JWKS without its key (k1, r1, r2), the token is refused for its kid, not its alg")
+    func es384WithoutItsKey() async throws {
+        let error = try await refusal("es384", jwks: vectors.jwksK1R1R2)
+        #expect(error?.message.contains("kid is not in the provider's JWKS") == true, "\(String(describing: error))")
     }
 
     @Test("a code exchange with an RS512 ID token (Canaille) succeeds, its at_hash checked against the access token")

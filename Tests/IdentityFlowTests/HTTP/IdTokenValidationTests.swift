@@ -101,7 +101,9 @@ struct IdTokenValidationTests {
         }
     }
 
-    @Test("ES256: a P-256 key from the JWKS verifies the token, by kid or as the only ES256 key", arguments: ["es256_valid", "es256_no_kid", "valid"])
+    @Test("ES256: a P-256 key from the JWKS verifies the token, by kid or as the only ES256 key; the P-384 key beside it ES384", arguments: [
+        "es256_valid", "es256_no_kid", "valid", "es384",
+    ])
     func es256(_ name: String) async throws {
         let vectors = vectors
         let info = try await withProvider(jwks: { _ in vectors.jwksK1E1 }) { service, _ in
@@ -111,8 +113,8 @@ struct IdTokenValidationTests {
         #expect(info.issuer == vectors.issuer)
     }
 
-    @Test("ES256 tokens are refused with 11001: wrong key, tampered, a DER signature, a kid naming an RSA key (and RS256 naming an EC key), P-384", arguments: [
-        "es256_wrong_key", "es256_tampered", "es256_der_signature", "es256_wrong_iss", "es256_rsa_kid", "rs256_ec_kid", "es384",
+    @Test("ES256 tokens are refused with 11001: wrong key, tampered, a DER signature, a kid naming an RSA key (and RS256 naming an EC key)", arguments: [
+        "es256_wrong_key", "es256_tampered", "es256_der_signature", "es256_wrong_iss", "es256_rsa_kid", "rs256_ec_kid",
     ])
     func invalidES256(_ name: String) async throws {
         let vectors = vectors

@@ -40,9 +40,9 @@ struct RSAHashTests {
         #expect(token.verifyRS256(with: key) == (valid && token.algorithm == "RS256"))
     }
 
-    @Test("the hash of an alg: SHA-256 for RS256, PS256 and ES256, SHA-384 for RS384, SHA-512 for RS512, none for others", arguments: [
+    @Test("the hash of an alg: SHA-256 for RS256, PS256 and ES256, SHA-384 for RS384 and ES384, SHA-512 for RS512, none for others", arguments: [
         ("rs256_r1", Optional(Hashing.Function.sha256)), ("es256_valid", .sha256), ("rs384_valid", .sha384), ("rs512_valid", .sha512),
-        ("ps256", .sha256), ("hs512", nil), ("hs256", nil), ("es384", nil), ("alg_none", nil),
+        ("ps256", .sha256), ("hs512", nil), ("hs256", nil), ("es384", .sha384), ("alg_none", nil),
     ])
     func hashFunction(_ name: String, _ expected: Hashing.Function?) throws {
         #expect(try token(name).hashFunction == expected)

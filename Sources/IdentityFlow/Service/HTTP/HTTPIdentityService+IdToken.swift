@@ -9,10 +9,11 @@ extension HTTPIdentityService {
     /// Validates an ID token and returns its claims.
     ///
     /// Checks, in order: the compact form; `alg` is `RS256`, `RS384`, `RS512`, `PS256`, `PS384`,
-    /// `PS512` or `ES256` (`none`, HMAC, `ES384` and `ES512` are refused); the signature against the
+    /// `PS512`, `ES256`, `ES384` or `ES512` (`none` and HMAC are refused); the signature against the
     /// JWKS key named by `kid`, which must be a key able to verify that algorithm (an RSA key
-    /// verifies the three `RS` and the three `PS` ones, or only the `alg` its JWKS entry names; the
-    /// JWKS is fetched again once when the `kid` is unknown); `iss` equals the discovered issuer; `aud` contains the client id and, with
+    /// verifies the three `RS` and the three `PS` ones, or only the `alg` its JWKS entry names; an
+    /// EC key the one of its curve, P-256, P-384 or P-521; the JWKS is fetched again once when the
+    /// `kid` is unknown); `iss` equals the discovered issuer; `aud` contains the client id and, with
     /// several audiences, `azp` is present and equals it (`azp`, when present, must always equal
     /// it); `exp` is after now and `iat` not after now, and `nbf` (if present) not after now, all
     /// within ``HTTPServiceConfiguration/clockSkew``; `nonce` equals `nonce` when one is given.
@@ -29,7 +30,7 @@ extension HTTPIdentityService {
     /// Validates an ID token as ``validateIdToken(_:nonce:)`` does and, when it carries `at_hash`,
     /// checks it against the access token issued with it (OpenID Connect Core §3.1.3.6): the left
     /// half of the hash of the token's `alg` (SHA-256 for `RS256`, `PS256` and `ES256`, SHA-384 for
-    /// `RS384` and `PS384`, SHA-512 for `RS512` and `PS512`).
+    /// `RS384`, `PS384` and `ES384`, SHA-512 for `RS512`, `PS512` and `ES512`).
     ///
     /// `serverDate` is the `Date` of the answer that carried the token. When a time check fails
     /// and the device's clock differs from it by more than the clock skew, the device's clock is
@@ -41,7 +42,7 @@ extension HTTPIdentityService {
             throw IdentityFlowError(.invalidServerResponse, "The ID token is not a compact JWS.")
         }
         guard let algorithm = token.algorithm, IdTokenSigningKey.algorithms.contains(algorithm) else {
-            throw IdentityFlowError(.invalidServerResponse, "The ID token's algorithm '\(token.algorithm ?? "none")' is refused: only RS256, RS384, RS512, PS256, PS384, PS512 and ES256 are accepted.")
+            throw IdentityFlowError(.invalidServerResponse, "The ID token's algorithm '\(token.algorithm ?? "none")' is refused: only RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384 and ES512 are accepted.")
         }
         // RFC 7515 §4.1.11: a recipient must refuse a critical extension it does not understand, and it understands none.
         guard token.header["crit"] == nil else {

@@ -46,7 +46,7 @@ import Statechart
 /// | `invalid_pin` (401) / `user_deregistered` (410) at PIN verify | not errors: ``PinVerification/rejected(failureCount:maxFailureCount:)`` / ``PinVerification/deregistered`` |
 /// | body not JSON, wrong content type, truncated (closed or reset after the head), larger than the cap, a redirect loop (more than 5) or a redirect of a `POST` or `DELETE`, a missing or mistyped member, a custom status outside 2xxx/4xxx/5xxx, any other unexpected status | 11001 ``ErrorCode/invalidServerResponse`` |
 /// | ID token expired, issued in the future or not yet valid by the device's clock, which differs from the answer's `Date` by more than the clock skew | 9031 ``ErrorCode/invalidDateTime`` (the message says by how much) |
-/// | ID token: bad signature, `alg` other than RS256, RS384, RS512, PS256, PS384, PS512 or ES256 (`none`, HS256, ES384 ...), a `kid` naming a key that cannot verify the token's `alg`, unknown `kid` after one refetch, wrong `iss` / `aud` / `azp` / `nonce`, expired, `nbf` or `iat` in the future | 11001 ``ErrorCode/invalidServerResponse`` |
+/// | ID token: bad signature, `alg` other than RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384 or ES512 (`none`, HS256 ...), a `kid` naming a key that cannot verify the token's `alg`, unknown `kid` after one refetch, wrong `iss` / `aud` / `azp` / `nonce`, expired, `nbf` or `iat` in the future | 11001 ``ErrorCode/invalidServerResponse`` |
 /// | a bare 404 or 405 (no `error` member) at an extension endpoint: a server without the extension API, a proxy, a wrong `extensionBaseURL` | 11020 ``ErrorCode/featureNotSupported`` |
 ///
 /// `profileExists` answers `false` for `404 unknown_profile` and 410; `deregister` and

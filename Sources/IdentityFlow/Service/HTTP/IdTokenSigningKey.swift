@@ -1,25 +1,31 @@
 /// A provider's ID token signing key from its JWKS: RSA for `RS256`, `RS384`, `RS512`, `PS256`,
-/// `PS384` and `PS512` (only the one its entry's `alg` names, when it names one), or a P-256 point
-/// for `ES256`.
+/// `PS384` and `PS512` (only the one its entry's `alg` names, when it names one), or an EC point:
+/// P-256 for `ES256`, P-384 for `ES384`, P-521 for `ES512`.
 enum IdTokenSigningKey: Sendable {
     /// An RSA key (`kty` `RSA`) and the algorithms it may verify.
     case rsa(RSAPublicKey, algorithms: [String])
     /// A P-256 key (`kty` `EC`, `crv` `P-256`) as a SEC1 uncompressed point.
     case es256([UInt8])
+    /// A P-384 key (`crv` `P-384`), for `ES384`, or a P-521 key (`crv` `P-521`), for `ES512`.
+    case ecdsa(ECDSAPublicKey)
 
     /// The algorithms an RSA key verifies when its JWKS entry names no `alg`: RSASSA-PKCS1-v1_5 and
     /// RSASSA-PSS. Providers that pick the strongest for the key (Authlib, so Canaille) sign
     /// `RS512`; FAPI profiles (Keycloak, Okta, Authlib when the client registers it) sign `PS256`.
     static let rsaAlgorithms = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512"]
 
-    /// The algorithms an ID token may name; `none`, HMAC, `ES384` and `ES512` are never among them.
-    static let algorithms = rsaAlgorithms + ["ES256"]
+    /// The algorithm of each EC curve: a key on the curve verifies that algorithm only (RFC 7518 §3.4).
+    static let ecAlgorithms: [(crv: String, alg: String)] = [("P-256", "ES256"), ("P-384", "ES384"), ("P-521", "ES512")]
+
+    /// The algorithms an ID token may name; `none` and HMAC are never among them.
+    static let algorithms = rsaAlgorithms + ecAlgorithms.map(\.alg)
 
     /// The `alg`s this key verifies.
     var algorithms: [String] {
         switch self {
         case .rsa(_, let algorithms): algorithms
         case .es256: ["ES256"]
+        case .ecdsa(let key): Self.ecAlgorithms.filter { $0.crv == key.curve.name }.map(\.alg)
         }
     }
 
@@ -38,12 +44,14 @@ enum IdTokenSigningKey: Sendable {
         switch self {
         case .rsa(let key, _): return token.verifyRSA(with: key)
         case .es256(let point): return token.verifyES256(with: point)
+        case .ecdsa(let key): return token.verifyECDSA(with: key)
         }
     }
 
     /// The signing key a JWKS entry holds, or `nil` for one the client does not use: another key
-    /// type or curve, an encryption key (`use` `enc`), an `alg` this key type cannot verify
-    /// (`ES256` or `HS256` on an RSA key, say), or parameters that do not make a valid key.
+    /// type or curve (secp256k1, say), an encryption key (`use` `enc`), an `alg` this key cannot
+    /// verify (`ES256` or `HS256` on an RSA key, `ES512` on a P-384 one), or parameters that do not
+    /// make a valid key (EC coordinates of another length than the curve's, or not on the curve).
     init?(jwk entry: JSONValue) {
         guard entry["use"]?.stringValue ?? "sig" == "sig" else { return nil }
         let named = entry["alg"]?.stringValue
@@ -55,12 +63,20 @@ enum IdTokenSigningKey: Sendable {
             guard algorithms.allSatisfy(Self.rsaAlgorithms.contains) else { return nil }
             self = .rsa(key, algorithms: algorithms)
         case "EC":
-            guard named ?? "ES256" == "ES256", entry["crv"]?.stringValue == "P-256",
-                  let x = entry["x"]?.stringValue.flatMap(Base64URL.decode), x.count == 32,
-                  let y = entry["y"]?.stringValue.flatMap(Base64URL.decode), y.count == 32 else { return nil }
-            let point = [0x04] + x + y
-            guard DeviceKey.isValidPublicKey(point) else { return nil }
-            self = .es256(point)
+            guard let crv = entry["crv"]?.stringValue, let algorithm = Self.ecAlgorithms.first(where: { $0.crv == crv })?.alg,
+                  named ?? algorithm == algorithm,
+                  let x = entry["x"]?.stringValue.flatMap(Base64URL.decode),
+                  let y = entry["y"]?.stringValue.flatMap(Base64URL.decode) else { return nil }
+            switch crv {
+            case "P-256":
+                let point = [0x04] + x + y
+                guard x.count == 32, y.count == 32, DeviceKey.isValidPublicKey(point) else { return nil }
+                self = .es256(point)
+            default:
+                guard let curve = [EllipticCurve.p384, .p521].first(where: { $0.name == crv }),
+                      let key = ECDSAPublicKey(curve: curve, x: x, y: y) else { return nil }
+                self = .ecdsa(key)
+            }
         default:
             return nil
         }
