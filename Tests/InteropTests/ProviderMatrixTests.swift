@@ -26,10 +26,16 @@ struct InteropProvider: Sendable, CustomTestStringConvertible {
     /// Whether it issues one user the same access token for exchanges within one second and
     /// fails the second (Canaille): ``HeadlessBrowser`` then hands back redirects on a fresh second.
     var issuesOneTokenPerSecond = false
-    /// A client the provider signs ID tokens for with RSASSA-PSS (`PS256`), if it has one.
-    var pssClientID: String?
+    /// Clients registered for ID tokens signed with another algorithm than the provider's default
+    /// (`id_token_signed_response_alg`), by algorithm.
+    var algorithmClients: [String: String] = [:]
 
     var testDescription: String { name }
+
+    /// Every provider's clients registered for another algorithm, as (provider, algorithm) pairs.
+    static var algorithmCases: [(InteropProvider, String)] {
+        all.flatMap { provider in provider.algorithmClients.keys.sorted().map { (provider, $0) } }
+    }
 
     enum Revocation: Sendable {
         /// Offered to public clients.
@@ -48,7 +54,8 @@ struct InteropProvider: Sendable, CustomTestStringConvertible {
             issuer("IDENTITYFLOW_OIDC_ISSUER_2").map { InteropProvider(name: "django-oidc-provider", issuer: $0, fixture: "oidc-provider", revocation: .absent) },
             issuer("IDENTITYFLOW_OIDC_ISSUER_3").map { InteropProvider(name: "django-allauth", issuer: $0, fixture: "oidc-allauth", revocation: .offered) },
             issuer("IDENTITYFLOW_OIDC_ISSUER_4").map { InteropProvider(name: "Canaille", issuer: $0, fixture: "oidc-canaille", revocation: .confidentialClientsOnly,
-                                                                         issuesOneTokenPerSecond: true, pssClientID: "identityflow-tests-ps256") },
+                                                                         issuesOneTokenPerSecond: true,
+                                                                         algorithmClients: ["PS256": "identityflow-tests-ps256", "ES384": "identityflow-tests-es384"]) },
         ].compactMap { $0 }
     }()
 
@@ -124,15 +131,15 @@ struct ProviderMatrixTests {
         #expect(try await service.userInfo(accessToken: tokens.accessToken)["sub"] != nil)
     }
 
-    @Test("a client registered for PS256 ID tokens: the code exchange validates the RSASSA-PSS signature and its at_hash over SHA-256",
-          arguments: InteropProvider.all.filter { $0.pssClientID != nil })
-    func pssIdTokens(_ provider: InteropProvider) async throws {
-        let service = try provider.service(clientID: try #require(provider.pssClientID))
+    @Test("a client registered for PS256 or ES384 ID tokens: the code exchange validates the signature and its at_hash by that algorithm's hash",
+          arguments: InteropProvider.algorithmCases)
+    func registeredAlgorithm(_ provider: InteropProvider, _ algorithm: String) async throws {
+        let service = try provider.service(clientID: try #require(provider.algorithmClients[algorithm]))
         let (request, code) = try await provider.code(service)
         let tokens = try await service.exchangeCode(code, request: request)
         let idToken = try #require(tokens.idToken)
         let token = try JSONWebToken(compact: idToken.value)
-        #expect(token.algorithm == "PS256" && token.claims["at_hash"] != nil)
+        #expect(token.algorithm == algorithm && token.claims["at_hash"] != nil)
         #expect(try await service.validateIdToken(idToken, nonce: request.nonce.value).issuer == provider.issuer.absoluteString)
     }
 

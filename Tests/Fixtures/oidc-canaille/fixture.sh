@@ -1,40 +1,32 @@
 # How ../fixture-server.sh prepares and serves Canaille (sourced by it; see README.md).
 
-# Writes .state/canaille.toml (the secret key and the RSA signing key are made once and kept),
-# brings the SQLite database up to date and makes sure the user and the client exist, all with
-# Canaille's own command line.
+# Writes .state/canaille.toml (the secret key and the signing keys, RSA first, then P-384, made once
+# and kept), brings the SQLite database up to date and makes sure the user and the clients exist,
+# all with Canaille's own command line.
 prepare_fixture() {
     canaille=("$venv/bin/python" "$venv/bin/canaille")
     if [[ "${IDENTITYFLOW_FIXTURE_RESET:-0}" == "1" ]]; then
         rm -f "$state/canaille.sqlite"
     fi
-    if [[ ! -s "$state/jwk.json" ]]; then
-        "${canaille[@]}" jwk create rsa 2>/dev/null >"$state/jwk.json.new"
-        mv "$state/jwk.json.new" "$state/jwk.json"
-    fi
+    make_key jwk-rsa.toml rsa
+    make_key jwk-p384.toml ec --crv P-384
     if [[ ! -s "$state/secret-key" ]]; then
         "$venv/bin/python" -c 'import secrets; print(secrets.token_urlsafe(32))' >"$state/secret-key"
     fi
-    # TOML has no JSON objects, so the key goes in as an inline table.
-    "$venv/bin/python" - "$state" "$port" <<'PY'
-import json, pathlib, sys
-state, port = pathlib.Path(sys.argv[1]), sys.argv[2]
-key = json.loads((state / "jwk.json").read_text())
-inline = "{" + ", ".join(f"{name} = {json.dumps(value)}" for name, value in key.items()) + "}"
-(state / "canaille.toml").write_text(f"""SECRET_KEY = {json.dumps((state / "secret-key").read_text().strip())}
-SERVER_NAME = "127.0.0.1:{port}"
+    cat >"$state/canaille.toml" <<TOML
+SECRET_KEY = "$(cat "$state/secret-key")"
+SERVER_NAME = "127.0.0.1:$port"
 PREFERRED_URL_SCHEME = "http"
 
 [CANAILLE]
 NAME = "IdentityFlow fixture"
 
 [CANAILLE_SQL]
-DATABASE_URI = "sqlite:///{state / "canaille.sqlite"}"
+DATABASE_URI = "sqlite:///$state/canaille.sqlite"
 
 [CANAILLE_OIDC]
-ACTIVE_JWKS = [{inline}]
-""")
-PY
+ACTIVE_JWKS = [$(cat "$state/jwk-rsa.toml"), $(cat "$state/jwk-p384.toml")]
+TOML
     export CANAILLE_CONFIG="$state/canaille.toml"
     "${canaille[@]}" install >/dev/null 2>&1
     if [[ "$("${canaille[@]}" get user --user-name alice 2>/dev/null)" == "[]" ]]; then
@@ -43,6 +35,16 @@ PY
     fi
     ensure_client identityflow-tests
     ensure_client identityflow-tests-ps256 --id-token-signed-response-alg PS256
+    ensure_client identityflow-tests-es384 --id-token-signed-response-alg ES384
+}
+
+# Makes a signing key with `canaille jwk create` (the rest of the arguments) into .state/$1, once,
+# as the TOML inline table ACTIVE_JWKS takes.
+make_key() {  # uses "${canaille[@]}", set by prepare_fixture
+    if [[ ! -s "$state/$1" ]]; then
+        "${canaille[@]}" jwk create "${@:2}" --format toml 2>/dev/null >"$state/$1.new"
+        mv "$state/$1.new" "$state/$1"
+    fi
 }
 
 # Creates the public client $1 unless it exists (redirect URI identityflow://callback, the code and
