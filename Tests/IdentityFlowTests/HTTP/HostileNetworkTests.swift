@@ -42,8 +42,12 @@ struct HostileNetworkTests {
     }
 
     private static func extensionService(_ server: LoopbackHTTPServer, timeout: TimeInterval = 10) throws -> HTTPIdentityService {
+        try extensionService(at: server.baseURL, timeout: timeout)
+    }
+
+    private static func extensionService(at baseURL: URL, timeout: TimeInterval = 10) throws -> HTTPIdentityService {
         let configuration = HTTPServiceConfiguration(
-            issuer: server.baseURL.appendingPathComponent("o"), clientID: "client-1", redirectURI: URL(string: "identityflow://callback")!,
+            issuer: baseURL.appendingPathComponent("o"), clientID: "client-1", redirectURI: URL(string: "identityflow://callback")!,
             requestTimeout: timeout, maxResponseBodySize: 2048)
         return try HTTPIdentityService(configuration: configuration)
     }
@@ -82,10 +86,12 @@ struct HostileNetworkTests {
 
     @Test("connection refused fails with 9001 and stores nothing")
     func connectionRefused() async throws {
-        let server = try LoopbackHTTPServer(maxRequests: 1) { _ in .close }
-        server.stop()
+        // A bound port that never listens, held for the whole test: a stopped server's port could
+        // be taken by another test's server before the request arrives.
+        let port = try RefusingLoopbackPort()
+        defer { port.release() }
         let storage = InMemoryStorage()
-        let service = try Self.extensionService(server)
+        let service = try Self.extensionService(at: port.baseURL)
         let error = await HTTPTestSupport.expectError(.serverNotReachable) { () throws(IdentityFlowError) in try await service.identityProviders() }
         #expect(error?.message.contains("refused") == true)
         let client = try await Self.client(service: service, storage: storage)
