@@ -86,12 +86,10 @@ struct HostileNetworkTests {
 
     @Test("connection refused fails with 9001 and stores nothing")
     func connectionRefused() async throws {
-        // A bound port that never listens, held for the whole test: a stopped server's port could
-        // be taken by another test's server before the request arrives.
-        let port = try RefusingLoopbackPort()
-        defer { port.release() }
+        // Port 1 on loopback, where nothing listens: a stopped server's port could be taken by a
+        // parallel test's server before the request arrives (as NetworkFailureMappingTests says).
         let storage = InMemoryStorage()
-        let service = try Self.extensionService(at: port.baseURL)
+        let service = try Self.extensionService(at: URL(string: "http://127.0.0.1:1")!)
         let error = await HTTPTestSupport.expectError(.serverNotReachable) { () throws(IdentityFlowError) in try await service.identityProviders() }
         #expect(error?.message.contains("refused") == true)
         let client = try await Self.client(service: service, storage: storage)
