@@ -37,6 +37,24 @@ extension NamedTokens {
     func token(_ name: String) throws -> Redacted<String> { Redacted(try #require(tokens[name], "no token \(name)")) }
 }
 
+/// Vectors of a file of their own, made for the issuer, client id, nonce and time of ``IdTokenVectors``.
+protocol AdditionalTokens: NamedTokens {
+    /// The vectors of `id-tokens.json`, whose claims these share.
+    var shared: IdTokenVectors { get }
+}
+
+extension AdditionalTokens {
+    /// The claims of `name` validated against `jwks`.
+    func validate(_ name: String, jwks: String, accessToken: String? = nil) async throws -> IdTokenInfo {
+        try await shared.validate(try token(name), jwks: jwks, accessToken: accessToken)
+    }
+
+    /// The error validating `name` against `jwks` throws, expected to be 11001.
+    func refusal(_ name: String, jwks: String, accessToken: String? = nil) async throws -> IdentityFlowError? {
+        try await shared.refusal(try token(name), jwks: jwks, accessToken: accessToken)
+    }
+}
+
 /// The ID token vectors of `Tests/Fixtures/jwt/id-tokens.json` (made by `make_id_tokens.py`).
 struct IdTokenVectors: NamedTokens {
     let issuer: String
@@ -72,7 +90,8 @@ struct IdTokenVectors: NamedTokens {
 
 /// The PS256, PS384 and PS512 ID token vectors of `Tests/Fixtures/jwt/pss-id-tokens.json` (made by
 /// `make_pss_id_tokens.py`), for the issuer, client id, nonce and times of ``IdTokenVectors``.
-struct PSSIdTokenVectors: NamedTokens {
+struct PSSIdTokenVectors: AdditionalTokens {
+    let shared: IdTokenVectors
     /// p1 alone, an RSA key whose entry names no `alg` (any RS or PS algorithm).
     let jwksP1: String
     /// p1 and p2, whose entry names PS256.
@@ -80,8 +99,8 @@ struct PSSIdTokenVectors: NamedTokens {
     let tokens: [String: String]
 
     static func load() throws -> PSSIdTokenVectors {
-        let file = try VectorFile("pss-id-tokens.json", sharing: try IdTokenVectors.load())
-        return PSSIdTokenVectors(jwksP1: try file.json("jwks_p1"), jwksP1P2: try file.json("jwks_p1_p2"), tokens: try file.tokens())
+        let shared = try IdTokenVectors.load(), file = try VectorFile("pss-id-tokens.json", sharing: shared)
+        return PSSIdTokenVectors(shared: shared, jwksP1: try file.json("jwks_p1"), jwksP1P2: try file.json("jwks_p1_p2"), tokens: try file.tokens())
     }
 
     /// p1's key, for verifying tokens without a provider.
@@ -93,7 +112,8 @@ struct PSSIdTokenVectors: NamedTokens {
 
 /// The ES384 and ES512 ID token vectors of `Tests/Fixtures/jwt/ec-id-tokens.json` (made by
 /// `make_ec_id_tokens.py`), for the issuer, client id, nonce and times of ``IdTokenVectors``.
-struct ECIdTokenVectors: NamedTokens {
+struct ECIdTokenVectors: AdditionalTokens {
+    let shared: IdTokenVectors
     /// q1 (P-384, its entry names ES384), q2 (P-521, its entry names no `alg`) and e3 (P-256, ES256).
     let jwksEC: String
     /// q1, q2 and q3, a second P-384 key.
@@ -104,8 +124,8 @@ struct ECIdTokenVectors: NamedTokens {
     let tokens: [String: String]
 
     static func load() throws -> ECIdTokenVectors {
-        let file = try VectorFile("ec-id-tokens.json", sharing: try IdTokenVectors.load())
-        return ECIdTokenVectors(jwksEC: try file.json("jwks_ec"), jwksTwoP384: try file.json("jwks_ec_two_p384"),
+        let shared = try IdTokenVectors.load(), file = try VectorFile("ec-id-tokens.json", sharing: shared)
+        return ECIdTokenVectors(shared: shared, jwksEC: try file.json("jwks_ec"), jwksTwoP384: try file.json("jwks_ec_two_p384"),
                                 jwksEdgeCases: try file.json("jwks_edge_cases"), tokens: try file.tokens())
     }
 
