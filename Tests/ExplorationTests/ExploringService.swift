@@ -119,8 +119,8 @@ final class ExploringService: IdentityService {
             return verification
         }
     }
-    nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
-        try await call(.revokeBiometricKey) { () throws(IdentityFlowError) in try await reference.revokeBiometricKey(for: profile, accessToken: accessToken) }
+    nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) {
+        try await call(.revokeBiometricKey) { () throws(IdentityFlowError) in try await reference.revokeBiometricKey(for: profile, authorization: authorization) }
     }
     nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
         try await call(.refresh) { () throws(IdentityFlowError) in try await reference.refresh(refreshToken) }
@@ -130,8 +130,8 @@ final class ExploringService: IdentityService {
         try await call(.revoke) { () throws(IdentityFlowError) in try await reference.revoke(tokens) }
     }
 
-    nonisolated(nonsending) func deregister(_ profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
-        try await call(.deregister) { () throws(IdentityFlowError) in try await reference.deregister(profile, accessToken: accessToken) }
+    nonisolated(nonsending) func deregister(_ profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) {
+        try await call(.deregister) { () throws(IdentityFlowError) in try await reference.deregister(profile, authorization: authorization) }
     }
 
     nonisolated(nonsending) func profileExists(_ profile: UserProfile) async throws(IdentityFlowError) -> Bool {
@@ -153,8 +153,11 @@ final class ExploringService: IdentityService {
         }
     }
 
-    nonisolated(nonsending) func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
-        try await call(.enrolMobileAuthentication) { () throws(IdentityFlowError) in try await reference.enrolMobileAuthentication(publicKey: publicKey, for: profile, accessToken: accessToken) }
+    nonisolated(nonsending) func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+                                                           accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        try await call(.enrolMobileAuthentication) { () throws(IdentityFlowError) in
+            try await reference.enrolMobileAuthentication(publicKey: publicKey, for: profile, authorization: authorization, accessToken: accessToken)
+        }
     }
 
     nonisolated(nonsending) func enrolPushMobileAuthentication(deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
@@ -174,8 +177,11 @@ final class ExploringService: IdentityService {
         }
     }
 
-    nonisolated(nonsending) func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
-        try await call(.enrolImplicitAuthentication) { () throws(IdentityFlowError) in try await reference.enrolImplicitAuthentication(publicKey: publicKey, for: profile, accessToken: accessToken) }
+    nonisolated(nonsending) func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+                                                             accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        try await call(.enrolImplicitAuthentication) { () throws(IdentityFlowError) in
+            try await reference.enrolImplicitAuthentication(publicKey: publicKey, for: profile, authorization: authorization, accessToken: accessToken)
+        }
     }
 
     nonisolated(nonsending) func implicitAccessToken(scopes: [String], for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> TokenSet {

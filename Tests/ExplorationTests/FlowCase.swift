@@ -170,7 +170,7 @@ struct PathWorld {
         switch flow.setup {
         case .plain, .clientClockAhead, .validSessionReused, .interactionRequired, .refusedToken, .intermediateRedirect: break
         case .otherUserLoggedIn: _ = try await registerProfile()
-        case .unknownToServer: try await reference.deregister(profile, accessToken: nil)
+        case .unknownToServer: reference.removeProfile(profile)
         case .lastAttempt: reference.setMaxPinFailures(1)
         case .pinChangedElsewhere:
             // Another key now stands for the profile on the server: every proof of this device is wrong.

@@ -118,7 +118,7 @@ struct PinInteropTests {
         guard case .accepted(let ownerTokens) = owner else { throw HeadlessBrowser.Failure(description: "login refused: \(owner)") }
         let attacker = try DeviceKey.random()
         let takeover = PinEnrolment(profile: enrolment.profile, salt: Array(repeating: 3, count: 16), iterations: 100_000, publicKey: attacker.publicKey)
-        let refused = await InteropEnvironment.expectError(.requestInvalid) { () throws(IdentityFlowError) in
+        let refused = await InteropEnvironment.expectError(.pinProofRequired) { () throws(IdentityFlowError) in
             try await service.enrolPin(takeover, accessToken: ownerTokens.accessToken)
         }
         #expect(refused?.oauthError == "proof_required")

@@ -92,19 +92,20 @@ struct TokenInteropTests {
         #expect(error?.oauthError == "invalid_client")
     }
 
-    @Test("deregistration removes the profile on the server")
+    @Test("deregistration removes the profile on the server, and only on the PIN key's proof")
     func deregistration() async throws {
         let service = try InteropEnvironment.service()
         let client = try await InteropEnvironment.client(service)
         let result = try await client.registerUser(with: IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep)),
                                                    responder: InteropResponder(customData: ["me"]))
         #expect(try await service.profileExists(result.profile))
-        let tokens = try await InteropEnvironment.tokens(service: service)
-        let foreign = await InteropEnvironment.expectError(.requestInvalid) { () throws(IdentityFlowError) in
-            try await service.deregister(result.profile, accessToken: tokens.accessToken)
+        let forged = PinKeyAuthorization(nonce: Array(repeating: 7, count: 32), proof: Array(repeating: 1, count: 64))
+        let refused = await InteropEnvironment.expectError(.requestInvalid) { () throws(IdentityFlowError) in
+            try await service.deregister(result.profile, authorization: forged)
         }
-        #expect(foreign?.oauthError == "profile_bound_to_other_user")
-        // The client holds the owner's tokens since the registration.
+        #expect(refused?.oauthError == "invalid_nonce")
+        #expect(try await service.profileExists(result.profile))
+        // The client holds the PIN key of the session the registration opened.
         try await client.deregister(result.profile)
         #expect(try await !service.profileExists(result.profile))
     }

@@ -45,11 +45,11 @@ final class AuthenticationFlow: FlowPerformer {
         case .verifyPin(let pin):
             provedWithPin.withLock { $0 = true }
             return engine.verifyPin(pin, of: profile, client: client)
-        case .storeSession(let tokens):
+        case .storeSession(let tokens, let pinKey):
             engine.commit()
             let client = self.client, engine = self.engine
             return engine.call { () throws(IdentityFlowError) in
-                try await client.storeSession(profile, tokens: tokens, flow: engine.id)
+                try await client.storeSession(profile, tokens: tokens, pinKey: pinKey, flow: engine.id)
                 return .sessionStored
             }
         case .deleteProfile:

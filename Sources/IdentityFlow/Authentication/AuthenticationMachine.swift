@@ -119,8 +119,8 @@ package struct AuthenticationMachine: StateMachine {
         case emitPinChallenge(PinCounters, error: IdentityFlowError?)
         /// Prove the PIN to the server.
         case verifyPin(Redacted<String>)
-        /// Store the tokens and mark the profile authenticated.
-        case storeSession(TokenSet)
+        /// Store the tokens and mark the profile authenticated, keeping the PIN key that proved it.
+        case storeSession(TokenSet, pinKey: ProvenPinKey)
         /// Delete the profile and its data from the device.
         case deleteProfile
         /// Revoke a session the flow will not use.
@@ -255,7 +255,7 @@ extension AuthenticationMachine: PinEntryMachine {
         switch step {
         case .ask(let counters, let error): go(.awaitingPin(PinPrompt(counters: counters)), guard: guardName, Effects(.emitPinChallenge(counters, error: error)))
         case .verify(let pin, let counters): go(.verifyingPin(PinPrompt(counters: counters)), guard: guardName, Effects(.verifyPin(pin)))
-        case .accepted(let tokens, _): go(.storingSession(tokens), guard: guardName, Effects(.storeSession(tokens)))
+        case .accepted(let tokens, let key): go(.storingSession(tokens), guard: guardName, Effects(.storeSession(tokens, pinKey: key)))
         case .awaitCheck: go(.cancelling, guard: guardName, Effects())
         case .revoke(let tokens): go(.revokingTokens, guard: guardName, Effects(.revokeTokens(tokens)))
         case .deleteProfile: go(.deletingProfile, guard: guardName, Effects(.deleteProfile))

@@ -38,7 +38,7 @@ final class AuthenticatorRegistrationFlow: FlowPerformer {
                     await client.revokeUnused(tokens, flow: engine.id)
                     throw error
                 }
-                try await client.storeSession(profile, tokens: tokens, flow: engine.id)
+                try await client.storeSession(profile, tokens: tokens, pinKey: pinKey, flow: engine.id)
                 return .authenticatorStored
             }
         case .deleteProfile:

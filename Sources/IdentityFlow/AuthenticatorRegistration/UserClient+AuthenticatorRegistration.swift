@@ -33,7 +33,10 @@ extension UserClient {
     }
 
     /// Removes biometrics from a profile: the key is deleted on this device at once, and the
-    /// server is asked to revoke it (in the background, best effort: a failure is logged). The PIN stays.
+    /// server is asked to revoke it with the PIN key's proof (in the background, best effort). The
+    /// proof needs the PIN key, which only a session opened with the PIN holds: otherwise, and
+    /// when the server cannot be reached, the revocation is sent at the profile's next PIN login.
+    /// The PIN stays.
     /// - Parameter profile: The profile.
     /// - Throws: ``ErrorCode/authenticatorNotRegistered`` when none is registered,
     ///   ``ErrorCode/dataStorageNotAvailable`` when the storage fails.
@@ -43,14 +46,16 @@ extension UserClient {
         guard stored.hasBiometricKey || stored.biometricKey != nil else {
             throw IdentityFlowError(.authenticatorNotRegistered, "Biometrics are not registered for this profile.")
         }
+        let pinKey = sessionPinKey(for: profile)
         try profileStore.deleteBiometricKey(for: profile)
         try updateStoredProfile(profile) { stored in
+            // Only a key the server holds needs revoking there; without the PIN key the next PIN login does it.
+            stored.biometricRevocationPending = stored.hasBiometricKey && !pinKey.provesPin
             stored.hasBiometricKey = false
             stored.biometricKey = nil
         }
-        guard stored.hasBiometricKey else { return }
-        let accessToken = stored.tokens.accessToken
-        Task { await self.revokeBiometricKeyOnServer(of: profile, accessToken: accessToken, flow: nil) }
+        guard stored.hasBiometricKey, pinKey.provesPin else { return }
+        Task { await self.revokeBiometricKeyOnServer(of: profile, pinKey: pinKey, flow: nil) }
     }
 
     @discardableResult

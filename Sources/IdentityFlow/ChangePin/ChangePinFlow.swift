@@ -34,14 +34,13 @@ final class ChangePinFlow: FlowPerformer {
         case .enrolPin(let pin, let tokens, let currentKey):
             let client = self.client
             return engine.call { () throws(IdentityFlowError) in
-                try await client.enrolNewPin(pin, for: profile, currentKey: currentKey, accessToken: tokens.accessToken)
-                return .pinEnrolled
+                return .pinEnrolled(try await client.enrolNewPin(pin, for: profile, currentKey: currentKey, accessToken: tokens.accessToken))
             }
-        case .storeSession(let tokens):
+        case .storeSession(let tokens, let pinKey):
             engine.commit()
             let client = self.client, engine = self.engine
             return engine.call { () throws(IdentityFlowError) in
-                try await client.storeSession(profile, tokens: tokens, flow: engine.id)
+                try await client.storeSession(profile, tokens: tokens, pinKey: pinKey, flow: engine.id)
                 return .sessionStored
             }
         case .deleteProfile:

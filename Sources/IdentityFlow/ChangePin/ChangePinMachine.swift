@@ -60,8 +60,8 @@ package struct ChangePinMachine: StateMachine {
         case pinProvided(Redacted<String>)
         /// The server checked the current PIN.
         case pinChecked(PinCheck)
-        /// The server enrolled the new PIN.
-        case pinEnrolled
+        /// The server enrolled the new PIN; its key, for the session.
+        case pinEnrolled(ProvenPinKey)
         /// The tokens are stored.
         case sessionStored
         /// The deregistered profile is deleted.
@@ -90,8 +90,8 @@ package struct ChangePinMachine: StateMachine {
         case emitCreatePinChallenge(error: IdentityFlowError?)
         /// Derive the new PIN key and enrol it, authorized by the current one.
         case enrolPin(Redacted<String>, tokens: TokenSet, currentKey: ProvenPinKey)
-        /// Store the fresh tokens.
-        case storeSession(TokenSet)
+        /// Store the fresh tokens and the new PIN key of the session.
+        case storeSession(TokenSet, pinKey: ProvenPinKey)
         /// Delete the profile and its data from the device.
         case deleteProfile
         /// Revoke a session the flow will not use.
@@ -144,7 +144,7 @@ package struct ChangePinMachine: StateMachine {
             }
         case .enrollingNewPin(let tokens, _):
             switch event {
-            case .pinEnrolled: return go(.storingSession(tokens), Effects(.storeSession(tokens)))
+            case .pinEnrolled(let newKey): return go(.storingSession(tokens), Effects(.storeSession(tokens, pinKey: newKey)))
             case .serviceFailed(let error): return go(.revokingTokens(error), Effects(.revokeTokens(tokens)))
             case .cancelRequested: return go(.revokingTokens(ChallengeAbandonment.flowCancelled), Effects(.revokeTokens(tokens)))
             default: return nil

@@ -29,7 +29,14 @@ public final class UserClient: Sendable {
         var starting = false
         var currentFlow: FlowSlot?
         var profiles: [UserProfile: StoredProfile] = [:]
-        var authenticatedProfile: UserProfile?
+        /// The logged-in profile. Whenever it changes, the session's PIN key is forgotten.
+        var authenticatedProfile: UserProfile? {
+            didSet { if authenticatedProfile != oldValue { sessionPinKey = .none } }
+        }
+        /// The key that proved the PIN for the logged-in profile's session (in memory only), so
+        /// that the session can prove the PIN for a credential change; `.none` after a biometric
+        /// login or without a session.
+        var sessionPinKey: ProvenPinKey = .none
         var identityProviders: [IdentityProvider]?
         /// The browser challenge of the running registration, for ``handleRedirect(_:)``.
         var redirectWaiter: RedirectWaiter?
@@ -198,23 +205,31 @@ public final class UserClient: Sendable {
         }
     }
 
-    /// Stores a new profile (a stateless one in memory only) and logs it in. A stateless session
-    /// it replaces ends: forgotten here, its tokens revoked in the background.
-    func storeRegisteredProfile(_ stored: StoredProfile) throws(IdentityFlowError) {
+    /// Stores a new profile (a stateless one in memory only) and logs it in with the PIN key it
+    /// enrolled. A stateless session it replaces ends: forgotten here, its tokens revoked in the
+    /// background.
+    func storeRegisteredProfile(_ stored: StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) {
         try profileStore.save(stored)
         let replaced = state.withLock { state -> TokenSet? in
             let previous = state.authenticatedProfile.flatMap { $0.isStateless && $0 != stored.profile ? state.profiles.removeValue(forKey: $0) : nil }
             state.profiles[stored.profile] = stored
             state.authenticatedProfile = stored.profile
+            state.sessionPinKey = pinKey
             return previous?.tokens
         }
         if let replaced { Task { await self.revokeUnused(replaced, flow: nil) } }
     }
 
-    /// Best effort: deregisters a half-made profile on the server and revokes its tokens.
-    nonisolated(nonsending) func discardOnServer(_ profile: UserProfile, tokens: TokenSet, flow: FlowID) async {
-        do { try await service.deregister(profile, accessToken: tokens.accessToken) } catch {
-            configuration.logger.log(.warning, "Could not deregister the unfinished profile on the server: \(error)", flow: flow)
+    /// Best effort: deregisters a half-made profile on the server (when a PIN key was derived
+    /// for it, with that key's proof; a server that never enrolled it has nothing to remove) and
+    /// revokes its tokens.
+    nonisolated(nonsending) func discardOnServer(_ profile: UserProfile, tokens: TokenSet, pinKey: ProvenPinKey, flow: FlowID) async {
+        if pinKey.provesPin {
+            do { try await service.deregister(profile, authorization: try await pinKeyAuthorization(.deregistration, for: profile, key: pinKey)) } catch {
+                if error.code != .userDeregistered {
+                    configuration.logger.log(.warning, "Could not deregister the unfinished profile on the server: \(error)", flow: flow)
+                }
+            }
         }
         do { try await service.revoke(tokens) } catch {
             configuration.logger.log(.warning, "Could not revoke the unfinished registration's tokens: \(error)", flow: flow)

@@ -10,7 +10,7 @@ extension DeregistrationMachine {
         transitions: [
             .init(from: "idle", on: "started", to: "deregisteringOnServer"),
             .init(from: "deregisteringOnServer", on: "serverDeregistered", to: "deletingLocalData"),
-            .init(from: "deregisteringOnServer", on: "serviceFailed", to: "deletingLocalData"),
+            .init(from: "deregisteringOnServer", on: "serverFailed", to: "deletingLocalData"),
             .init(from: "deregisteringOnServer", on: "cancelRequested", to: "deletingLocalData"),
             .init(from: "deletingLocalData", on: "localDataDeleted", guard: "serverConfirmed", to: "deregistered"),
             .init(from: "deletingLocalData", on: "localDataDeleted", guard: "localOnly", to: "deregisteredLocally"),

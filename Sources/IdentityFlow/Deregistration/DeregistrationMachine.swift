@@ -33,9 +33,12 @@ package struct DeregistrationMachine: StateMachine {
         case started
         /// The server removed the profile.
         case serverDeregistered
+        /// The server could not be told (unreachable, refused, or no PIN key to prove with). An
+        /// event of its own, so that a late server answer is never taken for the local deletion's.
+        case serverFailed(IdentityFlowError)
         /// The device deleted the profile's data.
         case localDataDeleted
-        /// A server call or the storage failed.
+        /// The storage failed.
         case serviceFailed(IdentityFlowError)
         /// The host cancelled the flow, or its task was cancelled.
         case cancelRequested
@@ -82,7 +85,7 @@ package struct DeregistrationMachine: StateMachine {
         case .deregisteringOnServer:
             switch event {
             case .serverDeregistered: state = .deletingLocalData(ServerOutcome(failure: nil))
-            case .serviceFailed(let error): state = .deletingLocalData(ServerOutcome(failure: error))
+            case .serverFailed(let error): state = .deletingLocalData(ServerOutcome(failure: error))
             case .cancelRequested: state = .deletingLocalData(ServerOutcome(failure: ChallengeAbandonment.flowCancelled))
             default: return nil
             }
@@ -95,7 +98,7 @@ package struct DeregistrationMachine: StateMachine {
                     return Reaction(guard: "serverConfirmed", Effects(.reportSuccess))
                 }
                 state = .deregisteredLocally
-                var error = IdentityFlowError(.localDeregistration, "The profile was removed from this device; the server could not be told.", underlying: failure)
+                var error = IdentityFlowError(.localDeregistration, "The profile was removed from this device; the server was not told: \(failure.message)", underlying: failure)
                 error.userProfile = profile
                 return Reaction(guard: "localOnly", Effects(.reportFailure(error)))
             case .serviceFailed(let error):

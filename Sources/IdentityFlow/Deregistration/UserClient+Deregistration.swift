@@ -1,5 +1,15 @@
+import Statechart
+
 extension UserClient {
-    /// Removes a profile: on the server (its PIN enrolment and tokens) and from this device.
+    /// Removes a profile: on the server (its PIN enrolment, device keys and tokens) and from this
+    /// device.
+    ///
+    /// The server removes a profile only on a proof by its PIN key (`docs/pin-proof.md`), which
+    /// the session holds after a login with the PIN. Deregistering any other profile (not logged
+    /// in, or logged in with biometrics: a "forgot my PIN" reset, say) revokes its tokens at the
+    /// provider and removes it from this device, and fails with ``ErrorCode/localDeregistration``
+    /// whose underlying error is ``ErrorCode/pinProofRequired``: the server keeps a record that
+    /// nobody can use any more, since the device secret it needs is gone with the device's copy.
     /// - Parameter profile: A registered profile.
     /// - Throws: ``ErrorCode/localDeregistration`` when the server could not be told (the profile is
     ///   gone from this device all the same); ``ErrorCode/requestInvalid`` for an unknown profile;
@@ -22,6 +32,22 @@ extension UserClient {
     private func launchDeregistration(_ profile: UserProfile, host: FlowHost<UserProfile, UserProfile>) -> FlowSlot? {
         launch(host: host) { id throws(IdentityFlowError) in
             DeregistrationFlow(client: self, id: id, stored: try self.storedProfile(profile), host: host)
+        }
+    }
+
+    /// Removes `stored` on the server with the PIN key's proof (refused before anything is sent
+    /// without a key that proves the PIN). When the server was not told, the profile's tokens
+    /// are revoked at the provider instead (best effort), so that none stays live.
+    /// - Throws: ``ErrorCode/pinProofRequired`` without the key; the service's errors.
+    nonisolated(nonsending) func deregisterOnServer(_ stored: StoredProfile, pinKey: ProvenPinKey, flow: FlowID) async throws(IdentityFlowError) {
+        do throws(IdentityFlowError) {
+            guard pinKey.provesPin else {
+                throw IdentityFlowError(.pinProofRequired, "Deregistering on the server needs a proof by the PIN key, which only a session opened with the PIN holds; the profile's tokens were revoked instead.")
+            }
+            try await service.deregister(stored.profile, authorization: try await pinKeyAuthorization(.deregistration, for: stored.profile, key: pinKey))
+        } catch {
+            await revokeUnused(stored.tokens, flow: flow)
+            throw error
         }
     }
 }

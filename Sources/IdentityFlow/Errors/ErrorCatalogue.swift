@@ -58,6 +58,8 @@ extension ErrorCode {
         entry(.registrationDataInvalid, .registration, "registrationDataInvalid", "The registration attributes are malformed or incomplete."),
         entry(.invalidCredentials, .registration, "invalidCredentials", "The login or password is wrong."),
         entry(.externalTokenRefused, .registration, "externalTokenRefused", "The server refused the other provider's token."),
+        entry(.pinProofRequired, .authentication, "pinProofRequired", "This change needs a proof by the PIN key: log in with the PIN, then try again."),
+        entry(.accessTokenNotAllowed, .generic, "accessTokenNotAllowed", "The server refused the access token for this call (an implicit token, or a sign-in already bound to another profile); nothing changed."),
         entry(.partialRegistrationExpired, .registration, "partialRegistrationExpired", "The partial registration expired; start again."),
     ].sorted { $0.code.rawValue < $1.code.rawValue }
 

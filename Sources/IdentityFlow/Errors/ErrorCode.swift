@@ -153,4 +153,13 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     public static let invalidCredentials = ErrorCode(rawValue: 11025)
     /// 11026: the server refused the other provider's token at a token exchange.
     public static let externalTokenRefused = ErrorCode(rawValue: 11026)
+    /// 11030: the change needs a proof by the PIN key (registering or replacing a device key,
+    /// revoking the biometric key, deregistering on the server), and this session holds none: it
+    /// was opened with biometrics, or the profile is not logged in. Log in with the PIN, then try
+    /// again (`docs/pin-proof.md`).
+    public static let pinProofRequired = ErrorCode(rawValue: 11030)
+    /// 11031: the server refused the access token for this call: an implicit authentication
+    /// token (it serves resource servers only), or, for a first PIN enrolment, a token from a
+    /// sign-in that is already bound to a profile. Nothing changed.
+    public static let accessTokenNotAllowed = ErrorCode(rawValue: 11031)
 }

@@ -57,30 +57,36 @@ extension UserClient {
         }
     }
 
-    /// Registers the logged-in profile's implicit authentication key with the server. A
-    /// registration does this by itself; call it for profiles registered before the server
-    /// offered implicit authentication (``ErrorCode/implicitAuthNotEnrolled``).
+    /// Registers the logged-in profile's implicit authentication key with the server, vouched
+    /// for by the PIN key of the session. A registration does this by itself; call it for
+    /// profiles registered before the server offered implicit authentication
+    /// (``ErrorCode/implicitAuthNotEnrolled``).
     /// - Throws: ``ErrorCode/userNotAuthenticated`` without a logged-in user,
-    ///   ``ErrorCode/featureNotSupported`` when the service does not offer it; the service's errors.
+    ///   ``ErrorCode/pinProofRequired`` when the session was opened with biometrics (log in with
+    ///   the PIN first), ``ErrorCode/featureNotSupported`` when the service does not offer it; the
+    ///   service's errors.
     public func enrollImplicitAuthentication() async throws(IdentityFlowError) {
         let (stored, tokens) = try loggedInProfileWithKeys(for: "Implicit authentication")
-        try await enrolImplicitKey(of: stored.profile, deviceSecret: stored.deviceSecret, accessToken: tokens.accessToken)
+        try await enrolImplicitKey(of: stored.profile, deviceSecret: stored.deviceSecret, pinKey: sessionPinKey(for: stored.profile), accessToken: tokens.accessToken)
     }
 
-    /// Registers the implicit key derived from `deviceSecret`.
-    nonisolated(nonsending) func enrolImplicitKey(of profile: UserProfile, deviceSecret: Redacted<[UInt8]>?, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    /// Registers the implicit key derived from `deviceSecret`, vouched for by `pinKey`.
+    nonisolated(nonsending) func enrolImplicitKey(of profile: UserProfile, deviceSecret: Redacted<[UInt8]>?, pinKey: ProvenPinKey,
+                                                  accessToken: Redacted<String>) async throws(IdentityFlowError) {
         guard let deviceSecret else {
             throw IdentityFlowError(.pinParametersRefused, "The profile still uses PIN proof v1; log in with the PIN once to upgrade it.")
         }
         let key = DeviceKeyProof.key(.implicitAuthentication, deviceSecret: deviceSecret, profile: profile)
-        try await service.enrolImplicitAuthentication(publicKey: key.publicKey, for: profile, accessToken: accessToken)
+        let authorization = try await pinKeyAuthorization(.implicitEnrolment, for: profile, key: pinKey, publicKey: key.publicKey)
+        try await service.enrolImplicitAuthentication(publicKey: key.publicKey, for: profile, authorization: authorization, accessToken: accessToken)
     }
 
     /// A registration's best-effort enrolment of the implicit key: a service without implicit
     /// authentication is fine, and any other failure is logged (the user can enrol later with
     /// ``enrollImplicitAuthentication()``); the registration goes on either way.
-    nonisolated(nonsending) func enrolImplicitKeyIfOffered(of profile: UserProfile, deviceSecret: Redacted<[UInt8]>, accessToken: Redacted<String>) async {
-        do throws(IdentityFlowError) { try await enrolImplicitKey(of: profile, deviceSecret: deviceSecret, accessToken: accessToken) } catch {
+    nonisolated(nonsending) func enrolImplicitKeyIfOffered(of profile: UserProfile, deviceSecret: Redacted<[UInt8]>, pinKey: ProvenPinKey,
+                                                           accessToken: Redacted<String>) async {
+        do throws(IdentityFlowError) { try await enrolImplicitKey(of: profile, deviceSecret: deviceSecret, pinKey: pinKey, accessToken: accessToken) } catch {
             guard error.code != .featureNotSupported else { return }
             configuration.logger.log(.warning, "The implicit authentication key was not registered (enrollImplicitAuthentication() can do it later): \(error)")
         }

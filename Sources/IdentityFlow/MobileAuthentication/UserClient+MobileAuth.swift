@@ -6,14 +6,18 @@ extension UserClient {
     // MARK: - Enrolment
 
     /// Enrols the logged-in profile for mobile authentication: registers its mobile
-    /// authentication key (derived on the device, never sent) with the server.
+    /// authentication key (derived on the device, never sent) with the server, vouched for by the
+    /// PIN key of the session, so that neither a copied token nor a copy of the device's storage
+    /// can register a key of its own (`docs/mobile-auth.md`).
     /// - Throws: ``ErrorCode/userNotAuthenticated`` without a logged-in user,
-    ///   ``ErrorCode/statelessUser`` for a stateless one, ``ErrorCode/featureNotSupported`` when
-    ///   the service does not offer it; the service's errors.
+    ///   ``ErrorCode/statelessUser`` for a stateless one, ``ErrorCode/pinProofRequired`` when the
+    ///   session was opened with biometrics (log in with the PIN first),
+    ///   ``ErrorCode/featureNotSupported`` when the service does not offer it; the service's errors.
     public func enrollMobileAuthentication() async throws(IdentityFlowError) {
         let (stored, tokens) = try loggedInProfileWithKeys(for: "Mobile authentication")
         let key = try deviceKey(.mobileAuthentication, of: stored)
-        try await service.enrolMobileAuthentication(publicKey: key.publicKey, for: stored.profile, accessToken: tokens.accessToken)
+        let authorization = try await pinKeyAuthorization(.mobileAuthEnrolment, for: stored.profile, key: sessionPinKey(for: stored.profile), publicKey: key.publicKey)
+        try await service.enrolMobileAuthentication(publicKey: key.publicKey, for: stored.profile, authorization: authorization, accessToken: tokens.accessToken)
         try updateStoredProfile(stored.profile) { $0.mobileAuthEnrolled = true }
     }
 

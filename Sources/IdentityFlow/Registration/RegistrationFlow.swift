@@ -15,6 +15,10 @@ final class RegistrationFlow: FlowPerformer {
     /// The identity app's URL for the browser challenge, asked for with the authorization URL
     /// (not checkpointed: a resumed registration offers the browser only).
     private let appURL = Locked<URL?>(nil)
+    /// The PIN key this registration derived (in memory only), kept from before its enrolment is
+    /// sent: storing the profile hands it to the session, and discarding the registration proves
+    /// with it, also when a cancel overtook the enrolment's answer.
+    private let pinKey = Locked<ProvenPinKey>(.none)
 
     init(client: UserClient, id: FlowID, context: RegistrationMachine.Context, host: FlowHost<RegistrationMachine.Context, RegistrationResult>,
          startEvent: RegistrationMachine.Event = .started) {
@@ -120,28 +124,31 @@ final class RegistrationFlow: FlowPerformer {
             host.challenge(engine.createPinChallenge(for: profile, error: error, answered: RegistrationMachine.Event.pinProvided))
             return .done
         case .enrolPin(let pin, let tokens):
-            let client = self.client, profile = self.profile, service = self.service, deviceSecret = context.deviceSecret
+            let client = self.client, profile = self.profile, service = self.service, deviceSecret = context.deviceSecret, derived = self.pinKey
             return engine.call { () throws(IdentityFlowError) in
                 let iterations = client.configuration.pinKeyIterations
                 let (salt, key) = try PinProof.newPinKey(pin: pin, iterations: iterations, deviceSecret: deviceSecret, profile: profile)
+                let pinKey = ProvenPinKey.v2(key.privateKey)
+                derived.withLock { $0 = pinKey }
                 _ = try await service.enrolPin(PinEnrolment(profile: profile, salt: salt, iterations: iterations, publicKey: key.publicKey),
                                                accessToken: tokens.accessToken)
-                await client.enrolImplicitKeyIfOffered(of: profile, deviceSecret: deviceSecret, accessToken: tokens.accessToken)
+                await client.enrolImplicitKeyIfOffered(of: profile, deviceSecret: deviceSecret, pinKey: pinKey, accessToken: tokens.accessToken)
                 return .pinEnrolled
             }
         case .storeProfile(let credentials):
             engine.commit()
-            let client = self.client, profile = self.profile, context = self.context
+            let client = self.client, profile = self.profile, context = self.context, pinKey = self.pinKey.current
             return engine.call { () throws(IdentityFlowError) in
                 try client.storeRegisteredProfile(StoredProfile(profile: profile, tokens: credentials.tokens,
-                                                                deviceSecret: context.stateless ? nil : context.deviceSecret))
+                                                                deviceSecret: context.stateless ? nil : context.deviceSecret),
+                                                  pinKey: pinKey)
                 return .profileStored
             }
         case .discardRegistration(let tokens):
             engine.commit()
-            let client = self.client, profile = self.profile, engine = self.engine
+            let client = self.client, profile = self.profile, engine = self.engine, pinKey = self.pinKey.current
             return .run {
-                await client.discardOnServer(profile, tokens: tokens, flow: engine.id)
+                await client.discardOnServer(profile, tokens: tokens, pinKey: pinKey, flow: engine.id)
                 return .registrationDiscarded
             }
         case .reportSuccess(let info):

@@ -22,6 +22,14 @@ package enum PinProof {
         case biometricEnrolment = "identityflow-biometric-enrol-v2"
         /// A biometric login, signed by the biometric key.
         case biometricLogin = "identityflow-biometric-proof-v2"
+        /// Registering or replacing the mobile authentication key: the PIN key vouches for it.
+        case mobileAuthEnrolment = "identityflow-mobile-auth-enrol-v2"
+        /// Registering or replacing the implicit authentication key: the PIN key vouches for it.
+        case implicitEnrolment = "identityflow-implicit-enrol-v2"
+        /// Revoking the biometric key on the server (no subject).
+        case biometricRevocation = "identityflow-biometric-revoke-v2"
+        /// Deregistering the profile on the server (no subject).
+        case deregistration = "identityflow-deregister-v2"
     }
 
     /// `UTF-8(label) ‖ 0x00 ‖ UTF-8(profile id) ‖ 0x00 ‖ nonce ‖ subject`.

@@ -1,5 +1,7 @@
-/// The key a proven PIN derived, held in memory only while its flow needs it: a PIN change
-/// authorizes the new key with it, a biometric registration the biometric key.
+/// The key a proven PIN derived, held in memory only: while its flow needs it, and then for the
+/// session it opened, so that the session can prove the PIN for a credential change (a PIN
+/// change, a biometric, mobile or implicit authentication key, a biometric revocation, a
+/// deregistration) without asking for it again. It is never stored; a logout forgets it.
 package enum ProvenPinKey: Sendable, Hashable {
     /// A v2 PIN key: a P-256 private scalar.
     case v2(Redacted<[UInt8]>)
@@ -8,17 +10,18 @@ package enum ProvenPinKey: Sendable, Hashable {
     /// No PIN key: the login was biometric.
     case none
 
-    /// This key's proof over a fresh nonce and the public key it vouches for (`docs/pin-proof.md`).
+    /// This key's proof over a fresh nonce and what it vouches for (`docs/pin-proof.md`).
     /// - Parameters:
-    ///   - purpose: ``PinProof/Purpose/change`` or ``PinProof/Purpose/biometricEnrolment``.
+    ///   - purpose: What the proof authorizes: a PIN change, a key registration, a revocation, a
+    ///     deregistration.
     ///   - profile: The profile.
     ///   - nonce: A fresh challenge's nonce.
-    ///   - publicKey: The new PIN public key, or the biometric public key.
+    ///   - publicKey: The new public key it vouches for; empty for a revocation or deregistration.
     /// - Returns: What the server checks.
-    /// - Throws: ``ErrorCode/authenticatorNotRegistered`` when this key cannot vouch for it: a v1
-    ///   key can only authorize the upgrade to a v2 PIN key, and a biometric login none.
+    /// - Throws: ``ErrorCode/pinProofRequired`` when this key cannot vouch for it: a v1 key can
+    ///   only authorize the upgrade to a v2 PIN key, and a biometric login none.
     package func authorization(for purpose: PinProof.Purpose, profile: UserProfile, nonce: [UInt8],
-                               publicKey: [UInt8]) throws(IdentityFlowError) -> PinKeyAuthorization {
+                               publicKey: [UInt8] = []) throws(IdentityFlowError) -> PinKeyAuthorization {
         switch (self, purpose) {
         case (.v2(let scalar), _):
             guard let key = DeviceKey(privateKey: scalar) else {
@@ -27,8 +30,15 @@ package enum ProvenPinKey: Sendable, Hashable {
             return PinKeyAuthorization(nonce: nonce, proof: key.sign(PinProof.message(purpose.rawValue, profile: profile, nonce: nonce, subject: publicKey)))
         case (.v1(let key), .change):
             return PinKeyAuthorization(nonce: nonce, proof: LegacyPinProof.upgradeProof(key: key, profile: profile, nonce: nonce, publicKey: publicKey))
-        default:
-            throw IdentityFlowError(.authenticatorNotRegistered, "This profile's PIN key is not upgraded to PIN proof v2 yet: log in with the PIN once, then register biometrics.")
+        case (.v1, _):
+            throw IdentityFlowError(.pinProofRequired, "This profile's PIN key is not upgraded to PIN proof v2 yet: log in with the PIN once more, then try again.")
+        case (.none, _):
+            throw IdentityFlowError(.pinProofRequired, "This change needs a proof by the PIN key, and the session was opened with biometrics: log in with the PIN, then try again.")
         }
+    }
+
+    /// Whether the key can prove the PIN for any credential change (a v2 key).
+    package var provesPin: Bool {
+        if case .v2 = self { true } else { false }
     }
 }

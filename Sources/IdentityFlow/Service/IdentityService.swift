@@ -60,11 +60,14 @@ public protocol IdentityService: Sendable {
     /// - Throws: ``ErrorCode/customRegistrationExpired`` when the session expired.
     nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer
 
-    /// Binds a profile and its PIN verifier to the user the access token belongs to; re-enrolling
-    /// replaces the verifier and resets the failure count (PIN change).
+    /// Binds a profile and its PIN public key to the user the access token belongs to;
+    /// re-enrolling (a PIN change) needs the current PIN key's proof, replaces the key and resets
+    /// the failure count. A first enrolment needs a token of the sign-in that just happened: the
+    /// server refuses an implicit token, and one whose sign-in is bound to a profile already
+    /// (``ErrorCode/accessTokenNotAllowed``), so that a copied token cannot enrol a PIN of its own.
     /// - Parameters:
-    ///   - enrolment: Profile, salt, iterations and verifier.
-    ///   - accessToken: The user's access token.
+    ///   - enrolment: Profile, salt, iterations, public key and, for a change, the proof.
+    ///   - accessToken: The access token of the registration's sign-in, or of the session.
     nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt
 
     /// Starts a PIN login: a fresh nonce and the derivation parameters.
@@ -99,11 +102,13 @@ public protocol IdentityService: Sendable {
     ///   - nonce: The nonce from ``pinLoginChallenge(for:)``.
     nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification
 
-    /// Revokes the profile's biometric key on the server; the PIN stays.
+    /// Revokes the profile's biometric key on the server; the PIN stays. `authorization` is a
+    /// proof by the PIN key over a fresh challenge's nonce (`docs/pin-proof.md`); the server
+    /// counts a wrong one like a wrong PIN.
     /// - Parameters:
     ///   - profile: The profile.
-    ///   - accessToken: An access token of the profile's user, if the device has one.
-    nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError)
+    ///   - authorization: The PIN key's proof.
+    nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError)
 
     /// Exchanges a refresh token for fresh tokens; a rotated refresh token replaces the old one.
     /// - Parameter refreshToken: The refresh token.
@@ -113,11 +118,14 @@ public protocol IdentityService: Sendable {
     /// - Parameter tokens: The tokens to revoke.
     nonisolated(nonsending) func revoke(_ tokens: TokenSet) async throws(IdentityFlowError)
 
-    /// Removes a profile on the server: its PIN enrolment and its tokens.
+    /// Removes a profile on the server: its PIN enrolment, device keys and tokens.
+    /// `authorization` is a proof by the PIN key over a fresh challenge's nonce
+    /// (`docs/pin-proof.md`): neither a copied token nor a copy of the device's storage can
+    /// deregister. The server counts a wrong proof like a wrong PIN.
     /// - Parameters:
     ///   - profile: The profile.
-    ///   - accessToken: An access token of the profile's user, if the device has one.
-    nonisolated(nonsending) func deregister(_ profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError)
+    ///   - authorization: The PIN key's proof.
+    nonisolated(nonsending) func deregister(_ profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError)
 
     /// Whether the server still knows a profile (checked at launch).
     /// - Parameter profile: The profile.
@@ -155,8 +163,10 @@ public protocol IdentityService: Sendable {
     /// - Parameters:
     ///   - publicKey: The key (65-byte uncompressed P-256 point).
     ///   - profile: The profile.
-    ///   - accessToken: An access token of the profile's user.
-    nonisolated(nonsending) func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError)
+    ///   - authorization: The PIN key's proof over a fresh nonce and `publicKey`.
+    ///   - accessToken: An access token of the profile's user (never an implicit one).
+    nonisolated(nonsending) func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+                                                           accessToken: Redacted<String>) async throws(IdentityFlowError)
 
     /// Registers the device's push token for the profile's mobile authentication requests.
     /// - Parameters:
@@ -179,12 +189,15 @@ public protocol IdentityService: Sendable {
     /// - Returns: Whether the server took it.
     nonisolated(nonsending) func answerMobileAuthRequest(_ answer: MobileAuthAnswer) async throws(IdentityFlowError) -> MobileAuthVerdict
 
-    /// Registers the profile's implicit authentication public key.
+    /// Registers or replaces the profile's implicit authentication public key, vouched for by
+    /// the PIN key (`docs/mobile-auth.md`); the server counts a wrong proof like a wrong PIN.
     /// - Parameters:
     ///   - publicKey: The key.
     ///   - profile: The profile.
-    ///   - accessToken: An access token of the profile's user.
-    nonisolated(nonsending) func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError)
+    ///   - authorization: The PIN key's proof over a fresh nonce and `publicKey`.
+    ///   - accessToken: An access token of the profile's user (never an implicit one).
+    nonisolated(nonsending) func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+                                                             accessToken: Redacted<String>) async throws(IdentityFlowError)
 
     /// Issues an access token for implicit scopes, authorized by the implicit key's signature
     /// over a fresh nonce and the scopes.
@@ -211,7 +224,7 @@ extension IdentityService {
     }
 
     /// A service without biometric keys has none to revoke.
-    public nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {}
+    public nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) {}
 
     /// No identity app: the browser URL alone.
     /// - Returns: `nil`.
@@ -242,7 +255,8 @@ extension IdentityService {
 
     /// A service without mobile authentication refuses to enrol.
     /// - Throws: ``ErrorCode/featureNotSupported``.
-    public nonisolated(nonsending) func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    public nonisolated(nonsending) func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+                                                                  accessToken: Redacted<String>) async throws(IdentityFlowError) {
         throw Self.unsupported("mobile authentication")
     }
 
@@ -266,7 +280,8 @@ extension IdentityService {
 
     /// A service without implicit authentication refuses to enrol.
     /// - Throws: ``ErrorCode/featureNotSupported``.
-    public nonisolated(nonsending) func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    public nonisolated(nonsending) func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+                                                                    accessToken: Redacted<String>) async throws(IdentityFlowError) {
         throw Self.unsupported("implicit authentication")
     }
 

@@ -33,15 +33,17 @@ extension UserClient {
     }
 
     /// Enrols a new PIN, authorized by the current PIN key (a v1 key authorizes the upgrade).
+    /// - Returns: The new PIN key, for the session.
     nonisolated(nonsending) func enrolNewPin(_ pin: Redacted<String>, for profile: UserProfile, currentKey: ProvenPinKey,
-                                             accessToken: Redacted<String>) async throws(IdentityFlowError) {
+                                             accessToken: Redacted<String>) async throws(IdentityFlowError) -> ProvenPinKey {
         let stored = try storedProfile(profile)
         let deviceSecret: Redacted<[UInt8]>
         if let existing = stored.deviceSecret { deviceSecret = existing } else { deviceSecret = try PinProof.newDeviceSecret() }
-        _ = try await enrol(pin, for: profile, deviceSecret: deviceSecret, accessToken: accessToken) { nonce, publicKey throws(IdentityFlowError) in
+        let key = try await enrol(pin, for: profile, deviceSecret: deviceSecret, accessToken: accessToken) { nonce, publicKey throws(IdentityFlowError) in
             try currentKey.authorization(for: .change, profile: profile, nonce: nonce, publicKey: publicKey)
         }
         if stored.deviceSecret == nil { try finishUpgrade(of: profile, deviceSecret: deviceSecret) }
+        return .v2(key.privateKey)
     }
 
     /// Creates the biometric key, registers it with the server under the PIN key's proof, and
@@ -49,24 +51,47 @@ extension UserClient {
     /// revokes it on the server.
     nonisolated(nonsending) func registerBiometricKey(for profile: UserProfile, pinKey: ProvenPinKey, accessToken: Redacted<String>, flow: FlowID) async throws(IdentityFlowError) {
         let biometric = try DeviceKey.random()
-        let nonce = try await service.pinLoginChallenge(for: profile).nonce
-        let authorization = try pinKey.authorization(for: .biometricEnrolment, profile: profile, nonce: nonce, publicKey: biometric.publicKey)
+        let authorization = try await pinKeyAuthorization(.biometricEnrolment, for: profile, key: pinKey, publicKey: biometric.publicKey)
         try await service.enrolBiometricKey(biometric.publicKey, for: profile, authorization: authorization, accessToken: accessToken)
         do throws(IdentityFlowError) {
             try profileStore.saveBiometricKey(biometric.privateKey, for: profile)
-            try updateStoredProfile(profile) { $0.hasBiometricKey = true }
+            try updateStoredProfile(profile) { stored in
+                stored.hasBiometricKey = true
+                stored.biometricRevocationPending = false
+            }
         } catch {
             try? profileStore.deleteBiometricKey(for: profile)
-            await revokeBiometricKeyOnServer(of: profile, accessToken: accessToken, flow: flow)
+            await revokeBiometricKeyOnServer(of: profile, pinKey: pinKey, flow: flow)
             throw error
         }
     }
 
-    /// Revokes a biometric key on the server, best effort (a failure is logged).
-    nonisolated(nonsending) func revokeBiometricKeyOnServer(of profile: UserProfile, accessToken: Redacted<String>?, flow: FlowID?) async {
-        do { try await service.revokeBiometricKey(for: profile, accessToken: accessToken) } catch {
-            configuration.logger.log(.warning, "Could not revoke the biometric key on the server: \(error)", flow: flow)
+    /// Revokes a biometric key on the server with the PIN key's proof, best effort: a failure is
+    /// logged and the revocation stays pending until the next PIN login.
+    nonisolated(nonsending) func revokeBiometricKeyOnServer(of profile: UserProfile, pinKey: ProvenPinKey, flow: FlowID?) async {
+        do throws(IdentityFlowError) {
+            try await service.revokeBiometricKey(for: profile, authorization: try await pinKeyAuthorization(.biometricRevocation, for: profile, key: pinKey))
+            try? updateStoredProfile(profile) { $0.biometricRevocationPending = false }
+        } catch {
+            try? updateStoredProfile(profile) { $0.biometricRevocationPending = true }
+            configuration.logger.log(.warning, "Could not revoke the biometric key on the server (tried again at the next PIN login): \(error)", flow: flow)
         }
+    }
+
+    /// A proof by `key` over a fresh challenge's nonce and `publicKey` for `purpose`
+    /// (`docs/pin-proof.md`). A key that cannot prove the PIN (a biometric session, a v1 key
+    /// outside the upgrade) is refused before anything is sent.
+    /// - Throws: ``ErrorCode/pinProofRequired``; the challenge's errors.
+    nonisolated(nonsending) func pinKeyAuthorization(_ purpose: PinProof.Purpose, for profile: UserProfile, key: ProvenPinKey,
+                                                     publicKey: [UInt8] = []) async throws(IdentityFlowError) -> PinKeyAuthorization {
+        guard key.provesPin else { return try key.authorization(for: purpose, profile: profile, nonce: [], publicKey: publicKey) }
+        let nonce = try await service.pinLoginChallenge(for: profile).nonce
+        return try key.authorization(for: purpose, profile: profile, nonce: nonce, publicKey: publicKey)
+    }
+
+    /// The PIN key of `profile`'s session, if it is the logged-in profile and logged in with the PIN.
+    func sessionPinKey(for profile: UserProfile) -> ProvenPinKey {
+        withState { $0.authenticatedProfile == profile ? $0.sessionPinKey : .none }
     }
 
     // MARK: - Steps

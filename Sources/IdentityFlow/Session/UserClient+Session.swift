@@ -28,11 +28,11 @@ extension UserClient {
         }
     }
 
-    /// Stores fresh tokens for a profile and makes it the authenticated one.
-    /// Stores a new session for the profile and logs it in; the token set it replaces is revoked
-    /// (best effort), so the server holds at most one live set per profile. When the storage
-    /// fails, the new set is revoked instead and the error thrown.
-    nonisolated(nonsending) func storeSession(_ profile: UserProfile, tokens: TokenSet, flow: FlowID) async throws(IdentityFlowError) {
+    /// Stores a new session for the profile and logs it in, keeping the PIN key that proved it in
+    /// memory; the token set it replaces is revoked (best effort), so the server holds at most one
+    /// live set per profile. When the storage fails, the new set is revoked instead and the error
+    /// thrown. A biometric revocation left pending is sent with the PIN key's proof.
+    nonisolated(nonsending) func storeSession(_ profile: UserProfile, tokens: TokenSet, pinKey: ProvenPinKey, flow: FlowID) async throws(IdentityFlowError) {
         var stored = try storedProfile(profile)
         let replaced = stored.tokens
         stored.tokens = tokens
@@ -44,8 +44,10 @@ extension UserClient {
         withState { state in
             state.profiles[profile] = stored
             state.authenticatedProfile = profile
+            state.sessionPinKey = pinKey
         }
         if replaced.accessToken != tokens.accessToken { await revokeUnused(replaced, flow: flow) }
+        if stored.biometricRevocationPending, pinKey.provesPin { await revokeBiometricKeyOnServer(of: profile, pinKey: pinKey, flow: flow) }
     }
 
     /// Revokes a token set nobody will use any more (best effort: a failure is logged).

@@ -15,6 +15,9 @@ struct StoredProfile: Sendable, Hashable, Decodable {
     var mobileAuthEnrolled: Bool = false
     /// Whether the device's push token is registered for mobile authentication requests.
     var pushMobileAuthEnrolled: Bool = false
+    /// Whether the biometric key was removed here while the server still holds its public key:
+    /// the revocation needs the PIN key's proof, so the next PIN login sends it.
+    var biometricRevocationPending: Bool = false
     /// A v1 profile's biometric key: its PIN verifier, removed by the upgrade to v2.
     var biometricKey: Redacted<[UInt8]>?
 
@@ -28,7 +31,7 @@ struct StoredProfile: Sendable, Hashable, Decodable {
     /// The authenticators registered: the PIN always, biometrics when a key is stored.
     var authenticators: [Authenticator] { hasBiometricKey || biometricKey != nil ? [.pin, .biometric] : [.pin] }
 
-    private enum CodingKeys: String, CodingKey { case profile, tokens, deviceSecret, hasBiometricKey, biometricKey, mobileAuthEnrolled, pushMobileAuthEnrolled }
+    private enum CodingKeys: String, CodingKey { case profile, tokens, deviceSecret, hasBiometricKey, biometricKey, mobileAuthEnrolled, pushMobileAuthEnrolled, biometricRevocationPending }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -39,6 +42,7 @@ struct StoredProfile: Sendable, Hashable, Decodable {
         biometricKey = try container.decodeIfPresent(Redacted<[UInt8]>.self, forKey: .biometricKey)
         mobileAuthEnrolled = try container.decodeIfPresent(Bool.self, forKey: .mobileAuthEnrolled) ?? false
         pushMobileAuthEnrolled = try container.decodeIfPresent(Bool.self, forKey: .pushMobileAuthEnrolled) ?? false
+        biometricRevocationPending = try container.decodeIfPresent(Bool.self, forKey: .biometricRevocationPending) ?? false
     }
 }
 

@@ -44,6 +44,11 @@ extension StoredProfile {
             writer.key("pushMobileAuthEnrolled")
             writer.bool(true)
         }
+        if biometricRevocationPending {
+            writer.punctuation(",")
+            writer.key("biometricRevocationPending")
+            writer.bool(true)
+        }
         writer.punctuation("}")
         return Data(writer.bytes)
     }

@@ -97,9 +97,10 @@ extension ReferenceIdentityService {
     // MARK: - IdentityService
 
     /// Registers the profile's mobile authentication key; the access token must be its user's.
-    public nonisolated(nonsending) func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    public nonisolated(nonsending) func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+                                                                  accessToken: Redacted<String>) async throws(IdentityFlowError) {
         try await enter(.enrolMobileAuthentication)
-        try enrolDeviceKey(publicKey, of: profile, accessToken: accessToken) { state in
+        try enrolDeviceKey(publicKey, of: profile, purpose: .mobileAuthEnrolment, authorization: authorization, accessToken: accessToken) { state in
             state.mobileAuth[profile.profileId] = ServerState.MobileAuthEnrolment(publicKey: publicKey, pushToken: nil)
         }
     }
@@ -174,9 +175,12 @@ extension ReferenceIdentityService {
     }
 
     /// Registers the profile's implicit authentication key; the access token must be its user's.
-    public nonisolated(nonsending) func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    public nonisolated(nonsending) func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+                                                                    accessToken: Redacted<String>) async throws(IdentityFlowError) {
         try await enter(.enrolImplicitAuthentication)
-        try enrolDeviceKey(publicKey, of: profile, accessToken: accessToken) { $0.implicitKeys[profile.profileId] = publicKey }
+        try enrolDeviceKey(publicKey, of: profile, purpose: .implicitEnrolment, authorization: authorization, accessToken: accessToken) {
+            $0.implicitKeys[profile.profileId] = publicKey
+        }
     }
 
     /// Issues an access token (no refresh token) for implicit scopes, on the implicit key's signature.
@@ -199,18 +203,21 @@ extension ReferenceIdentityService {
                 throw error
             }
             let access = "it-" + state.nextSerial()
-            state.accessTokens[access] = ServerState.AccessGrant(user: enrolment.user, expiresAt: expiresAt)
+            state.accessTokens[access] = ServerState.AccessGrant(user: enrolment.user, expiresAt: expiresAt, family: nil)
             return TokenSet(accessToken: access, expiresAt: expiresAt, scopes: scopes)
         }
     }
 
-    /// Checks the token is the profile's user's and the key a P-256 point, then stores it with `store`.
-    private func enrolDeviceKey(_ publicKey: [UInt8], of profile: UserProfile, accessToken: Redacted<String>,
-                                store: (inout ServerState) -> Void) throws(IdentityFlowError) {
+    /// Checks the token is the profile's user's (never an implicit one), the key a P-256 point
+    /// and the PIN key's proof over a fresh nonce and the key (a wrong one counted), then stores
+    /// it with `store`.
+    private func enrolDeviceKey(_ publicKey: [UInt8], of profile: UserProfile, purpose: PinProof.Purpose, authorization: PinKeyAuthorization,
+                                accessToken: Redacted<String>, store: (inout ServerState) -> Void) throws(IdentityFlowError) {
         let date = now()
         try state.withLock { state throws(IdentityFlowError) in
             _ = try state.enrolment(of: profile, boundTo: accessToken, at: date, required: true)
             guard DeviceKey.isValidPublicKey(publicKey) else { throw Self.invalidRequest("The public key is not a P-256 point.") }
+            try Self.checkPinKeyProof(authorization, for: purpose, subject: publicKey, of: profile, in: &state)
             store(&state)
         }
     }

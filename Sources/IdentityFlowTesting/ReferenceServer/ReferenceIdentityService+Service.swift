@@ -96,7 +96,8 @@ extension ReferenceIdentityService {
         }
     }
 
-    /// Binds the profile and its PIN public key to the token's user. A profile that has a PIN is
+    /// Binds the profile and its PIN public key to the token's user. A first enrolment needs the
+    /// token of a sign-in no profile is bound to yet, and binds it; a profile that has a PIN is
     /// re-enrolled only with a proof by its current key (`docs/pin-proof.md`); a wrong one is
     /// counted like a wrong PIN.
     public nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt {
@@ -110,7 +111,7 @@ extension ReferenceIdentityService {
             }
             if let existing {
                 guard let authorization = enrolment.authorization else {
-                    var error = IdentityFlowError(.requestInvalid, "The profile has a PIN: changing it needs a proof by the current PIN key.")
+                    var error = IdentityFlowError(.pinProofRequired, "The profile has a PIN: changing it needs a proof by the current PIN key.")
                     error.oauthError = "proof_required"
                     throw error
                 }
@@ -125,6 +126,11 @@ extension ReferenceIdentityService {
                         key: verifier, profile: profile, nonce: authorization.nonce, publicKey: enrolment.publicKey))
                 }
                 guard valid else { throw Self.wrongProof(state.countWrongProof(of: profile), profile: profile) }
+            } else {
+                guard let family = try state.bearer(accessToken, at: date).family, state.boundFamilies[family] == nil else {
+                    throw ServerState.tokenNotAllowed("A first PIN enrolment needs the access token of the sign-in that just happened; this one's sign-in is bound to a profile already.")
+                }
+                state.boundFamilies[family] = profile.profileId
             }
             state.enrolments[profile.profileId] = ServerState.Enrolment(
                 user: existing?.user ?? state.user(forAccessToken: accessToken.value, at: date) ?? "", salt: enrolment.salt,
@@ -174,18 +180,10 @@ extension ReferenceIdentityService {
         try await enter(.enrolBiometricKey)
         let date = now()
         try state.withLock { state throws(IdentityFlowError) in
-            guard var enrolment = try state.enrolment(of: profile, boundTo: accessToken, at: date, required: true) else { return }
-            guard DeviceKey.isValidPublicKey(publicKey), DeviceKey.isWellFormedSignature(authorization.proof.value) else {
-                throw Self.invalidRequest("The biometric public key or the proof is malformed.")
-            }
-            guard case .v2(let pinKey) = enrolment.verifier else { throw Self.invalidRequest("The profile's PIN is not v2 yet.") }
-            try state.consumeNonce(authorization.nonce, of: profile)
-            let message = PinProof.message(PinProof.Purpose.biometricEnrolment.rawValue, profile: profile, nonce: authorization.nonce, subject: publicKey)
-            guard DeviceKey.verify(authorization.proof.value, of: message, publicKey: pinKey) else {
-                throw Self.wrongProof(state.countWrongProof(of: profile), profile: profile)
-            }
-            enrolment.biometricKey = publicKey
-            state.enrolments[profile.profileId] = enrolment
+            _ = try state.enrolment(of: profile, boundTo: accessToken, at: date, required: true)
+            guard DeviceKey.isValidPublicKey(publicKey) else { throw Self.invalidRequest("The biometric public key is malformed.") }
+            try Self.checkPinKeyProof(authorization, for: .biometricEnrolment, subject: publicKey, of: profile, in: &state)
+            state.enrolments[profile.profileId]?.biometricKey = publicKey
         }
     }
 
@@ -205,20 +203,25 @@ extension ReferenceIdentityService {
         }
     }
 
-    /// Forgets the profile's biometric key; the PIN stays.
-    public nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
+    /// Forgets the profile's biometric key on the PIN key's proof (a wrong one counted); the PIN
+    /// stays. An unknown profile is fine.
+    public nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) {
         try await enter(.revokeBiometricKey)
-        state.withLock { state in state.enrolments[profile.profileId]?.biometricKey = nil }
+        try state.withLock { state throws(IdentityFlowError) in
+            guard state.enrolments[profile.profileId] != nil else { return }
+            try Self.checkPinKeyProof(authorization, for: .biometricRevocation, subject: [], of: profile, in: &state)
+            state.enrolments[profile.profileId]?.biometricKey = nil
+        }
     }
 
     /// Rotates: the refresh token is spent and a new pair issued.
     public nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
         try await enter(.refresh)
         return try state.withLock { state throws(IdentityFlowError) in
-            guard let user = state.refreshTokens.removeValue(forKey: refreshToken.value) else {
+            guard let grant = state.refreshTokens.removeValue(forKey: refreshToken.value) else {
                 throw Self.invalidGrant("The refresh token is unknown, revoked or was used before.")
             }
-            return issueTokens(for: user, scopes: ["openid"], in: &state)
+            return issueTokens(for: grant.user, scopes: ["openid"], in: &state, family: grant.family)
         }
     }
 
@@ -231,10 +234,15 @@ extension ReferenceIdentityService {
         }
     }
 
-    /// Removes the profile's enrolment and revokes its user's tokens. Unknown profiles are fine.
-    public nonisolated(nonsending) func deregister(_ profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
+    /// Removes the profile's enrolment and revokes its user's tokens, on the PIN key's proof (a
+    /// wrong one counted). Unknown profiles are fine.
+    public nonisolated(nonsending) func deregister(_ profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) {
         try await enter(.deregister)
-        state.withLock { $0.forget(profile) }
+        try state.withLock { state throws(IdentityFlowError) in
+            guard state.enrolments[profile.profileId] != nil else { return }
+            try Self.checkPinKeyProof(authorization, for: .deregistration, subject: [], of: profile, in: &state)
+            state.forget(profile)
+        }
     }
 
     /// Whether a PIN is enrolled for the profile.
@@ -269,6 +277,20 @@ extension ReferenceIdentityService {
         var error = IdentityFlowError(.requestInvalid, message)
         error.oauthError = "invalid_request"
         return error
+    }
+
+    /// Checks a proof by the profile's current (v2) PIN key over a fresh nonce and `subject` for
+    /// `purpose`; a wrong one is counted like a wrong PIN.
+    static func checkPinKeyProof(_ authorization: PinKeyAuthorization, for purpose: PinProof.Purpose, subject: [UInt8], of profile: UserProfile,
+                                 in state: inout ServerState) throws(IdentityFlowError) {
+        guard let enrolment = state.enrolments[profile.profileId] else { throw unknownProfile(profile) }
+        guard DeviceKey.isWellFormedSignature(authorization.proof.value) else { throw invalidRequest("The proof is not a P-256 signature.") }
+        guard case .v2(let pinKey) = enrolment.verifier else { throw invalidRequest("The profile's PIN is not v2 yet.") }
+        try state.consumeNonce(authorization.nonce, of: profile)
+        let message = PinProof.message(purpose.rawValue, profile: profile, nonce: authorization.nonce, subject: subject)
+        guard DeviceKey.verify(authorization.proof.value, of: message, publicKey: pinKey) else {
+            throw wrongProof(state.countWrongProof(of: profile), profile: profile)
+        }
     }
 
     /// The error for a counted wrong proof at an enrolment.

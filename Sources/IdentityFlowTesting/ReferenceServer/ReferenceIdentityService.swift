@@ -95,6 +95,17 @@ public final class ReferenceIdentityService: IdentityService {
         }
     }
 
+    /// Removes a profile as the server's operator would, without the PIN key's proof that
+    /// ``deregister(_:authorization:)`` needs: its enrolment, device keys, requests and its user's
+    /// tokens. For tests of a profile the server no longer knows.
+    /// - Parameter profile: The profile.
+    public func removeProfile(_ profile: UserProfile) { state.withLock { $0.forget(profile) } }
+
+    /// Forgets a profile's biometric public key on the server alone, as an operator would.
+    package func revokeBiometricKeyForTesting(of profile: UserProfile) {
+        state.withLock { $0.enrolments[profile.profileId]?.biometricKey = nil }
+    }
+
     /// Puts another public key in place of a profile's PIN key (and of its biometric key, when it
     /// has one), as if both had been replaced from another device: every proof this device
     /// makes is wrong from then on.
@@ -236,12 +247,15 @@ public final class ReferenceIdentityService: IdentityService {
         if Task.isCancelled { throw IdentityFlowError(.actionCancelled, "The call was cancelled.") }
     }
 
-    func issueTokens(for user: String, scopes: [String], in state: inout ServerState) -> TokenSet {
+    /// Issues an access and a refresh token: a new sign-in (token family), or the next pair of
+    /// `family` at a refresh.
+    func issueTokens(for user: String, scopes: [String], in state: inout ServerState, family: String? = nil) -> TokenSet {
+        let family = family ?? "family-" + state.nextSerial()
         let access = "at-" + state.nextSerial()
         let refresh = "rt-" + state.nextSerial()
         let expiresAt = now().addingTimeInterval(state.accessTokenLifetime)
-        state.accessTokens[access] = ServerState.AccessGrant(user: user, expiresAt: expiresAt)
-        state.refreshTokens[refresh] = user
+        state.accessTokens[access] = ServerState.AccessGrant(user: user, expiresAt: expiresAt, family: family)
+        state.refreshTokens[refresh] = ServerState.RefreshGrant(user: user, family: family)
         return TokenSet(accessToken: access, refreshToken: refresh, expiresAt: expiresAt, scopes: scopes)
     }
 

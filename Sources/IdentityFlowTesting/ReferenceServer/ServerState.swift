@@ -13,6 +13,13 @@ struct ServerState: Sendable {
     struct AccessGrant: Sendable {
         let user: String
         let expiresAt: Date
+        /// The sign-in it belongs to (its refresh-token family); `nil` for an implicit token.
+        let family: String?
+    }
+
+    struct RefreshGrant: Sendable {
+        let user: String
+        let family: String
     }
 
     /// What the server checks PIN proofs with: a v2 public key, or a v1 profile's verifier.
@@ -51,7 +58,10 @@ struct ServerState: Sendable {
     var users: Set<String> = ["alice", "bob"]
     var grants: [String: Grant] = [:]
     var accessTokens: [String: AccessGrant] = [:]
-    var refreshTokens: [String: String] = [:]
+    var refreshTokens: [String: RefreshGrant] = [:]
+    /// Sign-ins (token families) bound to a profile id: by its first PIN enrolment, or issued by
+    /// one of its PIN or biometric logins. A bound sign-in cannot enrol another profile.
+    var boundFamilies: [String: String] = [:]
     var customSessions: [String: String] = [:]
     var enrolments: [String: Enrolment] = [:]
     var nonces: [[UInt8]: String] = [:]
@@ -96,12 +106,29 @@ struct ServerState: Sendable {
         }
     }
 
+    /// The grant of an access token an extension endpoint accepts: live, and not an implicit
+    /// token (those serve resource servers only).
+    func bearer(_ accessToken: Redacted<String>, at date: Date) throws(IdentityFlowError) -> AccessGrant {
+        guard let grant = accessTokens[accessToken.value], grant.expiresAt > date else {
+            throw IdentityFlowError(.userNotAuthenticated, "The reference server does not accept this access token.")
+        }
+        guard grant.family != nil else {
+            throw Self.tokenNotAllowed("An implicit authentication token serves resource servers only, never the extension endpoints.")
+        }
+        return grant
+    }
+
+    /// The refusal of a token unfit for the call (`403 token_not_allowed`).
+    static func tokenNotAllowed(_ message: String) -> IdentityFlowError {
+        var error = IdentityFlowError(.accessTokenNotAllowed, message)
+        error.oauthError = "token_not_allowed"
+        return error
+    }
+
     /// The profile's enrolment, checking that `accessToken` belongs to its user; `nil` when there
     /// is none and none is `required`.
     func enrolment(of profile: UserProfile, boundTo accessToken: Redacted<String>, at date: Date, required: Bool) throws(IdentityFlowError) -> Enrolment? {
-        guard let user = user(forAccessToken: accessToken.value, at: date) else {
-            throw IdentityFlowError(.userNotAuthenticated, "The reference server does not accept this access token.")
-        }
+        let user = try bearer(accessToken, at: date).user
         guard let enrolment = enrolments[profile.profileId] else {
             if required { throw IdentityFlowError(.requestInvalid, "The reference server knows no profile \(profile.profileId).") }
             return nil
@@ -110,12 +137,15 @@ struct ServerState: Sendable {
         return enrolment
     }
 
-    /// A right proof: the failure count starts again and the user gets fresh tokens.
+    /// A right proof: the failure count starts again and the user gets fresh tokens, a sign-in
+    /// bound to the profile.
     mutating func acceptProof(of profile: UserProfile, issuing issue: (String, inout ServerState) -> TokenSet) -> PinVerification {
         guard var enrolment = enrolments[profile.profileId] else { return .deregistered }
         enrolment.failureCount = 0
         enrolments[profile.profileId] = enrolment
-        return .accepted(issue(enrolment.user, &self))
+        let tokens = issue(enrolment.user, &self)
+        if let family = accessTokens[tokens.accessToken.value]?.family { boundFamilies[family] = profile.profileId }
+        return .accepted(tokens)
     }
 
     /// Counts a wrong proof for `profile`: the verdict, deregistering (enrolment removed, tokens
@@ -135,6 +165,7 @@ struct ServerState: Sendable {
     mutating func forget(_ profile: UserProfile) {
         let id = profile.profileId
         if let enrolment = enrolments.removeValue(forKey: id) { revokeAllTokens(of: enrolment.user) }
+        boundFamilies = boundFamilies.filter { $0.value != id }
         mobileAuth[id] = nil
         implicitKeys[id] = nil
         mobileAuthRequests = mobileAuthRequests.filter { $0.value.request.userProfile.profileId != id }
@@ -143,6 +174,6 @@ struct ServerState: Sendable {
     /// Revokes every token of a user.
     mutating func revokeAllTokens(of user: String) {
         accessTokens = accessTokens.filter { $0.value.user != user }
-        refreshTokens = refreshTokens.filter { $0.value != user }
+        refreshTokens = refreshTokens.filter { $0.value.user != user }
     }
 }

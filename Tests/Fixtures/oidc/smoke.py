@@ -18,6 +18,8 @@ from jwcrypto import jwk, jwt
 
 from pin_proof_example import CHANGE, LOGIN, b64url, message, pin_scalar, public_key, sign
 
+DEREGISTER = b"identityflow-deregister-v2"
+
 BASE = (sys.argv[1] if len(sys.argv) > 1 else f"http://127.0.0.1:{os.environ.get('IDENTITYFLOW_FIXTURE_PORT', '8765')}").rstrip("/")
 CLIENT = "identityflow-tests"
 AUTOCONSENT = "identityflow-autoconsent"
@@ -292,6 +294,12 @@ class PinDevice:
     def challenge(self):
         return api("POST", "/pin/challenge", {"profile_id": self.profile_id})
 
+    def proven(self, label):
+        """A body for a credential change without a subject: a fresh nonce signed by the PIN key."""
+        nonce = self.challenge().json().get("nonce", "")
+        raw = base64.urlsafe_b64decode(nonce + "=" * (-len(nonce) % 4))
+        return {"profile_id": self.profile_id, "nonce": nonce, "proof": b64url(sign(self.scalar, message(label, self.profile_id, raw)))}
+
     def proof(self, pin, body, nonce):
         scalar = pin_scalar(pin, base64.urlsafe_b64decode(body["salt"] + "=="), body["iterations"], self.device_secret, self.profile_id)
         raw = base64.urlsafe_b64decode(nonce + "=" * (-len(nonce) % 4))
@@ -375,17 +383,22 @@ def pin_login():
 
     second = PinDevice(f"smoke-{secrets.token_hex(6)}", "24680")
     check("second profile enrols", second.enrol(other["access_token"]).status_code == 200)
-    r = api("DELETE", f"/profiles/{second.profile_id}")
-    check("DELETE profile without a token -> 401", r.status_code == 401 and error_of(r) == "invalid_token", r.text)
-    stranger = register_custom_user()
-    check("DELETE profile with another user's token -> 403", api("DELETE", f"/profiles/{second.profile_id}", token=stranger["access_token"]).status_code == 403)
+    third = PinDevice(f"smoke-{secrets.token_hex(6)}", "24680")
+    r = third.enrol(other["access_token"])
+    check("a sign-in bound to a profile enrols no other -> 403 token_not_allowed", r.status_code == 403 and error_of(r) == "token_not_allowed", r.text)
     r = api("DELETE", f"/profiles/{second.profile_id}", token=other["access_token"])
-    check("DELETE profile -> 204", r.status_code == 204, r.text)
+    check("DELETE profile -> 405 (deregistration needs the PIN key's proof)", r.status_code == 405, r.text)
+    forged = second.proven(DEREGISTER)
+    forged["proof"] = b64url(sign(third.scalar, b"not the message"))
+    r = api("POST", "/deregister", forged)
+    check("deregister with a wrong proof -> 401 invalid_pin, counted", r.status_code == 401 and r.json().get("failure_count") == 1, r.text)
+    r = api("POST", "/deregister", second.proven(DEREGISTER))
+    check("deregister with the PIN key's proof -> 204", r.status_code == 204, r.text)
     r = api("GET", f"/profiles/{second.profile_id}")
-    check("deleted profile -> 404 unknown_profile", r.status_code == 404 and error_of(r) == "unknown_profile", r.text)
-    check("DELETE revoked the user's token", userinfo(discovery, other["access_token"]).status_code == 401)
-    r = api("DELETE", f"/profiles/{second.profile_id}", token=stranger["access_token"])
-    check("DELETE of an unknown profile -> 404", r.status_code == 404, r.text)
+    check("deregistered profile -> 404 unknown_profile", r.status_code == 404 and error_of(r) == "unknown_profile", r.text)
+    check("deregistration revoked the enrolling sign-in's token", userinfo(discovery, other["access_token"]).status_code == 401)
+    r = api("POST", "/deregister", {"profile_id": second.profile_id, "nonce": b64url(bytes(32)), "proof": b64url(sign(second.scalar, b"x"))})
+    check("deregister of an unknown profile -> 404", r.status_code == 404, r.text)
 
 
 def main():

@@ -124,7 +124,7 @@ struct AuthenticationFlowTests {
     func serverForgotProfile() async throws {
         let harness = try await Harness.make()
         let profile = try await Self.registered(harness)
-        try await harness.server.deregister(profile, accessToken: nil)
+        harness.server.removeProfile(profile)
         let (result, _) = try await authenticate(harness, profile, [])
         #expect(result.failure?.code == .userDeregistered)
         #expect(harness.client.userProfiles.isEmpty)

@@ -9,14 +9,14 @@ import Statechart
 @Suite("Tokens stay with their origin across redirects")
 struct BearerOriginTests {
     enum Kind: String, Sendable {
-        case userinfo, revocation, pinEnrolment, deregistration
+        case userinfo, revocation, pinEnrolment, mobileAuthEnrolment
 
         var path: String {
             switch self {
             case .userinfo: "/o/userinfo/"
             case .revocation: "/o/revoke/"
             case .pinEnrolment: "/identityflow/pin/enrol"
-            case .deregistration: "/identityflow/profiles/profile-1"
+            case .mobileAuthEnrolment: "/identityflow/mobile-auth/enrol"
             }
         }
 
@@ -28,7 +28,9 @@ struct BearerOriginTests {
                 case .revocation: try await service.revoke(TokenSet(accessToken: token))
                 case .pinEnrolment:
                     _ = try await service.enrolPin(PinEnrolment(profile: UserProfile(profileId: "profile-1"), salt: [1], iterations: 1000, publicKey: [2]), accessToken: secret)
-                case .deregistration: try await service.deregister(UserProfile(profileId: "profile-1"), accessToken: secret)
+                case .mobileAuthEnrolment:
+                    try await service.enrolMobileAuthentication(publicKey: [2], for: UserProfile(profileId: "profile-1"),
+                                                                authorization: PinKeyAuthorization(nonce: [1], proof: [3]), accessToken: secret)
                 }
             } catch {
                 // The outcome of the call is not the point here; where the token went is.
@@ -46,7 +48,7 @@ struct BearerOriginTests {
         Case(kind: .userinfo, status: 302), Case(kind: .userinfo, status: 307), Case(kind: .userinfo, status: 308),
         Case(kind: .revocation, status: 307), Case(kind: .revocation, status: 308), Case(kind: .revocation, status: 302),
         Case(kind: .pinEnrolment, status: 307), Case(kind: .pinEnrolment, status: 308),
-        Case(kind: .deregistration, status: 307), Case(kind: .deregistration, status: 308),
+        Case(kind: .mobileAuthEnrolment, status: 307), Case(kind: .mobileAuthEnrolment, status: 308),
     ]
 
     @Test("a redirect to another origin never carries the token there", .timeLimit(.minutes(1)), arguments: cases)

@@ -218,8 +218,9 @@ struct HTTPServiceMappingTests {
         #expect(enrol?.message.contains("/identityflow/pin/enrol") == true)
         #expect(enrol?.message.contains("extensionBaseURL") == true)
         await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in _ = try await service.profileExists(profile) }
-        await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in try await service.deregister(profile, accessToken: Redacted("t")) }
-        await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in try await service.revokeBiometricKey(for: profile, accessToken: Redacted("t")) }
+        let proof = PinKeyAuthorization(nonce: [1], proof: [2])
+        await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in try await service.deregister(profile, authorization: proof) }
+        await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in try await service.revokeBiometricKey(for: profile, authorization: proof) }
     }
 
     @Test("429 at an extension endpoint is 9001, the PIN check's passing failure, with Retry-After in the message, whatever error it names")
@@ -258,13 +259,15 @@ struct HTTPServiceMappingTests {
         #expect(requests.map(\.expiresAt) == [sendsDate ? device.addingTimeInterval(300) : serverNow.addingTimeInterval(300)])
     }
 
-    @Test("only the server's own answer says a profile is gone: 404 unknown_profile or 410; those count as done for a delete")
+    @Test("only the server's own answer says a profile is gone: 404 unknown_profile or 410; those count as done for a removal")
     func profileGone() async throws {
         let server = try LoopbackHTTPServer(maxRequests: 8) { request in
-            switch request.path {
-            case "/identityflow/profiles/unknown", "/identityflow/biometric/unknown": .json(404, #"{"error": "unknown_profile", "error_description": "x"}"#)
-            case "/identityflow/biometric/none": .json(404, #"{"error": "authenticator_not_registered", "error_description": "x"}"#)
-            default: .response(status: 410, headers: [:], body: Data())
+            let body = String(decoding: request.body, as: UTF8.self)
+            return switch (request.path, body.contains(#""unknown""#), body.contains(#""none""#)) {
+            case ("/identityflow/profiles/unknown", _, _), ("/identityflow/deregister", true, _), ("/identityflow/biometric/revoke", true, _):
+                .json(404, #"{"error": "unknown_profile", "error_description": "x"}"#)
+            case ("/identityflow/biometric/revoke", _, true): .json(404, #"{"error": "authenticator_not_registered", "error_description": "x"}"#)
+            default: .json(410, #"{"error": "user_deregistered", "error_description": "x"}"#)
             }
         }
         defer { server.stop() }
@@ -272,10 +275,11 @@ struct HTTPServiceMappingTests {
             issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
         #expect(try await !service.profileExists(UserProfile(profileId: "unknown")))
         #expect(try await !service.profileExists(UserProfile(profileId: "deregistered")))
-        try await service.deregister(UserProfile(profileId: "unknown"), accessToken: nil)
-        try await service.deregister(UserProfile(profileId: "deregistered"), accessToken: nil)
-        try await service.revokeBiometricKey(for: UserProfile(profileId: "unknown"), accessToken: nil)
-        try await service.revokeBiometricKey(for: UserProfile(profileId: "none"), accessToken: nil)
+        let proof = PinKeyAuthorization(nonce: [1], proof: [2])
+        try await service.deregister(UserProfile(profileId: "unknown"), authorization: proof)
+        try await service.deregister(UserProfile(profileId: "deregistered"), authorization: proof)
+        try await service.revokeBiometricKey(for: UserProfile(profileId: "unknown"), authorization: proof)
+        try await service.revokeBiometricKey(for: UserProfile(profileId: "none"), authorization: proof)
     }
 
     @Test("extension answers map to their documented outcomes")
@@ -323,7 +327,7 @@ struct HTTPServiceMappingTests {
         #expect(!exists)
         let otherExists = try await service.profileExists(UserProfile(profileId: "other"))
         #expect(!otherExists)
-        try await service.deregister(profile, accessToken: nil)
+        try await service.deregister(profile, authorization: PinKeyAuthorization(nonce: [1], proof: [2]))
         await HTTPTestSupport.expectError(.userDeregistered) { () throws(IdentityFlowError) in try await service.pinLoginChallenge(for: UserProfile(profileId: "unknown")) }
     }
 

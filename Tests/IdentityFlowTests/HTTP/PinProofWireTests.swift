@@ -18,10 +18,12 @@ struct PinProofWireTests {
             issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: URL(string: "identityflow://callback")!))
     }
 
-    @Test("enrolment sends the public key, and the current key's nonce and proof when it re-enrols; proof_required and invalid_pin map")
+    @Test("enrolment sends the public key, and the current key's nonce and proof when it re-enrols; proof_required, token_not_allowed and invalid_pin map")
     func enrolment() async throws {
         let server = try LoopbackHTTPServer(maxRequests: 8) { request in
             switch (request.path, Self.json(request)["proof"] != nil) {
+            case ("/identityflow/pin/enrol", false) where Self.json(request)["profile_id"] as? String == "P3":
+                return .json(403, #"{"error": "token_not_allowed", "error_description": "x"}"#)
             case ("/identityflow/pin/enrol", false) where Self.json(request)["profile_id"] as? String == "P2":
                 return .json(403, #"{"error": "proof_required", "error_description": "x"}"#)
             case ("/identityflow/pin/enrol", true) where Self.json(request)["profile_id"] as? String == "P2":
@@ -47,10 +49,14 @@ struct PinProofWireTests {
         let second = Self.json(server.requests[1])
         #expect(second["nonce"] as? String == Base64URL.encode([7, 7]))
         #expect(second["proof"] as? String == Base64URL.encode([8, 8]))
-        let required = await HTTPTestSupport.expectError(.requestInvalid) { () throws(IdentityFlowError) in
+        let required = await HTTPTestSupport.expectError(.pinProofRequired) { () throws(IdentityFlowError) in
             _ = try await service.enrolPin(PinEnrolment(profile: UserProfile(profileId: "P2"), salt: [1], iterations: 1, publicKey: publicKey), accessToken: Redacted("t"))
         }
         #expect(required?.oauthError == "proof_required")
+        let bound = await HTTPTestSupport.expectError(.accessTokenNotAllowed) { () throws(IdentityFlowError) in
+            _ = try await service.enrolPin(PinEnrolment(profile: UserProfile(profileId: "P3"), salt: [1], iterations: 1, publicKey: publicKey), accessToken: Redacted("t"))
+        }
+        #expect(bound?.oauthError == "token_not_allowed")
         await HTTPTestSupport.expectError(.invalidPin) { () throws(IdentityFlowError) in
             _ = try await service.enrolPin(PinEnrolment(profile: UserProfile(profileId: "P2"), salt: [1], iterations: 1, publicKey: publicKey,
                                                         authorization: authorization), accessToken: Redacted("t"))
@@ -76,7 +82,7 @@ struct PinProofWireTests {
             switch request.path {
             case "/identityflow/biometric/enrol": .response(status: 204, headers: [:], body: Data())
             case "/identityflow/biometric/verify": .json(404, #"{"error": "authenticator_not_registered", "error_description": "x"}"#)
-            case "/identityflow/biometric/P1": .response(status: 204, headers: [:], body: Data())
+            case "/identityflow/biometric/revoke": .response(status: 204, headers: [:], body: Data())
             default: .json(500, #"{"error": "x", "error_description": "x"}"#)
             }
         }
@@ -89,7 +95,12 @@ struct PinProofWireTests {
         await HTTPTestSupport.expectError(.authenticatorNotRegistered) { () throws(IdentityFlowError) in
             _ = try await service.verifyBiometricProof(Redacted([1]), for: Self.profile, nonce: [2])
         }
-        try await service.revokeBiometricKey(for: Self.profile, accessToken: Redacted("t"))
-        #expect(server.requests[2].method == "DELETE")
+        try await service.revokeBiometricKey(for: Self.profile, authorization: PinKeyAuthorization(nonce: [5], proof: [6]))
+        let revocation = Self.json(server.requests[2])
+        #expect(server.requests[2].method == "POST")
+        #expect(revocation["profile_id"] as? String == Self.profile.profileId)
+        #expect(revocation["nonce"] as? String == Base64URL.encode([5]))
+        #expect(revocation["proof"] as? String == Base64URL.encode([6]))
+        #expect(server.requests[2].headers["authorization"] == nil)
     }
 }

@@ -34,7 +34,7 @@ struct PinFlowMachineTests {
         typealias M = ChangePinMachine
         ChartSweep<M>(
             variants: [M(context: .init(profile: Self.profile, pinPolicy: PinPolicy()))],
-            events: [.started, .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .pinProvided(Redacted("12345")), .pinEnrolled,
+            events: [.started, .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .pinProvided(Redacted("12345")), .pinEnrolled(.none),
                      .sessionStored, .profileDeleted, .tokensRevoked, .serviceFailed(Self.network), .serviceFailed(Self.broken), .cancelRequested]
                 + Self.checks.map(M.Event.pinChecked) + Self.abandonments.map(M.Event.challengeAbandoned)
         ).run()
@@ -64,7 +64,7 @@ struct PinFlowMachineTests {
         typealias M = DeregistrationMachine
         ChartSweep<M>(
             variants: [M(profile: Self.profile)],
-            events: [.started, .serverDeregistered, .localDataDeleted, .serviceFailed(Self.network), .cancelRequested]
+            events: [.started, .serverDeregistered, .localDataDeleted, .serverFailed(Self.network), .serviceFailed(Self.network), .cancelRequested]
         ).run()
     }
 
@@ -82,7 +82,7 @@ struct PinFlowMachineTests {
     func effectsByValue() {
         let accepted = PinCheck.accepted(Self.tokens, key: Self.key)
         var login = AuthenticationMachine(context: .init(profile: Self.profile, authenticator: .pin, previousProfile: nil), state: .verifyingPin(.init(counters: Self.counters)))
-        #expect(login.handle(.pinChecked(accepted))?.effects == [.storeSession(Self.tokens)])
+        #expect(login.handle(.pinChecked(accepted))?.effects == [.storeSession(Self.tokens, pinKey: Self.key)])
         var registration = AuthenticatorRegistrationMachine(profile: Self.profile, state: .verifyingPin(Self.counters))
         #expect(registration.handle(.pinChecked(accepted))?.effects == [.storeAuthenticator(pinKey: Self.key, tokens: Self.tokens)])
         var change = ChangePinMachine(context: .init(profile: Self.profile, pinPolicy: PinPolicy()), state: .verifyingCurrentPin(Self.counters))

@@ -282,6 +282,6 @@ final class AnswerRecorder: IdentityService {
     nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification { try await inner.verifyPinProof(proof, for: profile, nonce: nonce) }
     nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet { try await inner.refresh(refreshToken) }
     nonisolated(nonsending) func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) { try await inner.revoke(tokens) }
-    nonisolated(nonsending) func deregister(_ profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) { try await inner.deregister(profile, accessToken: accessToken) }
+    nonisolated(nonsending) func deregister(_ profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) { try await inner.deregister(profile, authorization: authorization) }
     nonisolated(nonsending) func profileExists(_ profile: UserProfile) async throws(IdentityFlowError) -> Bool { try await inner.profileExists(profile) }
 }

@@ -28,7 +28,7 @@ struct LateCancelTests {
         let server = ReferenceIdentityService(clock: clock)
         let harness = try await Harness.make(server: server)
         let provider = harness.customProvider()
-        server.inject(.latency(.seconds(1)), into: .deregister)
+        server.inject(.latency(.seconds(1)), into: .revoke)
         let registration = Task {
             try await harness.client.registerUser(with: provider, responder: ScriptedResponder([
                 .customRegistrationFinish(.respond("name=Ada")), .createPin(.cancel),

@@ -161,7 +161,7 @@ struct PinAttackTests {
         #expect(items.filter { $0.value == .userPresence }.count == 1, "tokens are never behind user presence")
         #expect(victim.record?.biometricKey != victim.pinPublicKey)
         _ = try await victim.client.authenticateUser(victim.profile, authenticator: .biometric, responder: ScriptedResponder([.biometric(.respond(.confirmed))]))
-        try await victim.server.revokeBiometricKey(for: victim.profile, accessToken: nil)
+        victim.server.revokeBiometricKeyForTesting(of: victim.profile)
         // Revoked on the server alone: the biometric proof is refused there, and the flow falls back to the PIN.
         let responder = ScriptedResponder([.biometric(.respond(.confirmed)), .pin(.respond(Self.pin), expecting: .biometricAuthenticatorFailure)])
         _ = try await victim.client.authenticateUser(victim.profile, authenticator: .biometric, responder: responder)
@@ -277,8 +277,8 @@ final class RecordingService: IdentityService {
     }
     nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet { try await inner.refresh(refreshToken) }
     nonisolated(nonsending) func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) { try await inner.revoke(tokens) }
-    nonisolated(nonsending) func deregister(_ profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
-        try await inner.deregister(profile, accessToken: accessToken)
+    nonisolated(nonsending) func deregister(_ profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) {
+        try await inner.deregister(profile, authorization: authorization)
     }
     nonisolated(nonsending) func profileExists(_ profile: UserProfile) async throws(IdentityFlowError) -> Bool { try await inner.profileExists(profile) }
 }

@@ -47,7 +47,7 @@ struct PersistenceTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = ReferenceIdentityService()
         let (_, profile) = try await Self.registeredProfile(server, directory)
-        try await server.deregister(profile, accessToken: nil)
+        server.removeProfile(profile)
 
         let second = try Self.client(server, directory)
         let events = second.sessionEvents()

@@ -69,8 +69,8 @@ final class HookedService: IdentityService {
     nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
         try await run("verifyBiometricProof") { () throws(IdentityFlowError) in try await inner.verifyBiometricProof(proof, for: profile, nonce: nonce) }
     }
-    nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
-        try await run("revokeBiometricKey") { () throws(IdentityFlowError) in try await inner.revokeBiometricKey(for: profile, accessToken: accessToken) }
+    nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) {
+        try await run("revokeBiometricKey") { () throws(IdentityFlowError) in try await inner.revokeBiometricKey(for: profile, authorization: authorization) }
     }
     nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
         edited(try await run("refresh") { () throws(IdentityFlowError) in try await inner.refresh(refreshToken) }, by: "refresh")
@@ -78,8 +78,8 @@ final class HookedService: IdentityService {
     nonisolated(nonsending) func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
         try await run("revoke") { () throws(IdentityFlowError) in try await inner.revoke(tokens) }
     }
-    nonisolated(nonsending) func deregister(_ profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
-        try await run("deregister") { () throws(IdentityFlowError) in try await inner.deregister(profile, accessToken: accessToken) }
+    nonisolated(nonsending) func deregister(_ profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) {
+        try await run("deregister") { () throws(IdentityFlowError) in try await inner.deregister(profile, authorization: authorization) }
     }
     nonisolated(nonsending) func profileExists(_ profile: UserProfile) async throws(IdentityFlowError) -> Bool {
         try await run("profileExists") { () throws(IdentityFlowError) in try await inner.profileExists(profile) }

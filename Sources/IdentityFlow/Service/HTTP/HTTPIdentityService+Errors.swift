@@ -115,6 +115,10 @@ extension HTTPIdentityService {
             error.userProfile = profile
         case (401, _):
             error = IdentityFlowError(.userNotAuthenticated, "The server refused the access token at \(context) (\(code)).")
+        case (403, "token_not_allowed"):
+            error = IdentityFlowError(.accessTokenNotAllowed, "The server refused the access token at \(context): an implicit token, or a sign-in already bound to a profile.")
+        case (403, "proof_required"):
+            error = IdentityFlowError(.pinProofRequired, "The server requires a proof by the current PIN key at \(context).")
         case (400, _), (403, _), (405, _):
             error = IdentityFlowError(.requestInvalid, "The server refused the request at \(context) (\(code)).")
         default:

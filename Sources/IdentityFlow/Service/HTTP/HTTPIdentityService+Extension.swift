@@ -113,10 +113,7 @@ extension HTTPIdentityService {
             "profile_id": .string(enrolment.profile.profileId), "salt": .string(Base64URL.encode(enrolment.salt)),
             "iterations": .number(Double(enrolment.iterations)), "public_key": .string(Base64URL.encode(enrolment.publicKey)),
         ]
-        if let authorization = enrolment.authorization {
-            body["nonce"] = .string(Base64URL.encode(authorization.nonce))
-            body["proof"] = .string(Base64URL.encode(authorization.proof.value))
-        }
+        if let authorization = enrolment.authorization { body = Self.proven(body, by: authorization) }
         let response = try await send("POST", path: "pin/enrol", body: .object(body), bearer: accessToken, context: context)
         guard response.status == 200 else { throw Self.proofError(response, context: context, profile: enrolment.profile) }
         guard let max = try Self.jsonObject(response, context: "The enrolment answer")["max_failure_count"]?.intValue, max >= 1 else {
@@ -171,11 +168,8 @@ extension HTTPIdentityService {
     public func enrolBiometricKey(_ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
                                   accessToken: Redacted<String>) async throws(IdentityFlowError) {
         let context = "the biometric key registration"
-        let body: JSONValue = [
-            "profile_id": .string(profile.profileId), "public_key": .string(Base64URL.encode(publicKey)),
-            "nonce": .string(Base64URL.encode(authorization.nonce)), "proof": .string(Base64URL.encode(authorization.proof.value)),
-        ]
-        let response = try await send("POST", path: "biometric/enrol", body: body, bearer: accessToken, context: context)
+        let body = Self.proven(["profile_id": .string(profile.profileId), "public_key": .string(Base64URL.encode(publicKey))], by: authorization)
+        let response = try await send("POST", path: "biometric/enrol", body: .object(body), bearer: accessToken, context: context)
         guard response.status == 204 || response.status == 200 else { throw Self.proofError(response, context: context, profile: profile) }
     }
 
@@ -190,25 +184,31 @@ extension HTTPIdentityService {
         try await verify(proof, for: profile, nonce: nonce, path: "biometric/verify", context: "the biometric verification")
     }
 
-    /// `DELETE /biometric/{id}` with the bearer token; `404 unknown_profile` or
+    /// `POST /biometric/revoke` with the PIN key's proof; `404 unknown_profile` or
     /// `authenticator_not_registered` and 410 count as done.
     /// - Parameters:
     ///   - profile: The profile.
-    ///   - accessToken: An access token of the profile's user.
-    public func revokeBiometricKey(for profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
-        try await delete("biometric/\(Self.pathSegment(profile.profileId))", of: profile, accessToken: accessToken, context: "the biometric key revocation")
+    ///   - authorization: The PIN key's proof over a fresh nonce.
+    /// - Throws: 9009 for a wrong proof (counted), 9003 when it was the last allowed one; as the table otherwise.
+    public func revokeBiometricKey(for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) {
+        try await removal("biometric/revoke", of: profile, authorization: authorization, context: "the biometric key revocation")
     }
 
-    /// A `DELETE` with the bearer token, when there is one: the server's own "nothing there" (a 404
-    /// with `unknown_profile` or `authenticator_not_registered`, or a 410) counts as done. A bare
-    /// 404, as a proxy or a server without the extension API answers, is an error (11020): the
-    /// profile may still be enrolled.
-    private func delete(_ path: String, of profile: UserProfile, accessToken: Redacted<String>?, context: String) async throws(IdentityFlowError) {
-        let response = try await send("DELETE", path: path, body: nil, bearer: accessToken, context: context)
+    /// A removal proven by the PIN key: the server's own "nothing there" (a 404 with
+    /// `unknown_profile` or `authenticator_not_registered`, or a 410) counts as done. A bare 404,
+    /// as a proxy or a server without the extension API answers, is an error (11020): the profile
+    /// may still be enrolled.
+    private func removal(_ path: String, of profile: UserProfile, authorization: PinKeyAuthorization, context: String) async throws(IdentityFlowError) {
+        let response = try await send("POST", path: path, body: .object(Self.proven(["profile_id": .string(profile.profileId)], by: authorization)), context: context)
         switch (response.status, Self.errorCode(of: response)) {
-        case (200, _), (204, _), (404, "unknown_profile"), (404, "authenticator_not_registered"), (410, _): return
-        default: throw Self.extensionError(response, context: context, profile: profile)
+        case (200, _), (204, _), (404, "unknown_profile"), (404, "authenticator_not_registered"), (410, "user_deregistered"): return
+        default: throw Self.proofError(response, context: context, profile: profile)
         }
+    }
+
+    /// `body` with the proof's `nonce` and `proof` members.
+    static func proven(_ body: [String: JSONValue], by authorization: PinKeyAuthorization) -> [String: JSONValue] {
+        body.merging(["nonce": .string(Base64URL.encode(authorization.nonce)), "proof": .string(Base64URL.encode(authorization.proof.value))]) { $1 }
     }
 
     private func verify(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8], path: String, context: String) async throws(IdentityFlowError) -> PinVerification {
@@ -240,17 +240,14 @@ extension HTTPIdentityService {
         return (failures, max)
     }
 
-    /// Maps the refusal of a request that carried a proof (PIN change, biometric registration): a
-    /// wrong proof is a counted wrong PIN, the last allowed one deregistered the profile.
-    private static func proofError(_ response: HTTPResponse, context: String, profile: UserProfile) -> IdentityFlowError {
+    /// Maps the refusal of a request that carried a proof (PIN change, a key registration, a
+    /// revocation, a deregistration): a wrong proof is a counted wrong PIN, the last allowed one
+    /// deregistered the profile.
+    static func proofError(_ response: HTTPResponse, context: String, profile: UserProfile) -> IdentityFlowError {
         switch (response.status, errorCode(of: response)) {
         case (401, "invalid_pin"):
             var error = IdentityFlowError(.invalidPin, "The server refused the PIN key's proof at \(context).")
             error.oauthError = "invalid_pin"
-            return error
-        case (403, "proof_required"):
-            var error = IdentityFlowError(.requestInvalid, "The server requires a proof by the current PIN key at \(context).")
-            error.oauthError = "proof_required"
             return error
         default:
             return extensionError(response, context: context, profile: profile)
@@ -259,13 +256,13 @@ extension HTTPIdentityService {
 
     // MARK: - Profiles
 
-    /// `DELETE /profiles/{id}` with the bearer token, when there is one; 404 and 410 count as done.
+    /// `POST /deregister` with the PIN key's proof; 404 and 410 count as done.
     /// - Parameters:
     ///   - profile: The profile.
-    ///   - accessToken: An access token of the profile's user.
-    /// - Throws: 9010 without a valid token; as the table otherwise.
-    public func deregister(_ profile: UserProfile, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
-        try await delete("profiles/\(Self.pathSegment(profile.profileId))", of: profile, accessToken: accessToken, context: "the deregistration")
+    ///   - authorization: The PIN key's proof over a fresh nonce.
+    /// - Throws: 9009 for a wrong proof (counted), 9003 when it was the last allowed one; as the table otherwise.
+    public func deregister(_ profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) {
+        try await removal("deregister", of: profile, authorization: authorization, context: "the deregistration")
     }
 
     /// `GET /profiles/{id}`: `true` for 200, `false` for `404 unknown_profile` and for 410.

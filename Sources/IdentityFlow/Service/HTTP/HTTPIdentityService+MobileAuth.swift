@@ -3,15 +3,18 @@ import Foundation
 // The mobile and implicit authentication endpoints of docs/extension-api.openapi.yaml
 // (docs/mobile-auth.md). Device-key proofs travel as unpadded base64url, as PIN proofs do.
 extension HTTPIdentityService {
-    /// `POST /mobile-auth/enrol` with the bearer token.
+    /// `POST /mobile-auth/enrol` with the bearer token and the PIN key's proof.
     /// - Parameters:
     ///   - publicKey: The mobile authentication public key.
     ///   - profile: The profile.
+    ///   - authorization: The PIN key's proof over a fresh nonce and `publicKey`.
     ///   - accessToken: The user's access token.
-    /// - Throws: 11020 when the server answers 404 without a known error; as the table otherwise.
-    public func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
-        try await expectNoContent(path: "mobile-auth/enrol", context: "the mobile authentication enrolment", profile: profile, bearer: accessToken,
-                                  body: ["profile_id": .string(profile.profileId), "public_key": .string(Base64URL.encode(publicKey))])
+    /// - Throws: 9009 for a wrong proof (counted), 9003 when it was the last allowed one, 11020
+    ///   when the server answers 404 without a known error; as the table otherwise.
+    public func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+                                          accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        try await enrolDeviceKey(publicKey, path: "mobile-auth/enrol", context: "the mobile authentication enrolment", profile: profile,
+                                 authorization: authorization, accessToken: accessToken)
     }
 
     /// `POST /mobile-auth/push` with the bearer token.
@@ -98,15 +101,30 @@ extension HTTPIdentityService {
         }
     }
 
-    /// `POST /implicit/enrol` with the bearer token.
+    /// `POST /implicit/enrol` with the bearer token and the PIN key's proof.
     /// - Parameters:
     ///   - publicKey: The implicit authentication public key.
     ///   - profile: The profile.
+    ///   - authorization: The PIN key's proof over a fresh nonce and `publicKey`.
     ///   - accessToken: The user's access token.
-    /// - Throws: 11020 when the server answers 404 without a known error; as the table otherwise.
-    public func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
-        try await expectNoContent(path: "implicit/enrol", context: "the implicit authentication enrolment", profile: profile, bearer: accessToken,
-                                  body: ["profile_id": .string(profile.profileId), "public_key": .string(Base64URL.encode(publicKey))])
+    /// - Throws: 9009 for a wrong proof (counted), 9003 when it was the last allowed one, 11020
+    ///   when the server answers 404 without a known error; as the table otherwise.
+    public func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+                                            accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        try await enrolDeviceKey(publicKey, path: "implicit/enrol", context: "the implicit authentication enrolment", profile: profile,
+                                 authorization: authorization, accessToken: accessToken)
+    }
+
+    /// Registers a device key under the PIN key's proof: a wrong proof is a counted wrong PIN.
+    private func enrolDeviceKey(_ publicKey: [UInt8], path: String, context: String, profile: UserProfile, authorization: PinKeyAuthorization,
+                                accessToken: Redacted<String>) async throws(IdentityFlowError) {
+        let body = Self.proven(["profile_id": .string(profile.profileId), "public_key": .string(Base64URL.encode(publicKey))], by: authorization)
+        let response = try await send("POST", path: path, body: .object(body), bearer: accessToken, context: context)
+        switch (response.status, Self.errorCode(of: response)) {
+        case (200, _), (204, _): return
+        case (401, "invalid_pin"), (410, "user_deregistered"): throw Self.proofError(response, context: context, profile: profile)
+        default: throw Self.mobileAuthError(response, context: context, profile: profile)
+        }
     }
 
     /// `POST /implicit/token`, signed by the implicit authentication key.

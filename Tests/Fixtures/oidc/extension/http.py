@@ -45,7 +45,11 @@ def field(body, name, kind, optional=False):
 
 
 def bearer_token(request):
-    """The live DOT access token of the Authorization header; 401 invalid_token otherwise."""
+    """The live DOT access token of the Authorization header; 401 invalid_token otherwise.
+
+    An implicit authentication token (issued without a refresh token, by implicit/token) serves
+    resource servers only: 403 token_not_allowed at every extension endpoint.
+    """
     header = request.headers.get("Authorization", "")
     scheme, _, value = header.partition(" ")
     if scheme.lower() != "bearer" or not value.strip():
@@ -54,6 +58,10 @@ def bearer_token(request):
     token = AccessToken.objects.select_related("user").filter(token_checksum=checksum).first()
     if token is None or token.is_expired() or token.user is None:
         raise ApiError(401, "invalid_token", "The access token is unknown, expired or revoked.")
+    from .tokens import family_of  # tokens imports the models, which need the app registry
+
+    if family_of(token) is None:
+        raise ApiError(403, "token_not_allowed", "An implicit authentication token serves resource servers only.")
     return token
 
 

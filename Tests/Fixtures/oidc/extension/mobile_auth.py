@@ -17,7 +17,7 @@ from django.utils import timezone
 from . import pin_proof, tokens
 from .http import ApiError, api_view, bearer_token, field, json_body
 from .models import ImplicitKey, MobileAuthEnrolment, MobileAuthRequest
-from .pin import _consume_nonce, _decoded, _enrolment, _profile_id, _public_key, _require_owner, _wrong_proof
+from .pin import _consume_nonce, _decoded, _enrolment, _profile_id, _public_key, _require_owner, _wrong_proof, run_proven
 from .pin_proof import b64url_decode, b64url_encode
 
 KINDS = ("confirmation", "pin", "biometric")
@@ -54,22 +54,24 @@ def _request_json(request):
     }
 
 
-def _enrol_device_key(request, model):
-    """Store the profile's public key in `model` (bearer token of its user); replaces an earlier one."""
+def _enrol_device_key(request, model, label):
+    """Store the profile's public key in `model` (replacing an earlier one): the bearer token of
+    its user and a proof by its PIN key over a fresh nonce and the key (a wrong one counted)."""
     token = bearer_token(request)
     body = json_body(request)
-    profile_id = _profile_id(body)
     key = _public_key(body, "public_key")
-    with transaction.atomic():
-        _require_owner(_enrolment(profile_id), token)
-        model.objects.update_or_create(profile_id=profile_id, defaults={"public_key": b64url_encode(key)})
-    return HttpResponse(status=204)
+    _require_owner(_enrolment(_profile_id(body)), token)
+
+    def store(enrolment):
+        model.objects.update_or_create(profile_id=enrolment.profile_id, defaults={"public_key": b64url_encode(key)})
+
+    return run_proven(body, label, key, store)
 
 
 @api_view("POST")
 def enrol(request):
     """Register the profile's mobile authentication public key."""
-    return _enrol_device_key(request, MobileAuthEnrolment)
+    return _enrol_device_key(request, MobileAuthEnrolment, pin_proof.MOBILE_AUTH_ENROL)
 
 
 @api_view("POST")
@@ -177,7 +179,7 @@ def answer(request):
 @api_view("POST")
 def implicit_enrol(request):
     """Register the profile's implicit authentication public key."""
-    return _enrol_device_key(request, ImplicitKey)
+    return _enrol_device_key(request, ImplicitKey, pin_proof.IMPLICIT_ENROL)
 
 
 @api_view("POST")

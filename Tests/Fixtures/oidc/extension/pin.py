@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from . import tokens
 from .http import ApiError, api_view, bearer_token, field, json_body
-from .models import DeregisteredProfile, PinEnrolment, PinNonce
+from .models import DeregisteredProfile, PinEnrolment, PinNonce, ProfileTokenFamily
 from . import pin_proof
 from .pin_proof import b64url_decode, b64url_encode
 
@@ -117,6 +117,12 @@ def enrol(request):
             raise ApiError(410, "user_deregistered", "The profile was deregistered; register again.")
         enrolment = PinEnrolment.objects.select_for_update().filter(profile_id=profile_id).first()
         if enrolment is None:
+            # A first enrolment binds the sign-in that just happened: a token whose sign-in (its
+            # refresh-token family) is bound to a profile already cannot enrol another one.
+            family = tokens.family_of(token)
+            if family is None or ProfileTokenFamily.objects.filter(token_family=family).exists():
+                raise ApiError(403, "token_not_allowed",
+                               "A first PIN enrolment needs the access token of the sign-in that just happened.")
             enrolment = PinEnrolment(profile_id=profile_id, user=token.user)
         else:
             _require_owner(enrolment, token)
@@ -222,55 +228,80 @@ def biometric_enrol(request):
     """Register the profile's biometric public key under a proof by its PIN key (counted when wrong)."""
     token = bearer_token(request)
     body = json_body(request)
-    profile_id = _profile_id(body)
     key = _public_key(body, "public_key")
+    _require_owner(_enrolment(_profile_id(body)), token)
+
+    def store(enrolment):
+        enrolment.biometric_key = b64url_encode(key)
+        enrolment.save()
+
+    return run_proven(body, pin_proof.BIOMETRIC_ENROL, key, store)
+
+
+def _proof_fields(body):
+    """The body's profile id, nonce and a well-formed P-256 signature; 400 otherwise."""
+    profile_id = _profile_id(body)
     nonce = _decoded(body, "nonce", range(16, 65))
     proof = _decoded(body, "proof", (64,))
     if not pin_proof.signature_well_formed(proof):
         raise ApiError(400, "invalid_request", "'proof' is not a P-256 signature r || s with r and s in 1..n-1.")
+    return profile_id, nonce, proof
+
+
+def _proven(profile_id, nonce, proof, label, subject, change):
+    """Inside a transaction: checks the proof by the profile's PIN key over the nonce and
+    `subject` and applies `change(enrolment)`, or counts a wrong proof. Returns None or the
+    ApiError to answer after the transaction commits. The nonce is spent whatever happens."""
+    enrolment = _enrolment(profile_id, for_update=True)
+    if enrolment.version != 2:
+        return ApiError(400, "invalid_request", "The profile's PIN is not v2 yet.")
+    if not _consume_nonce(profile_id, nonce):
+        return ApiError(400, "invalid_nonce", "The nonce is unknown, used or expired.")
+    if not pin_proof.signature_valid(b64url_decode(enrolment.public_key), proof, pin_proof.message(label, profile_id, nonce, subject)):
+        return _wrong_proof(enrolment)
+    return change(enrolment)
+
+
+def run_proven(body, label, subject, change):
+    """Checks a PIN-key proof over the body's nonce and `subject` and applies `change(enrolment)`
+    in one transaction; raises the refusal after it commits (so that a wrong proof stays counted)."""
+    profile_id, nonce, proof = _proof_fields(body)
     with transaction.atomic():
-        enrolment = _enrolment(profile_id, for_update=True)
-        _require_owner(enrolment, token)
-        if enrolment.version != 2:
-            outcome = ApiError(400, "invalid_request", "The profile's PIN is not v2 yet.")
-        elif not _consume_nonce(profile_id, nonce):
-            outcome = ApiError(400, "invalid_nonce", "The nonce is unknown, used or expired.")
-        elif pin_proof.signature_valid(b64url_decode(enrolment.public_key), proof,
-                                       pin_proof.message(pin_proof.BIOMETRIC_ENROL, profile_id, nonce, key)):
-            enrolment.biometric_key = b64url_encode(key)
-            enrolment.save()
-            outcome = None
-        else:
-            outcome = _wrong_proof(enrolment)
+        outcome = _proven(profile_id, nonce, proof, label, subject, change)
     if isinstance(outcome, ApiError):
         raise outcome
     return HttpResponse(status=204)
 
 
-@api_view("DELETE")
-def biometric(request, profile_id):
-    """Revoke the profile's biometric key (bearer token of its user); the PIN stays."""
-    token = bearer_token(request)
-    with transaction.atomic():
-        enrolment = _enrolment(profile_id, for_update=True)
-        _require_owner(enrolment, token)
+@api_view("POST")
+def biometric_revoke(request):
+    """Revoke the profile's biometric key on its PIN key's proof; the PIN stays."""
+
+    def revoke(enrolment):
+        if not enrolment.biometric_key:
+            return ApiError(404, "authenticator_not_registered", "The profile has no biometric key.")
         enrolment.biometric_key = ""
         enrolment.save()
-    return HttpResponse(status=204)
+
+    return run_proven(json_body(request), pin_proof.BIOMETRIC_REVOKE, b"", revoke)
 
 
-@api_view("GET", "DELETE")
+@api_view("GET")
 def profile(request, profile_id):
-    """GET: does the profile exist? DELETE: deregister it (bearer token of its user)."""
-    if request.method == "GET":
-        _enrolment(profile_id)
-        return JsonResponse({"profile_id": profile_id})
-    token = bearer_token(request)
-    with transaction.atomic():
-        enrolment = _enrolment(profile_id, for_update=True)
-        _require_owner(enrolment, token)
+    """Does the profile exist?"""
+    _enrolment(profile_id)
+    return JsonResponse({"profile_id": profile_id})
+
+
+@api_view("POST")
+def deregister(request):
+    """Deregister a profile on its PIN key's proof: its enrolment, device keys, nonces and tokens."""
+
+    def forget(enrolment):
+        profile_id = enrolment.profile_id
         enrolment.delete()
         _forget_device_keys(profile_id)
         PinNonce.objects.filter(profile_id=profile_id).delete()
-        tokens.revoke_profile_tokens(profile_id, extra_access_token=token)
-    return HttpResponse(status=204)
+        tokens.revoke_profile_tokens(profile_id)
+
+    return run_proven(json_body(request), pin_proof.DEREGISTER, b"", forget)

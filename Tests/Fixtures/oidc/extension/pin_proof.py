@@ -18,6 +18,10 @@ MOBILE_AUTH_ANSWER = b"identityflow-mobile-auth-answer-v1"
 MOBILE_AUTH_PIN = b"identityflow-mobile-auth-pin-v1"
 MOBILE_AUTH_BIOMETRIC = b"identityflow-mobile-auth-biometric-v1"
 IMPLICIT_TOKEN = b"identityflow-implicit-token-v1"
+MOBILE_AUTH_ENROL = b"identityflow-mobile-auth-enrol-v2"
+IMPLICIT_ENROL = b"identityflow-implicit-enrol-v2"
+BIOMETRIC_REVOKE = b"identityflow-biometric-revoke-v2"
+DEREGISTER = b"identityflow-deregister-v2"
 ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
 
 
