@@ -115,8 +115,8 @@ extension UserClient {
     /// - Returns: The request and the user's decision; a denial is a result, not an error.
     /// - Throws: ``IdentityFlowError``: ``ErrorCode/mobileAuthRequestExpired``,
     ///   ``ErrorCode/mobileAuthRequestNotFound``, ``ErrorCode/mobileAuthNotEnrolled``,
-    ///   ``ErrorCode/statelessUser`` for a stateless profile, ``ErrorCode/invalidMobileAuthOtp``,
-    ///   ``ErrorCode/userDeregistered`` after the last wrong
+    ///   ``ErrorCode/statelessUser`` for a stateless profile, ``ErrorCode/invalidMobileAuthOtp``
+    ///   (also for a code whose profile is not on this device), ``ErrorCode/userDeregistered`` after the last wrong
     ///   PIN, ``ErrorCode/actionCancelled``, ...
     public func handleMobileAuthRequest(_ source: MobileAuthSource, responder: some ChallengeResponder) async throws(IdentityFlowError) -> MobileAuthResult {
         try await runAsync(responder: responder) { (host: FlowHost<UserProfile, MobileAuthResult>) in
@@ -144,6 +144,9 @@ extension UserClient {
             case .otp(let text):
                 guard let otp = MobileAuthOTP(text) else {
                     throw IdentityFlowError(.invalidMobileAuthOtp, "The text is not a mobile authentication one-time code.")
+                }
+                guard self.withState({ $0.profiles[otp.profile] }) != nil else {
+                    throw IdentityFlowError(.invalidMobileAuthOtp, "The one-time code is for a profile that is not on this device.")
                 }
                 (profile, lookup, request) = (otp.profile, .otp(otp.code), nil)
             }

@@ -271,6 +271,16 @@ struct MobileAuthFlowTests {
             Issue.record("a stateless profile's requests were listed")
         } catch { #expect(error.code == .statelessUser, "\(error)") }
     }
+
+    @Test("a well-formed one-time code for a profile that is not on this device is invalidMobileAuthOtp (11019)")
+    func otpForAnotherDevice() async throws {
+        let harness = try await Harness.make()
+        _ = try await Self.enrolled(harness, push: false)
+        let foreign = try MobileAuthOTP.make(for: UserProfile(profileId: "not-on-this-device"))
+        #expect(!harness.client.canHandleMobileAuthOTP(foreign))
+        let (result, _) = try await handle(harness, .otp(foreign), [])
+        #expect(result.failure?.code == .invalidMobileAuthOtp, "\(String(describing: result.failure))")
+    }
 }
 
 /// Records the answers a client sends, for replay tests.
