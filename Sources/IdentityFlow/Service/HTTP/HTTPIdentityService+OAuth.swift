@@ -111,7 +111,7 @@ extension HTTPIdentityService {
         ]))
         guard response.status == 200 else { throw Self.oauthError(response, context: "the code exchange") }
         let scopes = request.scopes.isEmpty ? configuration.scopes : request.scopes
-        let tokens = try tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: scopes)
+        let tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: scopes)
         do throws(IdentityFlowError) {
             if let idToken = tokens.idToken {
                 _ = try await validateIdToken(idToken, nonce: request.nonce.value, accessToken: tokens.accessToken, serverDate: response.date)
@@ -141,7 +141,7 @@ extension HTTPIdentityService {
             ("client_id", configuration.clientID),
         ]))
         guard response.status == 200 else { throw Self.oauthError(response, context: "the token refresh") }
-        var tokens = try tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: configuration.scopes)
+        var tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: configuration.scopes)
         if tokens.refreshToken == nil { tokens.refreshToken = refreshToken }
         if let idToken = tokens.idToken {
             do throws(IdentityFlowError) { _ = try await validateIdToken(idToken, nonce: nil, accessToken: tokens.accessToken, serverDate: response.date) } catch {
@@ -158,13 +158,18 @@ extension HTTPIdentityService {
     ///   or refuses this public client because it lets only clients with a secret revoke;
     ///   otherwise as the table in the type's discussion.
     public func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
+        try await revoke(refreshToken: tokens.refreshToken, accessToken: tokens.accessToken)
+    }
+
+    /// Revokes whichever of the two tokens is given, the refresh token first.
+    private func revoke(refreshToken: Redacted<String>?, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
         let metadata = try await providerMetadata()
         guard let endpoint = metadata.revocationEndpoint else {
             throw IdentityFlowError(.configurationInvalid, "The provider names no revocation_endpoint in its discovery document.")
         }
         var pending: [(Redacted<String>, String)] = []
-        if let refreshToken = tokens.refreshToken { pending.append((refreshToken, "refresh_token")) }
-        pending.append((tokens.accessToken, "access_token"))
+        if let refreshToken { pending.append((refreshToken, "refresh_token")) }
+        if let accessToken { pending.append((accessToken, "access_token")) }
         for (token, hint) in pending {
             let response = try await transport.send(formRequest(endpoint, [
                 ("token", token.value), ("token_type_hint", hint), ("client_id", configuration.clientID),
@@ -215,8 +220,25 @@ extension HTTPIdentityService {
     // MARK: - Token responses
 
     /// Reads an OAuth token response (RFC 6749 §5.1): `token_type` `Bearer` in any case, and
-    /// `expires_in` as a number or a string of digits.
-    func tokenSet(from json: JSONValue, requestedScopes: [String]) throws(IdentityFlowError) -> TokenSet {
+    /// `expires_in` as a number or a string of digits. An answer refused here (another
+    /// `token_type`, a malformed member) has its access and refresh tokens revoked, best effort,
+    /// before the error is thrown, as every refused token answer does: none stays live unused.
+    func tokenSet(from json: JSONValue, requestedScopes: [String]) async throws(IdentityFlowError) -> TokenSet {
+        do throws(IdentityFlowError) {
+            return try parsedTokenSet(from: json, requestedScopes: requestedScopes)
+        } catch {
+            func token(_ member: String) -> Redacted<String>? {
+                json[member]?.stringValue.flatMap { $0.isEmpty ? nil : Redacted($0) }
+            }
+            let refreshToken = token("refresh_token"), accessToken = token("access_token")
+            if refreshToken != nil || accessToken != nil {
+                try? await revoke(refreshToken: refreshToken, accessToken: accessToken)
+            }
+            throw error
+        }
+    }
+
+    private func parsedTokenSet(from json: JSONValue, requestedScopes: [String]) throws(IdentityFlowError) -> TokenSet {
         let context = "The token response"
         guard let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty else { throw Self.malformed(context, member: "access_token") }
         guard let type = json["token_type"]?.stringValue, type.lowercased() == "bearer" else { throw Self.malformed(context, member: "token_type") }
