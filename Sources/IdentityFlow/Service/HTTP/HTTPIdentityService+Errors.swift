@@ -113,7 +113,7 @@ extension HTTPIdentityService {
         case (404, "unknown_profile"):
             error = IdentityFlowError(.userDeregistered, "The server no longer knows the profile.")
             error.userProfile = profile
-        case (401, _):
+        case (401, _), (400, "invalid_token"):
             error = IdentityFlowError(.userNotAuthenticated, "The server refused the access token at \(context) (\(code)).")
         case (400, _), (403, _), (405, _):
             error = IdentityFlowError(.requestInvalid, "The server refused the request at \(context) (\(code)).")

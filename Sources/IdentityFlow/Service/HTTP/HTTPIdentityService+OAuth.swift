@@ -194,7 +194,8 @@ extension HTTPIdentityService {
     /// The userinfo endpoint's claims for an access token.
     /// - Parameter accessToken: The access token.
     /// - Returns: The claims (`sub`, and e.g. `email`, `name`).
-    /// - Throws: ``ErrorCode/userNotAuthenticated`` when the token is refused (401);
+    /// - Throws: ``ErrorCode/userNotAuthenticated`` when the token is refused (401, 403, or 400
+    ///   naming `invalid_token`);
     ///   ``ErrorCode/configurationInvalid`` when the server names no userinfo endpoint.
     package func userInfo(accessToken: Redacted<String>) async throws(IdentityFlowError) -> [String: JSONValue] {
         let metadata = try await providerMetadata()
@@ -205,9 +206,10 @@ extension HTTPIdentityService {
         request.setValue("Bearer \(accessToken.value)", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let response = try await transport.send(request)
-        if response.status == 401 || response.status == 403 {
+        let named = BearerTokenRefusal.errorCode(wwwAuthenticate: response.header("WWW-Authenticate"), json: response.json)
+        if response.status == 403 || BearerTokenRefusal.refusesToken(status: response.status, error: named) {
             var error = IdentityFlowError(.userNotAuthenticated, "The userinfo endpoint refused the access token (HTTP \(response.status)).")
-            error.oauthError = Self.errorCode(of: response) ?? "invalid_token"
+            error.oauthError = named ?? "invalid_token"
             throw error
         }
         guard response.status == 200 else { throw Self.statusError(response, context: "userinfo") }
