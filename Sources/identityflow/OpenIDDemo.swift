@@ -90,7 +90,7 @@ struct OpenIDDemo {
         line("note", "no IdentityFlow extension endpoints at <issuer origin>/identityflow: registration needs")
         line("", "them for the PIN, so this run shows the OpenID Connect part alone, through HTTPIdentityService.")
         section("1. Sign in through the browser (PKCE S256, state, nonce)")
-        do {
+        do throws(IdentityFlowError) {
             let request = try AuthorizationRequest(redirectURI: configuration.redirectURI, scopes: configuration.scopes)
             let url = try await service.authorizationURL(for: IdentityProvider(identifier: "oidc", name: "OpenID Connect", kind: .browser), request: request)
             print("  open        \(url.absoluteString)")
@@ -105,13 +105,27 @@ struct OpenIDDemo {
             try await service.checkAuthorizationResponseIssuer(issuer)
             section("2. Exchange the code and validate the ID token")
             let tokens = try await service.exchangeCode(code, request: request)
+            var subject: String?
             if let idToken = tokens.idToken {
-                line("id token", "\(try await service.validateIdToken(idToken, nonce: request.nonce.value))")
+                let info = try await service.validateIdToken(idToken, nonce: request.nonce.value)
+                line("id token", "\(info)")
+                subject = info.subject
             }
             line("tokens", "\(tokens)")
             section("3. Userinfo, then revoke the tokens")
-            let info = try await service.userInfo(accessToken: tokens.accessToken)
-            line("userinfo", info.keys.sorted().joined(separator: ", "))
+            if let subject {
+                // OpenID Connect Core §5.3.2: an answer for another subject is refused, and the
+                // session it came with is not left live.
+                do throws(IdentityFlowError) {
+                    let info = try await service.userInfo(accessToken: tokens.accessToken, subject: subject)
+                    line("userinfo", info.keys.sorted().joined(separator: ", "))
+                } catch {
+                    try? await service.revoke(tokens)
+                    throw error
+                }
+            } else {
+                line("userinfo", "not asked: without an ID token its sub cannot be checked (OpenID Connect Core §5.3.2)")
+            }
             try await service.revoke(tokens)
             line("result", "signed in, validated and revoked")
             return 0

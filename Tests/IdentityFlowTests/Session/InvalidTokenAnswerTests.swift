@@ -86,7 +86,7 @@ struct InvalidTokenAnswerTests {
         defer { server.stop() }
         let service = try HTTPTestSupport.service(server)
         let error = await HTTPTestSupport.expectError(.userNotAuthenticated) { () throws(IdentityFlowError) in
-            try await service.userInfo(accessToken: Redacted("access-1"))
+            try await service.userInfo(accessToken: Redacted("access-1"), subject: "user-1")
         }
         #expect(error?.oauthError == "invalid_token")
     }

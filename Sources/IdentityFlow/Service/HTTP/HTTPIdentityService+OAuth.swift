@@ -191,13 +191,19 @@ extension HTTPIdentityService {
         return error
     }
 
-    /// The userinfo endpoint's claims for an access token.
-    /// - Parameter accessToken: The access token.
+    /// The userinfo endpoint's claims for an access token, for the subject of the session's ID token.
+    ///
+    /// OpenID Connect Core §5.3.2: the answer's `sub` must be exactly the ID token's `sub` (compared
+    /// as bytes), or its claims must not be used; such an answer is refused.
+    /// - Parameters:
+    ///   - accessToken: The access token.
+    ///   - subject: The `sub` of the session's validated ID token.
     /// - Returns: The claims (`sub`, and e.g. `email`, `name`).
     /// - Throws: ``ErrorCode/userNotAuthenticated`` when the token is refused (401, 403, or 400
     ///   naming `invalid_token`);
-    ///   ``ErrorCode/configurationInvalid`` when the server names no userinfo endpoint.
-    package func userInfo(accessToken: Redacted<String>) async throws(IdentityFlowError) -> [String: JSONValue] {
+    ///   ``ErrorCode/configurationInvalid`` when the server names no userinfo endpoint;
+    ///   ``ErrorCode/invalidServerResponse`` when the answer is for another subject.
+    package func userInfo(accessToken: Redacted<String>, subject: String) async throws(IdentityFlowError) -> [String: JSONValue] {
         let metadata = try await providerMetadata()
         guard let endpoint = metadata.userinfoEndpoint else {
             throw IdentityFlowError(.configurationInvalid, "The provider names no userinfo_endpoint in its discovery document.")
@@ -213,8 +219,11 @@ extension HTTPIdentityService {
             throw error
         }
         guard response.status == 200 else { throw Self.statusError(response, context: "userinfo") }
-        guard let claims = try Self.jsonObject(response, context: "The userinfo answer").objectValue, claims["sub"]?.stringValue != nil else {
+        guard let claims = try Self.jsonObject(response, context: "The userinfo answer").objectValue, let answered = claims["sub"]?.stringValue else {
             throw Self.malformed("The userinfo answer", member: "sub")
+        }
+        guard answered.hasSameBytes(as: subject) else {
+            throw IdentityFlowError(.invalidServerResponse, "The userinfo answer is for another subject than the ID token's, so its claims are not used (OpenID Connect Core §5.3.2).")
         }
         return claims
     }
