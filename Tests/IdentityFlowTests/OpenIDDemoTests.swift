@@ -70,6 +70,16 @@ struct OpenIDDemoTests {
         return (status, output, provider)
     }
 
+    @Test("a provider without a revocation endpoint: sign-in, validation and userinfo succeed, the logout is local, and the demo exits 0")
+    func noRevocationEndpoint() async throws {
+        let (status, output, _) = try await Self.run(Script(offersRevocation: false))
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("IdTokenInfo(sub: user-1"), "\(output)")
+        #expect(output.contains("userinfo"), "\(output)")
+        #expect(output.contains("on this device only"), "\(output)")
+        #expect(output.contains("revocation_endpoint"), "\(output)")
+    }
+
     @Test("a userinfo answer for another subject than the ID token's is refused (OpenID Connect Core §5.3.2): exit 1, claims not shown")
     func userinfoForAnotherSubject() async throws {
         let (status, output, provider) = try await Self.run(Script(userinfoSubject: "someone-else"))
