@@ -79,7 +79,8 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     /// use, configured or discovered. Empty by default: the endpoint must then be `https`, or
     /// `http` to a loopback host, like every other endpoint, since its URL carries the `state`,
     /// `nonce` and PKCE challenge. Set it in code; a configuration file cannot. `http`, `https`,
-    /// `javascript`, `data`, `file`, `blob`, `about` and `vbscript` are never custom schemes.
+    /// `javascript`, `data`, `file`, `blob`, `about`, `vbscript`, `ftp`, `ws` and `wss` are never
+    /// custom schemes (``problem`` refuses them).
     public var appAuthorizationSchemes: Set<String> = []
     /// Further authorization parameters; they never replace the ones IdentityFlow sets itself.
     public var extraAuthorizationParameters: [String: String]
@@ -246,8 +247,9 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     ///
     /// Rules: an issuer or a discovery URL; a client id; every server URL `https`, or `http` to a
     /// loopback host; the app authorization endpoint too, or of a scheme listed in
-    /// ``appAuthorizationSchemes``, which lists custom schemes only; a positive, finite timeout; a clock skew from 0 to 300 seconds (an
-    /// infinite or huge skew would switch ID token expiry checks off); a body cap of at least 1 KiB.
+    /// ``appAuthorizationSchemes``, which lists custom schemes only; a positive, finite timeout; a
+    /// clock skew from 0 to 300 seconds (an infinite or huge skew would switch ID token expiry
+    /// checks off); a body cap of at least 1 KiB.
     public var problem: IdentityFlowError? {
         guard let base = discoveryURL ?? issuer else {
             return IdentityFlowError(.configurationInvalid, "Give the issuer or the discovery URL.")
