@@ -105,6 +105,30 @@ struct SecretsTests {
         #expect(String(describing: RegistrationMachine.CustomSession(id: nil)) == "CustomSession(id: nil)")
     }
 
+    @Test("A service configuration shows no login hint or request object, and ID token claims show no claim but sub and iss")
+    func configurationAndClaimsAreRedacted() throws {
+        var configuration = HTTPServiceConfiguration(issuer: URL(string: "https://id.example")!, clientID: "app", redirectURI: URL(string: "app://cb")!)
+        configuration.loginHint = "alice@example.com"
+        configuration.requestObject = "eyJhbGciOiJSUzI1NiJ9.request-object-known.c2ln"
+        configuration.idTokenHint = Redacted("id-token-hint-known")
+        let info = try IdTokenInfo(claims: [
+            "sub": .string("user-1"), "iss": .string("https://id.example"), "aud": .string("app"), "exp": .number(2_000_000_000),
+            "iat": .number(1_700_000_000), "nonce": .string("nonce-known"), "email": .string("alice-claim@example.com"),
+            "name": .string("Alice Known"), "phone_number": .string("+31 6 1234 5678"),
+        ])
+        for value in [configuration as Any, info] {
+            var dumped = ""
+            dump(value, to: &dumped)
+            for view in [String(describing: value), String(reflecting: value), dumped] {
+                for secret in ["alice@example.com", "request-object-known", "id-token-hint-known", "nonce-known", "alice-claim@example.com",
+                               "Alice Known", "1234 5678"] {
+                    #expect(!view.contains(secret), "\(secret) leaked in: \(view)")
+                }
+            }
+        }
+        #expect(String(describing: info).contains("user-1"), "the subject still identifies the token")
+    }
+
     /// Description, debug description and dump of each value that holds a registration session.
     static func registrationSessionViews(session: String, data: String) -> [String] {
         let answer = CustomRegistrationAnswer(info: CustomInfo(status: 2000, data: data), session: session, tokens: TokenSet(accessToken: "at-known", refreshToken: nil, idToken: nil))

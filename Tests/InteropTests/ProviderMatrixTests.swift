@@ -127,8 +127,9 @@ struct ProviderMatrixTests {
         let (request, code) = try await provider.code(service)
         let tokens = try await service.exchangeCode(code, request: request)
         let idToken = try #require(tokens.idToken)
-        #expect(try await service.validateIdToken(idToken, nonce: request.nonce.value).issuer == provider.issuer.absoluteString)
-        #expect(try await service.userInfo(accessToken: tokens.accessToken)["sub"] != nil)
+        let info = try await service.validateIdToken(idToken, nonce: request.nonce.value)
+        #expect(info.issuer == provider.issuer.absoluteString)
+        #expect(try await service.userInfo(accessToken: tokens.accessToken, subject: info.subject)["sub"]?.stringValue == info.subject)
     }
 
     @Test("a client registered for PS256 or ES384 ID tokens: the code exchange validates the signature and its at_hash by that algorithm's hash",
@@ -195,11 +196,12 @@ struct ProviderMatrixTests {
         let service = try provider.service()
         let (request, code) = try await provider.code(service)
         let tokens = try await service.exchangeCode(code, request: request)
+        let subject = try await service.validateIdToken(try #require(tokens.idToken), nonce: request.nonce.value).subject
         switch provider.revocation {
         case .offered:
             try await service.revoke(tokens)
             await InteropEnvironment.expectError(.userNotAuthenticated) { () throws(IdentityFlowError) in
-                try await service.userInfo(accessToken: tokens.accessToken)
+                try await service.userInfo(accessToken: tokens.accessToken, subject: subject)
             }
         case .absent, .confidentialClientsOnly:
             let error = await InteropEnvironment.expectError(.configurationInvalid) { () throws(IdentityFlowError) in try await service.revoke(tokens) }

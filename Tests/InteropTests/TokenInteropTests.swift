@@ -23,7 +23,7 @@ struct TokenInteropTests {
         #expect(info.nonce == request.nonce.value)
         #expect(info.audiences.contains(InteropEnvironment.clientID))
         #expect(info.email == "alice@example.test")
-        let claims = try await service.userInfo(accessToken: tokens.accessToken)
+        let claims = try await service.userInfo(accessToken: tokens.accessToken, subject: info.subject)
         #expect(claims["sub"]?.stringValue == info.subject)
         #expect(claims["preferred_username"]?.stringValue == "alice")
 
@@ -32,7 +32,7 @@ struct TokenInteropTests {
         let second = try #require(refreshed.refreshToken)
         #expect(second != first, "the rotated refresh token replaces the old one")
         #expect(refreshed.accessToken != tokens.accessToken)
-        let authenticated = try await service.userInfo(accessToken: refreshed.accessToken)
+        let authenticated = try await service.userInfo(accessToken: refreshed.accessToken, subject: info.subject)
         #expect(authenticated["sub"]?.stringValue == info.subject)
         let reused = await InteropEnvironment.expectError(.externalIdentityProviderFailure) { () throws(IdentityFlowError) in try await service.refresh(first) }
         #expect(reused?.oauthError == "invalid_grant")
@@ -42,9 +42,10 @@ struct TokenInteropTests {
     func revocation() async throws {
         let service = try InteropEnvironment.service()
         let tokens = try await InteropEnvironment.tokens(service: service)
-        _ = try await service.userInfo(accessToken: tokens.accessToken)
+        let subject = try await service.validateIdToken(try #require(tokens.idToken), nonce: nil).subject
+        _ = try await service.userInfo(accessToken: tokens.accessToken, subject: subject)
         try await service.revoke(tokens)
-        let userinfo = await InteropEnvironment.expectError(.userNotAuthenticated) { () throws(IdentityFlowError) in try await service.userInfo(accessToken: tokens.accessToken) }
+        let userinfo = await InteropEnvironment.expectError(.userNotAuthenticated) { () throws(IdentityFlowError) in try await service.userInfo(accessToken: tokens.accessToken, subject: subject) }
         #expect(userinfo?.oauthError != nil)
         let refreshToken = try #require(tokens.refreshToken)
         await InteropEnvironment.expectError(.externalIdentityProviderFailure) { () throws(IdentityFlowError) in try await service.refresh(refreshToken) }

@@ -32,6 +32,9 @@ final class ChangePinFlow: FlowPerformer {
             host.challenge(engine.createPinChallenge(for: profile, error: error, answered: ChangePinMachine.Event.pinProvided))
             return .done
         case .enrolPin(let pin, let tokens, let currentKey):
+            // From here a cancel changes nothing (cancelCurrentFlow() says false): the server may
+            // take the new PIN at any moment, and the device must end up agreeing with it.
+            engine.commit()
             let client = self.client
             return engine.call { () throws(IdentityFlowError) in
                 return .pinEnrolled(try await client.enrolNewPin(pin, for: profile, currentKey: currentKey, accessToken: tokens.accessToken))

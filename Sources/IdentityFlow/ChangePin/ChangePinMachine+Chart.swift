@@ -15,7 +15,6 @@ extension ChangePinMachine {
             .init(from: "enrollingNewPin", on: "serviceFailed", to: "revokingTokens"),
             .init(from: "awaitingNewPin", on: "challengeAbandoned", to: "revokingTokens"),
             .init(from: "awaitingNewPin", on: "cancelRequested", to: "revokingTokens"),
-            .init(from: "enrollingNewPin", on: "cancelRequested", to: "revokingTokens"),
             .init(from: "storingSession", on: "sessionStored", to: "changed"),
             .init(from: "storingSession", on: "serviceFailed", to: "failed"),
         ]

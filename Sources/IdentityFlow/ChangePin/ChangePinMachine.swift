@@ -33,7 +33,9 @@ package struct ChangePinMachine: StateMachine {
         case verifyingCurrentPin(PinCounters)
         /// The host chooses the new PIN.
         case awaitingNewPin(TokenSet, currentKey: ProvenPinKey)
-        /// The server enrols the new PIN's verifier.
+        /// The server enrols the new PIN's public key. A cancel is no longer taken: the server may
+        /// hold the new PIN already, so the flow waits for its answer and reports what it says
+        /// (the change done, or failed with the old PIN still in force).
         case enrollingNewPin(TokenSet, currentKey: ProvenPinKey)
         /// The device stores the fresh tokens.
         case storingSession(TokenSet)
@@ -146,7 +148,8 @@ package struct ChangePinMachine: StateMachine {
             switch event {
             case .pinEnrolled(let newKey): return go(.storingSession(tokens), Effects(.storeSession(tokens, pinKey: newKey)))
             case .serviceFailed(let error): return go(.revokingTokens(error), Effects(.revokeTokens(tokens)))
-            case .cancelRequested: return go(.revokingTokens(ChallengeAbandonment.flowCancelled), Effects(.revokeTokens(tokens)))
+            // Too late to cancel once the new PIN is on its way: a cancel that turned a change the
+            // server accepted into a failure would leave the user typing the old PIN into lockout.
             default: return nil
             }
         case .storingSession:

@@ -54,7 +54,8 @@ extension UserClient {
     /// Push notifications can be missed; list these when the app comes to the foreground.
     /// - Parameter profile: One profile, or `nil` for all enrolled ones.
     /// - Returns: The requests, not yet expired.
-    /// - Throws: ``ErrorCode/mobileAuthNotEnrolled`` for a profile that is not enrolled; the service's errors.
+    /// - Throws: ``ErrorCode/mobileAuthNotEnrolled`` for a profile that is not enrolled,
+    ///   ``ErrorCode/statelessUser`` for a stateless one; the service's errors.
     public func pendingMobileAuthRequests(for profile: UserProfile? = nil) async throws(IdentityFlowError) -> [MobileAuthRequest] {
         try requireStarted()
         let profiles = try profile.map { profile throws(IdentityFlowError) in [try enrolledProfile(profile).profile] }
@@ -118,7 +119,8 @@ extension UserClient {
     /// - Returns: The request and the user's decision; a denial is a result, not an error.
     /// - Throws: ``IdentityFlowError``: ``ErrorCode/mobileAuthRequestExpired``,
     ///   ``ErrorCode/mobileAuthRequestNotFound``, ``ErrorCode/mobileAuthNotEnrolled``,
-    ///   ``ErrorCode/invalidMobileAuthOtp``, ``ErrorCode/userDeregistered`` after the last wrong
+    ///   ``ErrorCode/statelessUser`` for a stateless profile, ``ErrorCode/invalidMobileAuthOtp``
+    ///   (also for a code whose profile is not on this device), ``ErrorCode/userDeregistered`` after the last wrong
     ///   PIN, ``ErrorCode/actionCancelled``, ...
     public func handleMobileAuthRequest(_ source: MobileAuthSource, responder: some ChallengeResponder) async throws(IdentityFlowError) -> MobileAuthResult {
         try await runAsync(responder: responder) { (host: FlowHost<UserProfile, MobileAuthResult>) in
@@ -146,6 +148,9 @@ extension UserClient {
             case .otp(let text):
                 guard let otp = MobileAuthOTP(text) else {
                     throw IdentityFlowError(.invalidMobileAuthOtp, "The text is not a mobile authentication one-time code.")
+                }
+                guard self.withState({ $0.profiles[otp.profile] }) != nil else {
+                    throw IdentityFlowError(.invalidMobileAuthOtp, "The one-time code is for a profile that is not on this device.")
                 }
                 (profile, lookup, request) = (otp.profile, .otp(otp.code), nil)
             }
@@ -219,9 +224,14 @@ extension UserClient {
                                 stepUp: stepUp?.1, stepUpAuthenticator: stepUp?.0)
     }
 
-    /// The stored profile, enrolled for mobile authentication on this device.
+    /// The stored profile, enrolled for mobile authentication on this device; a stateless one is
+    /// ``ErrorCode/statelessUser``, as for every device-key feature.
     private func enrolledProfile(_ profile: UserProfile) throws(IdentityFlowError) -> StoredProfile {
-        guard let stored = withState({ $0.profiles[profile] }), stored.mobileAuthEnrolled else { throw Self.notEnrolled(profile) }
+        let stored = withState { $0.profiles[profile] }
+        if profile.isStateless || stored?.profile.isStateless == true {
+            throw IdentityFlowError(.statelessUser, "Mobile authentication needs a profile stored on this device; this one is stateless.")
+        }
+        guard let stored, stored.mobileAuthEnrolled else { throw Self.notEnrolled(profile) }
         return stored
     }
 

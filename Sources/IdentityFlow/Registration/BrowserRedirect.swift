@@ -21,7 +21,8 @@ package enum BrowserRedirect: Sendable, Hashable {
     ///
     /// Scheme and host compare case-insensitively, a missing port equals the scheme's default, and
     /// an empty path equals `/` (a trailing slash never matters). Then the `state` must be the one
-    /// sent, then an `error` or a `code` must be present.
+    /// sent, then an `error` or a `code` must be present. Query values are form-decoded (RFC 6749
+    /// Appendix B): `+` is a space, `%2B` a plus.
     /// - Parameters:
     ///   - url: The URL the browser was sent to.
     ///   - request: The request that started the registration.
@@ -30,7 +31,7 @@ package enum BrowserRedirect: Sendable, Hashable {
         guard let actual = Endpoint(url), let expected = Endpoint(request.redirectURI), actual == expected else {
             return .redirectMismatch
         }
-        let items = URLQuery.items(of: url) ?? []
+        let items = URLQuery.formItems(of: url) ?? []
         func first(_ name: String) -> String? {
             items.first { $0.name == name }.map { $0.value ?? "" }
         }
@@ -85,7 +86,7 @@ package enum BrowserRedirect: Sendable, Hashable {
     /// Whether `url` carries `state` as its (first) `state` parameter, compared as bytes: how
     /// ``UserClient/handleRedirect(_:)`` tells which registration a redirect belongs to.
     static func carries(state: String, in url: URL) -> Bool {
-        guard let value = URLQuery.items(of: url)?.first(where: { $0.name == "state" })?.value else { return false }
+        guard let value = URLQuery.formItems(of: url)?.first(where: { $0.name == "state" })?.value else { return false }
         return value.hasSameBytes(as: state)
     }
 

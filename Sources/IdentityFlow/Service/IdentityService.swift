@@ -75,9 +75,15 @@ public protocol IdentityService: Sendable {
     /// - Throws: ``ErrorCode/userDeregistered`` when the server no longer knows the profile.
     nonisolated(nonsending) func pinLoginChallenge(for profile: UserProfile) async throws(IdentityFlowError) -> PinLoginChallenge
 
-    /// Checks a PIN proof; the server counts wrong ones.
+    /// Checks a PIN proof (PIN proof v2, `docs/pin-proof.md`); the server counts wrong ones.
+    ///
+    /// The proof is an ECDSA P-256 (SHA-256) signature by the PIN key, derived on the device from
+    /// the PIN and the device secret, over `message("identityflow-pin-proof-v2", profile_id,
+    /// nonce)`; the server verifies it with the PIN public key it stores. A profile not yet
+    /// upgraded from v1 (the challenge said `version: 1`) sends its v1 proof here once, at the
+    /// login that upgrades it (`docs/pin-proof.md`, Migration).
     /// - Parameters:
-    ///   - proof: `HMAC-SHA256(key, context ‖ nonce)`, see `docs/pin-proof.md`.
+    ///   - proof: The signature, raw `r ‖ s` (64 bytes, big-endian).
     ///   - profile: The profile logging in.
     ///   - nonce: The nonce from ``pinLoginChallenge(for:)``.
     nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification

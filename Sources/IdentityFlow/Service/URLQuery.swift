@@ -22,6 +22,19 @@ package enum URLQuery {
     /// - Parameter url: The URL.
     /// - Returns: The items in order, or `nil` when the URL has no query at all.
     package static func items(of url: URL) -> [Item]? {
+        items(of: url, plusIsSpace: false)
+    }
+
+    /// The items of a URL's own query read as form data (`application/x-www-form-urlencoded`):
+    /// as ``items(of:)``, but `+` decodes to a space, as the query of an authorization response
+    /// is written (RFC 6749 Appendix B). `%2B` still decodes to `+`.
+    /// - Parameter url: The URL.
+    /// - Returns: The items in order, or `nil` when the URL has no query at all.
+    package static func formItems(of url: URL) -> [Item]? {
+        items(of: url, plusIsSpace: true)
+    }
+
+    private static func items(of url: URL, plusIsSpace: Bool) -> [Item]? {
         guard var query = standalone(url)?.query(percentEncoded: true) else { return nil }
         guard !query.isEmpty else { return [] }
         return query.withUTF8 { bytes in
@@ -36,9 +49,9 @@ package enum URLQuery {
                     end += 1
                 }
                 if let equals {
-                    items.append((decode(bytes[start..<equals]) ?? "", decode(bytes[(equals + 1)..<end])))
+                    items.append((decode(bytes[start..<equals], plusIsSpace: plusIsSpace) ?? "", decode(bytes[(equals + 1)..<end], plusIsSpace: plusIsSpace)))
                 } else {
-                    items.append((decode(bytes[start..<end]) ?? "", nil))
+                    items.append((decode(bytes[start..<end], plusIsSpace: plusIsSpace) ?? "", nil))
                 }
                 start = end + 1
             }
@@ -110,16 +123,21 @@ package enum URLQuery {
         url.baseURL == nil ? url : URL(string: url.relativeString)
     }
 
-    /// Decodes `%XX` escapes; `nil` for a malformed escape or bytes that are not UTF-8.
-    /// - Parameter text: Part of a query that is valid UTF-8, cut at ASCII separators.
-    private static func decode(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
-        guard text.contains(UInt8(ascii: "%")) else { return String(decoding: UnsafeBufferPointer(rebasing: text), as: UTF8.self) }
+    /// Decodes `%XX` escapes (and `+` to a space when `plusIsSpace`); `nil` for a malformed
+    /// escape or bytes that are not UTF-8.
+    /// - Parameters:
+    ///   - text: Part of a query that is valid UTF-8, cut at ASCII separators.
+    ///   - plusIsSpace: Whether `+` stands for a space (form encoding).
+    private static func decode(_ text: Slice<UnsafeBufferPointer<UInt8>>, plusIsSpace: Bool) -> String? {
+        guard text.contains(UInt8(ascii: "%")) || (plusIsSpace && text.contains(UInt8(ascii: "+"))) else {
+            return String(decoding: UnsafeBufferPointer(rebasing: text), as: UTF8.self)
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count)
         var index = text.startIndex
         while index < text.endIndex {
             guard text[index] == UInt8(ascii: "%") else {
-                bytes.append(text[index])
+                bytes.append(plusIsSpace && text[index] == UInt8(ascii: "+") ? UInt8(ascii: " ") : text[index])
                 index += 1
                 continue
             }

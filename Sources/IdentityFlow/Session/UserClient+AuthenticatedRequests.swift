@@ -14,7 +14,8 @@ extension UserClient {
 
     /// Sends a request to the host's API with the authenticated user's access token.
     ///
-    /// An expired token is refreshed first; a `401` answer refreshes once and retries once.
+    /// An expired token is refreshed first; a `401` answer, or a `400` naming `invalid_token` (in
+    /// its `WWW-Authenticate` challenge or JSON `error`), refreshes once and retries once.
     /// Concurrent requests share one refresh. When the refresh is refused the user is logged out
     /// on this device and ``sessionEvents()`` reports ``SessionEvent/loggedOut(_:reason:)``.
     ///
@@ -26,7 +27,7 @@ extension UserClient {
     /// let (data, response) = try await client.authenticatedRequest(URLRequest(url: api.appending(path: "me")))
     /// ```
     /// - Parameter request: The request; its `Authorization` header is set here.
-    /// - Returns: The body and HTTP response (a second `401` is returned as it is).
+    /// - Returns: The body and HTTP response (a second refusal is returned as it is).
     /// - Throws: ``ErrorCode/insecureTransport`` for a URL that is neither `https` nor loopback
     ///   `http`; ``ErrorCode/userNotAuthenticated`` when nobody is logged in or the session could
     ///   not be refreshed; the transport's errors.
@@ -38,9 +39,20 @@ extension UserClient {
             tokens = try await refreshedTokens(replacing: tokens)
         }
         let (data, response) = try await transport.send(authorized(request, with: tokens))
-        guard response.statusCode == 401 else { return (data, response) }
+        guard Self.refusesToken(response, data) else { return (data, response) }
         tokens = try await refreshedTokens(replacing: tokens)
         return try await transport.send(authorized(request, with: tokens))
+    }
+
+    /// Whether an API answer refuses the access token: a `401`, or a `400` naming `invalid_token`
+    /// in its `WWW-Authenticate` challenge or JSON body.
+    private static func refusesToken(_ response: HTTPURLResponse, _ data: Data) -> Bool {
+        guard response.statusCode == 400 || response.statusCode == 401 else { return false }
+        let mediaType = response.value(forHTTPHeaderField: "Content-Type")?.split(separator: ";").first?
+            .trimmingCharacters(in: .whitespaces).lowercased()
+        let json = HTTPResponse(status: response.statusCode, mediaType: mediaType, body: data).json
+        let error = BearerTokenRefusal.errorCode(wwwAuthenticate: response.value(forHTTPHeaderField: "WWW-Authenticate"), json: json)
+        return BearerTokenRefusal.refusesToken(status: response.statusCode, error: error)
     }
 
     private func authorized(_ request: URLRequest, with tokens: TokenSet) -> URLRequest {

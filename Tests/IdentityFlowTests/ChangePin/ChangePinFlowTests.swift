@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IdentityFlow
 import IdentityFlowTesting
+import Statechart
 
 @Suite("Change PIN and biometrics")
 struct ChangePinFlowTests {
@@ -33,6 +34,29 @@ struct ChangePinFlowTests {
         let old = ScriptedResponder([.pin(.respond("24680")), .pin(.respond("31415"), expecting: .invalidPin)])
         #expect(try await harness.client.authenticateUser(profile, responder: old).profile == profile)
         try old.verify()
+    }
+
+    @Test("a cancel that lands as the server accepts the new PIN changes nothing: the change completes, says so, and only the new PIN logs in")
+    func cancelAsTheServerAcceptsTheNewPin() async throws {
+        let server = ReferenceIdentityService()
+        let service = HookedService(server)
+        let client = UserClient(configuration: .testing(), service: service, storage: InMemoryStorage())
+        try await client.start()
+        let profile = try await client.registerUser(responder: ScriptedResponder([
+            .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
+        ])).profile
+        let cancelled = Locked<Bool?>(nil)
+        // The new PIN's enrolment is under way: the server has taken it, the flow has not seen the answer.
+        service.after("enrolPin") { cancelled.withLock { $0 = client.cancelCurrentFlow() } }
+        let result = await Result { () async throws(IdentityFlowError) in
+            try await client.changePin(responder: ScriptedResponder([.pin(.respond("24680")), .createPin(.respond("31415"))]))
+        }
+        #expect(cancelled.current == false, "a cancel after the new PIN was sent must not be taken")
+        #expect(result.failure == nil, "the server holds the new PIN, so the change succeeded: \(String(describing: result.failure))")
+        // Device and server agree: the new PIN logs in, the old one is wrong (and counts as such).
+        let login = ScriptedResponder([.pin(.respond("24680")), .pin(.respond("31415"), expecting: .invalidPin)])
+        #expect(try await client.authenticateUser(profile, responder: login).profile == profile)
+        try login.verify()
     }
 
     @Test("the last allowed wrong current PIN deregisters the profile")

@@ -24,7 +24,7 @@ struct BearerOriginTests {
             let secret = Redacted(token)
             do throws(IdentityFlowError) {
                 switch self {
-                case .userinfo: _ = try await service.userInfo(accessToken: secret)
+                case .userinfo: _ = try await service.userInfo(accessToken: secret, subject: "someone-else")
                 case .revocation: try await service.revoke(TokenSet(accessToken: token))
                 case .pinEnrolment:
                     _ = try await service.enrolPin(PinEnrolment(profile: UserProfile(profileId: "profile-1"), salt: [1], iterations: 1000, publicKey: [2]), accessToken: secret)

@@ -27,7 +27,7 @@ struct HostileEndpointTests {
                 switch self {
                 case .discovery: _ = try await service.providerMetadata()
                 case .tokenExchange: _ = try await service.exchangeCode(Redacted("code-1"), request: HTTPTestSupport.request)
-                case .userinfo: _ = try await service.userInfo(accessToken: Redacted("access-1"))
+                case .userinfo: _ = try await service.userInfo(accessToken: Redacted("access-1"), subject: "x")
                 case .revocation: try await service.revoke(TokenSet(accessToken: "access-1"))
                 case .extensionPost: _ = try await service.pinLoginChallenge(for: UserProfile(profileId: "profile-1"))
                 }

@@ -293,4 +293,23 @@ struct IdTokenValidationTests {
             #expect(kept.refreshToken?.value == "refresh-2")
         }
     }
+
+    @Test("a token whose kid names a key the client refuses as too small says so, with the key's size")
+    func refusedSmallKeyIsNamed() async throws {
+        // A 1024-bit RSA modulus (top bit set, odd): below RFC 7518's 2048 bits.
+        var modulus = [UInt8](repeating: 0x5A, count: 128)
+        modulus[0] = 0xC3
+        modulus[127] = 0x01
+        let jwks = #"{"keys": [{"kty": "RSA", "kid": "small", "use": "sig", "alg": "RS256", "e": "AQAB", "n": "\#(Base64URL.encode(modulus))"}]}"#
+        let token = Redacted(Base64URL.encode(Array(#"{"alg":"RS256","kid":"small"}"#.utf8)) + "." + Base64URL.encode(Array(#"{"sub":"a"}"#.utf8)) + ".c2ln")
+        try await withProvider(jwks: { _ in jwks }) { service, _ in
+            let error = await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
+                try await service.validateIdToken(token, nonce: nil)
+            }
+            let message = error?.message ?? ""
+            #expect(message.contains("1024"), "\(message)")
+            #expect(message.contains("2048"), "\(message)")
+            #expect(!message.contains("is not in the provider's JWKS"), "\(message)")
+        }
+    }
 }

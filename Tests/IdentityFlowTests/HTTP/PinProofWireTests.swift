@@ -103,4 +103,16 @@ struct PinProofWireTests {
         #expect(revocation["proof"] as? String == Base64URL.encode([6]))
         #expect(server.requests[2].headers["authorization"] == nil)
     }
+
+    @Test("IdentityService.verifyPinProof's doc comment describes proof v2 (ECDSA P-256 signature), not v1's HMAC")
+    func verifyPinProofDocumentsV2() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let source = try String(contentsOf: root.appendingPathComponent("Sources/IdentityFlow/Service/IdentityService.swift"), encoding: .utf8)
+        let lines = source.components(separatedBy: "\n")
+        let declaration = try #require(lines.firstIndex { $0.contains("func verifyPinProof(") })
+        let comment = lines[..<declaration].reversed().prefix { $0.trimmingCharacters(in: .whitespaces).hasPrefix("///") }.reversed().joined(separator: "\n")
+        #expect(comment.contains("ECDSA") && comment.contains("P-256"), "\(comment)")
+        #expect(comment.contains("docs/pin-proof.md"), "\(comment)")
+        #expect(!comment.contains("HMAC"), "\(comment)")
+    }
 }

@@ -256,6 +256,31 @@ struct MobileAuthFlowTests {
         #expect(outcome.error == nil, "\(outcome)")
         #expect(harness.server.mobileAuthDecision(of: push.requestId) == true)
     }
+
+    @Test("a stateless profile: handling a request and listing its requests fail with statelessUser (9033), as the README says")
+    func statelessProfileRefused() async throws {
+        let harness = try await Harness.make()
+        let stateless = try await harness.client.registerStatelessUser(responder: ScriptedResponder([harness.browserLogin()])).profile
+        let push = MobileAuthPush(requestId: "request-1", userProfile: stateless)
+        let (handled, _) = try await handle(harness, .push(push), [])
+        #expect(handled.failure?.code == .statelessUser, "\(String(describing: handled.failure))")
+        let (byId, _) = try await handle(harness, .push(MobileAuthPush(requestId: "request-1", userProfile: UserProfile(profileId: stateless.profileId))), [])
+        #expect(byId.failure?.code == .statelessUser, "\(String(describing: byId.failure))")
+        do {
+            _ = try await harness.client.pendingMobileAuthRequests(for: stateless)
+            Issue.record("a stateless profile's requests were listed")
+        } catch { #expect(error.code == .statelessUser, "\(error)") }
+    }
+
+    @Test("a well-formed one-time code for a profile that is not on this device is invalidMobileAuthOtp (11019)")
+    func otpForAnotherDevice() async throws {
+        let harness = try await Harness.make()
+        _ = try await Self.enrolled(harness, push: false)
+        let foreign = try MobileAuthOTP.make(for: UserProfile(profileId: "not-on-this-device"))
+        #expect(!harness.client.canHandleMobileAuthOTP(foreign))
+        let (result, _) = try await handle(harness, .otp(foreign), [])
+        #expect(result.failure?.code == .invalidMobileAuthOtp, "\(String(describing: result.failure))")
+    }
 }
 
 /// Records the answers a client sends, for replay tests.

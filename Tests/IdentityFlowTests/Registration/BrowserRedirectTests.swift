@@ -49,7 +49,7 @@ struct BrowserRedirectTests {
     }
 
     @Test("the state must be the one sent, exactly; the first of repeated items counts", arguments: [
-        "app://callback?code=C", "app://callback?code=C&state=", "app://callback?code=C&state=s+1%2F%C3%A9",
+        "app://callback?code=C", "app://callback?code=C&state=", "app://callback?code=C&state=s+1%2F%C3%A9+",
         "app://callback?code=C&state=s%201%2F%C3%A9x", "app://callback?code=C&state=forged&state=s%201%2F%C3%A9",
         "app://callback?code=C&state", "app://callback?code=C&State=s%201%2F%C3%A9",
     ])
@@ -65,5 +65,15 @@ struct BrowserRedirectTests {
         #expect(Self.check("app://callback?state=s%201%2F%C3%A9") == .malformed)
         #expect(Self.check("app://callback?state=s%201%2F%C3%A9&code=") == .malformed)
         #expect(Self.check("app://callback?state=s%201%2F%C3%A9&code=a%2Bb&code=other") == .authorized(code: Redacted("a+b"), issuer: nil))
+    }
+
+    @Test("redirect query values are form-decoded (RFC 6749 Appendix B): + is a space, %2B a plus")
+    func plusIsSpace() {
+        #expect(Self.check("app://callback?state=s+1%2F%C3%A9&error=access_denied&error_description=The+resource+owner+denied+the+request")
+            == .denied(error: "access_denied", description: "The resource owner denied the request"))
+        #expect(Self.check("app://callback?state=s+1%2F%C3%A9&code=a%2Bb+c") == .authorized(code: Redacted("a+b c"), issuer: nil))
+        #expect(Self.check("app://callback?code=C&state=s%2B1%2F%C3%A9") == .stateMismatch, "%2B is a plus, not a space")
+        #expect(BrowserRedirect.carries(state: "s 1/é", in: URL(string: "app://callback?code=C&state=s+1%2F%C3%A9")!))
+        #expect(Self.check("app://callback?st+ate=x&state=s%201%2F%C3%A9&code=C") == .authorized(code: Redacted("C"), issuer: nil))
     }
 }

@@ -43,6 +43,7 @@ struct GrabStyleTests {
         var configuration = HTTPServiceConfiguration(discoveryURL: server.baseURL.appendingPathComponent("o/.well-known/openid-configuration"),
                                                      clientID: "client-1", redirectURI: Self.redirect)
         configuration.appAuthorizationEndpoint = URL(string: "grabconnect2://authorize")!
+        configuration.appAuthorizationSchemes = ["grabconnect2"]
         configuration.acrValues = "loa2"
         let browser = IdentityProvider(identifier: "oidc", name: "OIDC", kind: .browser)
         let request = AuthorizationRequest(redirectURI: Self.redirect, scopes: ["openid"], state: "st", nonce: "no", codeVerifier: String(repeating: "a", count: 43))
@@ -63,7 +64,7 @@ struct GrabStyleTests {
         #expect(try await service.appAuthorizationURL(for: IdentityProvider(identifier: "c", name: "C", kind: .custom(.oneStep)), request: request) == nil)
     }
 
-    @Test("without a configured endpoint, the discovery document's app_authorization_endpoint is used")
+    @Test("without a configured endpoint, the discovery document's app_authorization_endpoint is used (its custom scheme listed in code)")
     func appURLFromDiscovery() async throws {
         let server = try LoopbackHTTPServer { request in
             let origin = "http://\(request.headers["host"] ?? "127.0.0.1")"
@@ -71,8 +72,9 @@ struct GrabStyleTests {
                                        "token_endpoint": "\(origin)/o/token/", "app_authorization_endpoint": "grabconnect2://authorize"])
         }
         defer { server.stop() }
-        let configuration = HTTPServiceConfiguration(discoveryURL: server.baseURL.appendingPathComponent("o/.well-known/openid-configuration"),
+        var configuration = HTTPServiceConfiguration(discoveryURL: server.baseURL.appendingPathComponent("o/.well-known/openid-configuration"),
                                                      clientID: "client-1", redirectURI: Self.redirect)
+        configuration.appAuthorizationSchemes = ["grabconnect2"]
         let request = AuthorizationRequest(redirectURI: Self.redirect, scopes: ["openid"], state: "st", nonce: "no", codeVerifier: String(repeating: "a", count: 43))
         let app = try await HTTPIdentityService(configuration: configuration)
             .appAuthorizationURL(for: IdentityProvider(identifier: "oidc", name: "OIDC", kind: .browser), request: request)

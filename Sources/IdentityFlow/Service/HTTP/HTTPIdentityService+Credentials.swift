@@ -37,7 +37,7 @@ extension HTTPIdentityService {
                                                             parameters + [("scope", asked.joined(separator: " ")), ("client_id", configuration.clientID)]))
         switch (response.status, Self.errorCode(of: response)) {
         case (200, _):
-            let tokens = try tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: asked)
+            let tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: asked)
             if let idToken = tokens.idToken {
                 do throws(IdentityFlowError) { _ = try await validateIdToken(idToken, nonce: nil, accessToken: tokens.accessToken, serverDate: response.date) } catch {
                     try? await revoke(tokens)

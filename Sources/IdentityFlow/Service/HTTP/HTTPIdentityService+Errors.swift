@@ -113,7 +113,7 @@ extension HTTPIdentityService {
         case (404, "unknown_profile"):
             error = IdentityFlowError(.userDeregistered, "The server no longer knows the profile.")
             error.userProfile = profile
-        case (401, _):
+        case (401, _), (400, "invalid_token"):
             error = IdentityFlowError(.userNotAuthenticated, "The server refused the access token at \(context) (\(code)).")
         case (403, "token_not_allowed"):
             error = IdentityFlowError(.accessTokenNotAllowed, "The server refused the access token at \(context): an implicit token, or a sign-in already bound to a profile.")

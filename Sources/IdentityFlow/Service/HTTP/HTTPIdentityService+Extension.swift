@@ -79,7 +79,7 @@ extension HTTPIdentityService {
         let info = try customInfo(json, context: "The complete answer")
         guard info.outcome == .success else { return CustomRegistrationAnswer(info: info, session: session) }
         guard let tokens = json["tokens"], tokens.objectValue != nil else { throw Self.malformed("The successful complete answer", member: "tokens") }
-        return CustomRegistrationAnswer(info: info, session: session, tokens: try tokenSet(from: tokens, requestedScopes: configuration.scopes))
+        return CustomRegistrationAnswer(info: info, session: session, tokens: try await tokenSet(from: tokens, requestedScopes: configuration.scopes))
     }
 
     private func customPath(_ provider: IdentityProvider, _ step: String) throws(IdentityFlowError) -> String {
@@ -218,7 +218,7 @@ extension HTTPIdentityService {
         let response = try await send("POST", path: path, body: body, context: context)
         switch (response.status, Self.errorCode(of: response)) {
         case (200, _):
-            return .accepted(try tokenSet(from: try Self.jsonObject(response, context: "The \(context) answer"), requestedScopes: configuration.scopes))
+            return .accepted(try await tokenSet(from: try Self.jsonObject(response, context: "The \(context) answer"), requestedScopes: configuration.scopes))
         case (401, "invalid_pin"):
             let (failures, max) = try Self.failureCounts(response)
             return .rejected(failureCount: failures, maxFailureCount: max)

@@ -124,13 +124,20 @@ extension HTTPIdentityService {
             let candidates = (keys.named.map(\.key) + keys.unnamed).filter { $0.canVerify(algorithm) }
             return candidates.count == 1 ? candidates.first : nil
         }
-        var key = cache.withLock({ $0.keys }).flatMap(pick)
+        var keys = cache.withLock({ $0.keys })
+        var key = keys.flatMap(pick)
         if key == nil {
-            let keys = try await fetchKeys(metadata: metadata)
-            cache.withLock { $0.keys = keys }
-            key = pick(keys)
+            let fetched = try await fetchKeys(metadata: metadata)
+            cache.withLock { $0.keys = fetched }
+            keys = fetched
+            key = pick(fetched)
         }
         guard let key else {
+            // A kid naming a key the client refuses (an RSA key under 2048 bits, say) is not a
+            // missing kid: say what is wrong with the key.
+            if let keyID, let refusal = keys?.refused.first(where: { $0.keyID.hasSameBytes(as: keyID) })?.reason {
+                throw IdentityFlowError(.invalidServerResponse, "The ID token's kid names a JWKS key the client refuses: \(refusal).")
+            }
             throw IdentityFlowError(.invalidServerResponse, keyID == nil
                 ? "The ID token names no kid and the JWKS does not hold exactly one \(algorithm) key."
                 : "The ID token's kid is not in the provider's JWKS.")
@@ -154,7 +161,10 @@ extension HTTPIdentityService {
         }
         var keys = JWKSKeys()
         for entry in entries {
-            guard let key = IdTokenSigningKey(jwk: entry) else { continue }
+            guard let key = IdTokenSigningKey(jwk: entry) else {
+                if let kid = entry["kid"]?.stringValue, let reason = IdTokenSigningKey.refusal(jwk: entry) { keys.refused.append((kid, reason)) }
+                continue
+            }
             if let kid = entry["kid"]?.stringValue { keys.named.append((kid, key)) } else { keys.unnamed.append(key) }
         }
         return keys

@@ -143,7 +143,7 @@ extension HTTPIdentityService {
         ]
         let response = try await send("POST", path: "implicit/token", body: body, context: context)
         guard response.status == 200 else { throw Self.mobileAuthError(response, context: context, profile: profile) }
-        return try tokenSet(from: try Self.jsonObject(response, context: "The implicit token response"), requestedScopes: scopes)
+        return try await tokenSet(from: try Self.jsonObject(response, context: "The implicit token response"), requestedScopes: scopes)
     }
 
     // MARK: - Helpers

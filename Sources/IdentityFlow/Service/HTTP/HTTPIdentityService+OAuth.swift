@@ -24,14 +24,21 @@ extension HTTPIdentityService {
     /// configured ``HTTPServiceConfiguration/appAuthorizationEndpoint``, or the discovery
     /// document's `app_authorization_endpoint`. `nil` when there is none, and when the request
     /// carries `prompt`, `login_hint` or `id_token_hint`, which app login does not take.
+    ///
+    /// The endpoint carries the request's `state`, `nonce` and PKCE challenge, so it is checked
+    /// like every endpoint: `https`, or `http` to a loopback host, or a custom scheme the app lists
+    /// in ``HTTPServiceConfiguration/appAuthorizationSchemes``.
     /// - Parameters:
     ///   - provider: A browser identity provider.
     ///   - request: PKCE, state, nonce, redirect URI and scopes.
     /// - Returns: The app URL, or `nil` to use the browser URL alone.
+    /// - Throws: ``ErrorCode/configurationInvalid`` for an endpoint of any other scheme (plain
+    ///   `http` elsewhere, `javascript:`, `file:`, `data:`, an unlisted custom scheme); discovery errors.
     public func appAuthorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL? {
         guard provider.kind == .browser, configuration.prompt == nil, configuration.loginHint == nil, configuration.idTokenHint == nil else { return nil }
         let discovered = configuration.appAuthorizationEndpoint == nil ? try await providerMetadata().appAuthorizationEndpoint : nil
         guard let endpoint = configuration.appAuthorizationEndpoint ?? discovered else { return nil }
+        if let problem = configuration.appAuthorizationEndpointProblem(endpoint) { throw problem }
         return try authorizationURL(at: endpoint, request: request)
     }
 
@@ -104,7 +111,7 @@ extension HTTPIdentityService {
         ]))
         guard response.status == 200 else { throw Self.oauthError(response, context: "the code exchange") }
         let scopes = request.scopes.isEmpty ? configuration.scopes : request.scopes
-        let tokens = try tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: scopes)
+        let tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: scopes)
         do throws(IdentityFlowError) {
             if let idToken = tokens.idToken {
                 _ = try await validateIdToken(idToken, nonce: request.nonce.value, accessToken: tokens.accessToken, serverDate: response.date)
@@ -134,7 +141,7 @@ extension HTTPIdentityService {
             ("client_id", configuration.clientID),
         ]))
         guard response.status == 200 else { throw Self.oauthError(response, context: "the token refresh") }
-        var tokens = try tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: configuration.scopes)
+        var tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: configuration.scopes)
         if tokens.refreshToken == nil { tokens.refreshToken = refreshToken }
         if let idToken = tokens.idToken {
             do throws(IdentityFlowError) { _ = try await validateIdToken(idToken, nonce: nil, accessToken: tokens.accessToken, serverDate: response.date) } catch {
@@ -151,13 +158,18 @@ extension HTTPIdentityService {
     ///   or refuses this public client because it lets only clients with a secret revoke;
     ///   otherwise as the table in the type's discussion.
     public func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
+        try await revoke(refreshToken: tokens.refreshToken, accessToken: tokens.accessToken)
+    }
+
+    /// Revokes whichever of the two tokens is given, the refresh token first.
+    private func revoke(refreshToken: Redacted<String>?, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
         let metadata = try await providerMetadata()
         guard let endpoint = metadata.revocationEndpoint else {
             throw IdentityFlowError(.configurationInvalid, "The provider names no revocation_endpoint in its discovery document.")
         }
         var pending: [(Redacted<String>, String)] = []
-        if let refreshToken = tokens.refreshToken { pending.append((refreshToken, "refresh_token")) }
-        pending.append((tokens.accessToken, "access_token"))
+        if let refreshToken { pending.append((refreshToken, "refresh_token")) }
+        if let accessToken { pending.append((accessToken, "access_token")) }
         for (token, hint) in pending {
             let response = try await transport.send(formRequest(endpoint, [
                 ("token", token.value), ("token_type_hint", hint), ("client_id", configuration.clientID),
@@ -179,12 +191,19 @@ extension HTTPIdentityService {
         return error
     }
 
-    /// The userinfo endpoint's claims for an access token.
-    /// - Parameter accessToken: The access token.
+    /// The userinfo endpoint's claims for an access token, for the subject of the session's ID token.
+    ///
+    /// OpenID Connect Core §5.3.2: the answer's `sub` must be exactly the ID token's `sub` (compared
+    /// as bytes), or its claims must not be used; such an answer is refused.
+    /// - Parameters:
+    ///   - accessToken: The access token.
+    ///   - subject: The `sub` of the session's validated ID token.
     /// - Returns: The claims (`sub`, and e.g. `email`, `name`).
-    /// - Throws: ``ErrorCode/userNotAuthenticated`` when the token is refused (401);
-    ///   ``ErrorCode/configurationInvalid`` when the server names no userinfo endpoint.
-    package func userInfo(accessToken: Redacted<String>) async throws(IdentityFlowError) -> [String: JSONValue] {
+    /// - Throws: ``ErrorCode/userNotAuthenticated`` when the token is refused (401, 403, or 400
+    ///   naming `invalid_token`);
+    ///   ``ErrorCode/configurationInvalid`` when the server names no userinfo endpoint;
+    ///   ``ErrorCode/invalidServerResponse`` when the answer is for another subject.
+    package func userInfo(accessToken: Redacted<String>, subject: String) async throws(IdentityFlowError) -> [String: JSONValue] {
         let metadata = try await providerMetadata()
         guard let endpoint = metadata.userinfoEndpoint else {
             throw IdentityFlowError(.configurationInvalid, "The provider names no userinfo_endpoint in its discovery document.")
@@ -193,14 +212,18 @@ extension HTTPIdentityService {
         request.setValue("Bearer \(accessToken.value)", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let response = try await transport.send(request)
-        if response.status == 401 || response.status == 403 {
+        let named = BearerTokenRefusal.errorCode(wwwAuthenticate: response.header("WWW-Authenticate"), json: response.json)
+        if response.status == 403 || BearerTokenRefusal.refusesToken(status: response.status, error: named) {
             var error = IdentityFlowError(.userNotAuthenticated, "The userinfo endpoint refused the access token (HTTP \(response.status)).")
-            error.oauthError = Self.errorCode(of: response) ?? "invalid_token"
+            error.oauthError = named ?? "invalid_token"
             throw error
         }
         guard response.status == 200 else { throw Self.statusError(response, context: "userinfo") }
-        guard let claims = try Self.jsonObject(response, context: "The userinfo answer").objectValue, claims["sub"]?.stringValue != nil else {
+        guard let claims = try Self.jsonObject(response, context: "The userinfo answer").objectValue, let answered = claims["sub"]?.stringValue else {
             throw Self.malformed("The userinfo answer", member: "sub")
+        }
+        guard answered.hasSameBytes(as: subject) else {
+            throw IdentityFlowError(.invalidServerResponse, "The userinfo answer is for another subject than the ID token's, so its claims are not used (OpenID Connect Core §5.3.2).")
         }
         return claims
     }
@@ -208,8 +231,25 @@ extension HTTPIdentityService {
     // MARK: - Token responses
 
     /// Reads an OAuth token response (RFC 6749 §5.1): `token_type` `Bearer` in any case, and
-    /// `expires_in` as a number or a string of digits.
-    func tokenSet(from json: JSONValue, requestedScopes: [String]) throws(IdentityFlowError) -> TokenSet {
+    /// `expires_in` as a number or a string of digits. An answer refused here (another
+    /// `token_type`, a malformed member) has its access and refresh tokens revoked, best effort,
+    /// before the error is thrown, as every refused token answer does: none stays live unused.
+    func tokenSet(from json: JSONValue, requestedScopes: [String]) async throws(IdentityFlowError) -> TokenSet {
+        do throws(IdentityFlowError) {
+            return try parsedTokenSet(from: json, requestedScopes: requestedScopes)
+        } catch {
+            func token(_ member: String) -> Redacted<String>? {
+                json[member]?.stringValue.flatMap { $0.isEmpty ? nil : Redacted($0) }
+            }
+            let refreshToken = token("refresh_token"), accessToken = token("access_token")
+            if refreshToken != nil || accessToken != nil {
+                try? await revoke(refreshToken: refreshToken, accessToken: accessToken)
+            }
+            throw error
+        }
+    }
+
+    private func parsedTokenSet(from json: JSONValue, requestedScopes: [String]) throws(IdentityFlowError) -> TokenSet {
         let context = "The token response"
         guard let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty else { throw Self.malformed(context, member: "access_token") }
         guard let type = json["token_type"]?.stringValue, type.lowercased() == "bearer" else { throw Self.malformed(context, member: "token_type") }

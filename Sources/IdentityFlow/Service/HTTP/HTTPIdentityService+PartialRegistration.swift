@@ -19,7 +19,7 @@ extension HTTPIdentityService {
         ]
         let response = try await send("POST", path: "registration/partial", body: body, context: context)
         switch (response.status, Self.errorCode(of: response)) {
-        case (200, _): return .registered(try tokenSet(from: try Self.jsonObject(response, context: "The partial registration answer"), requestedScopes: request.scopes))
+        case (200, _): return .registered(try await tokenSet(from: try Self.jsonObject(response, context: "The partial registration answer"), requestedScopes: request.scopes))
         case (409, "user_already_exists"): return .refused(.userAlreadyExists)
         case (403, "email_domain_blocked"): return .refused(.emailDomainBlocked)
         case (400, "invalid_attributes"): return .refused(.badRequest)

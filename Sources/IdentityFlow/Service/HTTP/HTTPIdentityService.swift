@@ -38,7 +38,7 @@ import Statechart
 /// | token endpoint `invalid_grant` (reused or expired code, wrong PKCE verifier, rotated-out or revoked refresh token) | 10024 ``ErrorCode/externalIdentityProviderFailure`` |
 /// | token endpoint `invalid_request` (e.g. mismatching redirect URI), any other OAuth error | 10015 ``ErrorCode/requestInvalid`` (other errors: 10024) |
 /// | extension `invalid_request` (400 / 405), `invalid_nonce`, `profile_bound_to_other_user` (403) | 10015 ``ErrorCode/requestInvalid`` |
-/// | extension or userinfo `invalid_token` (401) | 9010 ``ErrorCode/userNotAuthenticated`` |
+/// | extension or userinfo `invalid_token` (401, or 400 naming it) | 9010 ``ErrorCode/userNotAuthenticated`` |
 /// | `unknown_identity_provider` (404) | 10020 ``ErrorCode/invalidIdentityProvider`` |
 /// | `registration_expired` (410) | 10021 ``ErrorCode/customRegistrationExpired`` |
 /// | `unknown_profile` (404) at PIN challenge / verify | 9003 ``ErrorCode/userDeregistered``: the flows remove the profile locally |

@@ -6,6 +6,15 @@ import Statechart
 
 /// The delegate of one request's `URLSession`: gathers the answer within the body cap, decides on
 /// redirects, and hands the outcome to the waiting caller exactly once.
+///
+/// Every cancel of the task goes through ``cancel(_:)``, because FoundationNetworking traps
+/// ("Received callback for HTTP redirection, but we're not waiting for it") when a redirect's
+/// completion handler reaches a transfer that a cancel has already ended. Both run on the task's
+/// serial work queue in the order they were issued, so a redirect is answered and a cancel issued
+/// under one lock: a redirect decided before the cancel is answered first (and the cancel then
+/// finds the transfer in its next state); one decided after it is never answered, since the
+/// queued cancel ends the transfer. A refused redirect is refused one way only: the completion
+/// handler gets `nil`, and the task is not cancelled as well.
 final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
     private struct State: Sendable {
         var continuation: CheckedContinuation<Result<HTTPResponse, IdentityFlowError>, Never>?
@@ -15,6 +24,8 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
         var failure: IdentityFlowError?
         /// The deadline passed; the outcome was delivered (or will be, on ``wait(with:)``).
         var expired = false
+        /// The task was cancelled through ``cancel(_:)``: redirects are no longer answered.
+        var cancelled = false
     }
 
     private let state = Locked(State())
@@ -47,8 +58,8 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// The deadline passed: the caller gets `error` now, without waiting for the session to
-    /// report the cancelled transfer (which a trickling server could delay).
-    func expire(_ error: IdentityFlowError) {
+    /// report the cancelled transfer (which a trickling server could delay), and the task is cancelled.
+    func expire(_ error: IdentityFlowError, cancelling task: URLSessionTask) {
         let continuation = state.withLock { state in
             if state.failure == nil { state.failure = error }
             state.expired = true
@@ -56,6 +67,30 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
             return state.continuation
         }
         continuation?.resume(returning: .failure(error))
+        cancel(task)
+    }
+
+    /// Cancels the task, once; the only way this request's task is cancelled (see the type's discussion).
+    func cancel(_ task: URLSessionTask) {
+        state.withLock { state in
+            guard !state.cancelled else { return }
+            state.cancelled = true
+            // `cancel()` only queues the cancel on the task's work queue; it neither blocks nor
+            // calls back into this delegate, so it may run under the lock.
+            task.cancel()
+        }
+    }
+
+    /// Answers a redirect unless the task was cancelled (see the type's discussion): under the
+    /// lock, so that no cancel is issued between the check and the answer.
+    private func answerRedirect(_ request: URLRequest?, _ completionHandler: (URLRequest?) -> Void) {
+        state.withLock { state in
+            // Cancelled: the queued cancel ends the transfer; an answer now would reach a transfer
+            // that is no longer waiting for it, and FoundationNetworking would trap.
+            guard !state.cancelled else { return }
+            // Queues the answer on the task's work queue; it neither blocks nor calls back here.
+            completionHandler(request)
+        }
     }
 
     /// Records why the transfer is being stopped; the first reason wins.
@@ -90,7 +125,7 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
         }
         if tooLarge {
             fail(IdentityFlowError(.invalidServerResponse, "The server's answer is larger than the \(maxBodySize)-byte limit."))
-            dataTask.cancel()
+            cancel(dataTask)
         }
     }
 
@@ -99,29 +134,27 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
             state.redirects += 1
             return state.redirects
         }
+        // A refused redirect is answered `nil` and nothing else: the 3xx answer becomes the final
+        // one (nothing goes to `Location`), and the recorded failure is the outcome.
         if redirects == .returnRedirects {
-            // Refusing the redirect hands over the 3xx answer itself; nothing goes to `Location`.
-            completionHandler(nil)
+            answerRedirect(nil, completionHandler)
         } else if method != "GET" {
             fail(IdentityFlowError(.invalidServerResponse, "The server redirected a request that must not be redirected (HTTP \(response.statusCode))."))
-            completionHandler(nil)
-            task.cancel()
+            answerRedirect(nil, completionHandler)
         } else if count > maxRedirects {
             fail(IdentityFlowError(.invalidServerResponse, "The server redirected more than \(maxRedirects) times (a redirect loop?)."))
-            completionHandler(nil)
-            task.cancel()
+            answerRedirect(nil, completionHandler)
         } else if let url = request.url, let problem = HTTPServiceConfiguration.transportProblem(url) {
             fail(problem)
-            completionHandler(nil)
-            task.cancel()
+            answerRedirect(nil, completionHandler)
         } else if let from = task.originalRequest?.url, let to = request.url, !Self.sameOrigin(from, to) {
             // A bearer token stays with its origin: the request to another scheme, host or port
             // goes without `Authorization`.
             var next = request
             next.setValue(nil, forHTTPHeaderField: "Authorization")
-            completionHandler(next)
+            answerRedirect(next, completionHandler)
         } else {
-            completionHandler(request)
+            answerRedirect(request, completionHandler)
         }
     }
 

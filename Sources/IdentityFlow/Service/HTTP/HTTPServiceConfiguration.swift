@@ -35,7 +35,9 @@ import Foundation
 ///
 /// Either `issuer` or `discovery_url` is required; `scopes` may also be one space-separated
 /// string. `extension_base_url` defaults to `<origin of the issuer>/identityflow`.
-/// `app_authorization_endpoint` names an installed identity app's endpoint (app-to-app login).
+/// `app_authorization_endpoint` names an installed identity app's endpoint (app-to-app login); it
+/// must be `https` (or loopback `http`) unless its custom scheme is listed in
+/// ``appAuthorizationSchemes``, which only code can set.
 /// The Grab ID SDK's own keys are read too: `ServiceDiscoveryUrl` (`discovery_url`), `ClientId`,
 /// `RedirectUrl`, `Scope`, `Hint` (`login_hint`), `IdTokenHint`, `Prompt`, `AcrValues` and
 /// `Request`; a file naming a key both ways is refused. 7Pass's `environment` picks the issuer
@@ -73,6 +75,13 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     /// login), usually a custom URL scheme; `nil` uses the discovery document's
     /// `app_authorization_endpoint`, if any. ``BrowserRegistrationChallenge/appURL`` carries it.
     public var appAuthorizationEndpoint: URL?
+    /// The custom URL schemes (such as Grab's `grabconnect2`) an app authorization endpoint may
+    /// use, configured or discovered. Empty by default: the endpoint must then be `https`, or
+    /// `http` to a loopback host, like every other endpoint, since its URL carries the `state`,
+    /// `nonce` and PKCE challenge. Set it in code; a configuration file cannot. `http`, `https`,
+    /// `javascript`, `data`, `file`, `blob`, `about`, `vbscript`, `ftp`, `ws` and `wss` are never
+    /// custom schemes (``problem`` refuses them).
+    public var appAuthorizationSchemes: Set<String> = []
     /// Further authorization parameters; they never replace the ones IdentityFlow sets itself.
     public var extraAuthorizationParameters: [String: String]
     /// How far the ID token's `exp`, `nbf` and `iat` may be off the device clock, in seconds.
@@ -237,8 +246,10 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     /// The first rule the configuration breaks, or `nil` when it is usable.
     ///
     /// Rules: an issuer or a discovery URL; a client id; every server URL `https`, or `http` to a
-    /// loopback host; a positive, finite timeout; a clock skew from 0 to 300 seconds (an
-    /// infinite or huge skew would switch ID token expiry checks off); a body cap of at least 1 KiB.
+    /// loopback host; the app authorization endpoint too, or of a scheme listed in
+    /// ``appAuthorizationSchemes``, which lists custom schemes only; a positive, finite timeout; a
+    /// clock skew from 0 to 300 seconds (an infinite or huge skew would switch ID token expiry
+    /// checks off); a body cap of at least 1 KiB.
     public var problem: IdentityFlowError? {
         guard let base = discoveryURL ?? issuer else {
             return IdentityFlowError(.configurationInvalid, "Give the issuer or the discovery URL.")
@@ -247,6 +258,10 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         for url in [base, extensionBaseURL].compactMap({ $0 }) {
             if let problem = Self.transportProblem(url) { return problem }
         }
+        for scheme in appAuthorizationSchemes where !Self.isCustomScheme(scheme) {
+            return IdentityFlowError(.configurationInvalid, "appAuthorizationSchemes lists '\(scheme)', which is not a custom URL scheme an identity app can own.")
+        }
+        if let appAuthorizationEndpoint, let problem = appAuthorizationEndpointProblem(appAuthorizationEndpoint) { return problem }
         if !(requestTimeout > 0 && requestTimeout.isFinite) { return IdentityFlowError(.configurationInvalid, "requestTimeout must be positive and finite.") }
         if !(clockSkew >= 0 && clockSkew <= Self.maximumClockSkew) {
             return IdentityFlowError(.configurationInvalid, "clockSkew must be from 0 to \(Int(Self.maximumClockSkew)) seconds (got \(clockSkew)).")
@@ -302,6 +317,25 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         case "http": return IdentityFlowError(.configurationInvalid, "Plain http is allowed for loopback hosts only, not for \(url.host ?? "a URL without host").")
         default: return IdentityFlowError(.configurationInvalid, "Only https URLs can reach the server (got scheme '\(url.scheme ?? "")').")
         }
+    }
+
+    /// `nil` when an app authorization endpoint (configured or discovered) may carry the request:
+    /// `https`, `http` to a loopback host, or a custom scheme listed in ``appAuthorizationSchemes``.
+    func appAuthorizationEndpointProblem(_ url: URL) -> IdentityFlowError? {
+        let scheme = url.scheme?.lowercased() ?? ""
+        if Self.isCustomScheme(scheme), appAuthorizationSchemes.contains(where: { $0.lowercased() == scheme }) { return nil }
+        if ["https", "http"].contains(scheme), Self.transportProblem(url) == nil { return nil }
+        return IdentityFlowError(.configurationInvalid, "The app_authorization_endpoint must be https, or http to a loopback host, like every endpoint (got scheme '\(scheme)'\(scheme == "http" ? " to \(url.host ?? "no host")" : "")): its URL carries the state, nonce and PKCE challenge. A custom scheme is taken only when the app lists it in appAuthorizationSchemes.")
+    }
+
+    /// Schemes that are never an identity app's: the web's own, and those that run or read content.
+    private static let nonCustomSchemes: Set<String> = ["http", "https", "javascript", "data", "file", "blob", "about", "vbscript", "ftp", "ws", "wss"]
+
+    /// Whether `scheme` is a syntactically valid URL scheme (RFC 3986 §3.1) that an app can own.
+    static func isCustomScheme(_ scheme: String) -> Bool {
+        let lowered = scheme.lowercased()
+        guard let first = lowered.unicodeScalars.first, ("a"..."z").contains(first), !nonCustomSchemes.contains(lowered) else { return false }
+        return lowered.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
     }
 
     /// Whether a host is `localhost`, `::1` or in `127.0.0.0/8`.

@@ -41,10 +41,14 @@ struct HTTPTransport: Sendable {
         if let problem = HTTPServiceConfiguration.transportProblem(url) { throw problem }
         if Task.isCancelled { throw IdentityFlowError(.actionCancelled, "The task was cancelled before the request was sent.") }
         var request = request
-        request.timeoutInterval = timeout
+        // The deadline below ends the request. The platform's own timers are set past it: on
+        // Linux, FoundationNetworking's timer ends a transfer that waits for the delegate's
+        // redirect decision, and the decision arriving after that traps the process.
+        let platformTimeout = timeout + Self.platformTimeoutMargin
+        request.timeoutInterval = platformTimeout
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
+        configuration.timeoutIntervalForRequest = platformTimeout
+        configuration.timeoutIntervalForResource = platformTimeout
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
@@ -56,14 +60,16 @@ struct HTTPTransport: Sendable {
         let timeout = self.timeout
         let deadline = Task {
             do { try await Task.sleep(for: .seconds(timeout)) } catch { return }
-            collector.expire(IdentityFlowError(.serverNotReachable, "The server did not answer in time: no complete answer within \(timeout) s."))
-            task.cancel()
+            collector.expire(IdentityFlowError(.serverNotReachable, "The server did not answer in time: no complete answer within \(timeout) s."), cancelling: task)
         }
         defer {
             deadline.cancel()
             // A session lives until it is invalidated. Left alive, FoundationNetworking keeps the
             // cancelled transfer's connection and, when the server drops it later, can trap in its
             // own completion code (swift-corelibs-foundation #5285) long after this call returned.
+            // The task is cancelled through the collector first, so that the session's own cancel
+            // never crosses a redirect decision (see HTTPResponseCollector).
+            collector.cancel(task)
             session.invalidateAndCancel()
         }
         let outcome = await withTaskCancellationHandler {
@@ -72,8 +78,11 @@ struct HTTPTransport: Sendable {
                 task.resume()
             }
         } onCancel: {
-            task.cancel()
+            collector.cancel(task)
         }
         return try outcome.get()
     }
+
+    /// How far past the deadline the platform's own timeouts are set, in seconds.
+    static let platformTimeoutMargin: TimeInterval = 60
 }

@@ -4,8 +4,10 @@ import Foundation
 ///
 /// ``HTTPIdentityService`` validates every ID token it receives (signature, issuer, audience,
 /// times, nonce) before it hands out tokens; call ``HTTPIdentityService/validateIdToken(_:nonce:)``
-/// to read the claims of one you hold. Descriptions name the subject only.
-package struct IdTokenInfo: Sendable, Hashable, CustomStringConvertible {
+/// to read the claims of one you hold. Descriptions, debug descriptions and `dump` name the
+/// subject and issuer only: the other claims (e-mail, name, nonce, anything the provider adds)
+/// describe the user or bind the token, so they print as `<redacted>`.
+package struct IdTokenInfo: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// `sub`: the user's identifier at the issuer.
     package let subject: String
     /// `iss`: the issuer.
@@ -64,4 +66,12 @@ package struct IdTokenInfo: Sendable, Hashable, CustomStringConvertible {
 
     /// `IdTokenInfo(sub: <subject>, iss: <issuer>)`.
     package var description: String { "IdTokenInfo(sub: \(subject), iss: \(issuer))" }
+
+    /// The same as ``description``.
+    package var debugDescription: String { description }
+
+    /// `sub` and `iss`; every other claim `<redacted>`.
+    package var customMirror: Mirror {
+        Mirror(self, children: ["subject": subject, "issuer": issuer, "claims": "<redacted>"], displayStyle: .struct)
+    }
 }

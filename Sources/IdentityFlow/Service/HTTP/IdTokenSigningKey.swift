@@ -83,8 +83,33 @@ enum IdTokenSigningKey: Sendable {
     }
 }
 
-/// The signing keys of a JWKS: those with a `kid`, and those without one.
+extension IdTokenSigningKey {
+    /// Why a signing entry's RSA key is refused (too small, too large, malformed), for the error
+    /// of a token whose `kid` names it; `nil` for entries of other kinds, which are passed over
+    /// without a word.
+    /// - Parameter entry: A JWKS entry that ``init(jwk:)`` refused.
+    static func refusal(jwk entry: JSONValue) -> String? {
+        guard entry["use"]?.stringValue ?? "sig" == "sig", entry["kty"]?.stringValue == "RSA",
+              let n = entry["n"]?.stringValue, let e = entry["e"]?.stringValue else { return nil }
+        if let modulus = Base64URL.decode(n) {
+            let bits = BigUInt(bigEndianBytes: modulus).bitWidth
+            if bits < RSAPublicKey.minimumModulusBitCount {
+                return "its RSA key has \(bits) bits, too small: at least \(RSAPublicKey.minimumModulusBitCount) are required (RFC 7518 §3.3)"
+            }
+        }
+        do { _ = try RSAPublicKey(jwkModulus: n, jwkExponent: e) } catch let error as CryptoError {
+            return "its RSA key is refused (\(error.reason))"
+        } catch {
+            return "its RSA key is refused"
+        }
+        return nil
+    }
+}
+
+/// The signing keys of a JWKS: those with a `kid`, those without one, and the `kid`s of keys the
+/// client refuses, with the reason.
 struct JWKSKeys: Sendable {
     var named: [(keyID: String, key: IdTokenSigningKey)] = []
     var unnamed: [IdTokenSigningKey] = []
+    var refused: [(keyID: String, reason: String)] = []
 }
