@@ -44,6 +44,13 @@ void ifc_montgomery_square_portable(uint64_t *result, const uint64_t *a, const u
 /// 0 when they use the portable code.
 int ifc_montgomery_has_fast_path(void);
 
+// MARK: - SHA-512 and SHA-384
+
+/// The SHA-512 (`digest_length` 64) or SHA-384 (`digest_length` 48) digest of `length` bytes of
+/// `data` (FIPS 180-4), padding included: one call, no allocation. `data` may be NULL when
+/// `length` is 0. Returns 1, or 0 for another digest length (nothing is written then).
+int ifc_sha512(uint8_t *digest, size_t digest_length, const uint8_t *data, size_t length);
+
 // MARK: - P-256 (secp256r1), for PIN proof v2. Scalars and digests are 32 bytes big-endian,
 // public keys SEC1 uncompressed (65 bytes), signatures r || s (64 bytes). Functions return 1 on
 // success, 0 otherwise. Whatever touches a private scalar or nonce runs in constant time.
