@@ -1,0 +1,313 @@
+// Arithmetic modulo the field prime p and the group order n of a NIST curve over LIMBS 64-bit
+// limbs (least significant first), for ECDSA verification on P-384 (P384.c) and P-521 (P521.c).
+// Each of those files defines LIMBS, BYTES, the constants listed below and, when p has a shape
+// worth a reduction of its own, FIELD_REDUCE (field values are then plain, not in Montgomery
+// form), then includes this file and
+// ECPointTemplate.h: every function here is static, so each curve gets code compiled for its size.
+//
+// Verification handles public values only (keys, signatures, digests): branches and table
+// indices depend on those values, and nothing here claims constant time. P-256, whose private
+// keys and nonces are IdentityFlow's own, has separate constant-time code (P256Field.h).
+//
+// Expected from the includer (felem constants, Montgomery form where it says R = 2^(64 LIMBS)):
+//   FIELD_P, FIELD_P_INV (-p^-1 mod 2^64), FIELD_ONE (R mod p, or 1 without Montgomery form),
+//   FIELD_RR (R^2 mod p), FIELD_B (b in the field's form), ORDER_N, ORDER_N_INV, ORDER_ONE,
+//   ORDER_RR, GENERATOR_X, GENERATOR_Y (G in the field's form), P_MINUS_N (p - n),
+//   ORDER_BITS (n's bit length).
+#ifndef CIDENTITYFLOWCRYPTO_ECFIELDTEMPLATE_H
+#define CIDENTITYFLOWCRYPTO_ECFIELDTEMPLATE_H
+
+#include <stdint.h>
+#include <string.h>
+
+typedef unsigned __int128 u128;
+
+// SwiftPM builds C at -O2, which leaves fixed-count loops rolled; fully unrolled limb loops are
+// what makes a fixed-size field fast.
+#define UNROLL _Pragma("clang loop unroll(full)")
+#define LIMB_HELPER static inline __attribute__((always_inline))
+
+// MARK: - Limbs
+
+/// 1 when a is zero.
+LIMB_HELPER int fe_is_zero(const felem a) {
+    uint64_t t = 0;
+    UNROLL
+    for (int i = 0; i < LIMBS; i++) t |= a[i];
+    return t == 0;
+}
+
+/// 1 when a == b.
+LIMB_HELPER int fe_equal(const felem a, const felem b) {
+    uint64_t t = 0;
+    UNROLL
+    for (int i = 0; i < LIMBS; i++) t |= a[i] ^ b[i];
+    return t == 0;
+}
+
+/// r = a + b, returning the carry.
+LIMB_HELPER uint64_t fe_add_raw(felem r, const felem a, const felem b) {
+    uint64_t carry = 0;
+    UNROLL
+    for (int i = 0; i < LIMBS; i++) {
+        u128 s = (u128)a[i] + b[i] + carry;
+        r[i] = (uint64_t)s;
+        carry = (uint64_t)(s >> 64);
+    }
+    return carry;
+}
+
+/// r = a - b, returning the borrow.
+LIMB_HELPER uint64_t fe_sub_raw(felem r, const felem a, const felem b) {
+    uint64_t borrow = 0;
+    UNROLL
+    for (int i = 0; i < LIMBS; i++) {
+        u128 d = (u128)a[i] - b[i] - borrow;
+        r[i] = (uint64_t)d;
+        borrow = (uint64_t)(d >> 64) & 1;
+    }
+    return borrow;
+}
+
+/// 1 when a < b.
+LIMB_HELPER int fe_less_than(const felem a, const felem b) {
+    felem t;
+    return (int)fe_sub_raw(t, a, b);
+}
+
+/// r = a + b mod m for a, b < m.
+LIMB_HELPER void mod_add(felem r, const felem a, const felem b, const felem m) {
+    felem sum, reduced;
+    uint64_t carry = fe_add_raw(sum, a, b);
+    uint64_t borrow = fe_sub_raw(reduced, sum, m);
+    memcpy(r, (carry | (borrow ^ 1)) ? reduced : sum, sizeof(felem));
+}
+
+/// r = a - b mod m for a, b < m.
+LIMB_HELPER void mod_sub(felem r, const felem a, const felem b, const felem m) {
+    felem difference, fixed;
+    uint64_t borrow = fe_sub_raw(difference, a, b);
+    fe_add_raw(fixed, difference, m);
+    memcpy(r, borrow ? fixed : difference, sizeof(felem));
+}
+
+/// r = a·b/R mod m (CIOS: a row of the product, then a row of the reduction), for a, b < m.
+LIMB_HELPER void montgomery_multiply(felem r, const felem a, const felem b, const felem m, uint64_t m_inv) {
+    uint64_t t[LIMBS + 2];
+    memset(t, 0, sizeof t);
+    UNROLL
+    for (int i = 0; i < LIMBS; i++) {
+        uint64_t carry = 0;
+        UNROLL
+        for (int j = 0; j < LIMBS; j++) {
+            u128 x = (u128)a[j] * b[i] + t[j] + carry;
+            t[j] = (uint64_t)x;
+            carry = (uint64_t)(x >> 64);
+        }
+        u128 x = (u128)t[LIMBS] + carry;
+        t[LIMBS] = (uint64_t)x;
+        t[LIMBS + 1] = (uint64_t)(x >> 64);
+        const uint64_t q = t[0] * m_inv;
+        x = (u128)q * m[0] + t[0];
+        carry = (uint64_t)(x >> 64);
+        UNROLL
+        for (int j = 1; j < LIMBS; j++) {
+            x = (u128)q * m[j] + t[j] + carry;
+            t[j - 1] = (uint64_t)x;
+            carry = (uint64_t)(x >> 64);
+        }
+        x = (u128)t[LIMBS] + carry;
+        t[LIMBS - 1] = (uint64_t)x;
+        t[LIMBS] = t[LIMBS + 1] + (uint64_t)(x >> 64);
+    }
+    // t < 2m: one subtraction at most.
+    felem reduced;
+    uint64_t borrow = fe_sub_raw(reduced, t, m);
+    memcpy(r, (t[LIMBS] | (borrow ^ 1)) ? reduced : t, sizeof(felem));
+}
+
+/// t = a·b, all 2·LIMBS limbs (operand scanning: a row of products per limb of b).
+LIMB_HELPER void fe_multiply_wide(uint64_t t[2 * LIMBS], const felem a, const felem b) {
+    uint64_t carry = 0;
+    UNROLL
+    for (int j = 0; j < LIMBS; j++) {
+        u128 x = (u128)a[j] * b[0] + carry;
+        t[j] = (uint64_t)x;
+        carry = (uint64_t)(x >> 64);
+    }
+    t[LIMBS] = carry;
+    UNROLL
+    for (int i = 1; i < LIMBS; i++) {
+        carry = 0;
+        UNROLL
+        for (int j = 0; j < LIMBS; j++) {
+            u128 x = (u128)a[j] * b[i] + t[i + j] + carry;
+            t[i + j] = (uint64_t)x;
+            carry = (uint64_t)(x >> 64);
+        }
+        t[i + LIMBS] = carry;
+    }
+}
+
+/// t = a², all 2·LIMBS limbs: the cross products once, doubled, plus the squares on the diagonal.
+LIMB_HELPER void fe_square_wide(uint64_t t[2 * LIMBS], const felem a) {
+    memset(t, 0, 2 * LIMBS * sizeof(uint64_t));
+    UNROLL
+    for (int i = 0; i < LIMBS - 1; i++) {
+        uint64_t carry = 0;
+        UNROLL
+        for (int j = i + 1; j < LIMBS; j++) {
+            u128 x = (u128)a[i] * a[j] + t[i + j] + carry;
+            t[i + j] = (uint64_t)x;
+            carry = (uint64_t)(x >> 64);
+        }
+        t[i + LIMBS] = carry;
+    }
+    uint64_t shifted = 0;
+    UNROLL
+    for (int i = 0; i < 2 * LIMBS; i++) {
+        const uint64_t limb = t[i];
+        t[i] = (limb << 1) | shifted;
+        shifted = limb >> 63;
+    }
+    uint64_t carry = 0;
+    UNROLL
+    for (int i = 0; i < LIMBS; i++) {
+        u128 x = (u128)a[i] * a[i] + t[2 * i] + carry;
+        t[2 * i] = (uint64_t)x;
+        x = (u128)t[2 * i + 1] + (uint64_t)(x >> 64);
+        t[2 * i + 1] = (uint64_t)x;
+        carry = (uint64_t)(x >> 64);
+    }
+}
+
+/// The big-endian `length` bytes (at most 8·LIMBS) as limbs.
+static void fe_from_bytes(felem r, const uint8_t *bytes, int length) {
+    memset(r, 0, sizeof(felem));
+    for (int i = 0; i < length; i++) {
+        const int position = length - 1 - i; // the byte's place from the least significant end
+        r[position / 8] |= (uint64_t)bytes[i] << (8 * (position % 8));
+    }
+}
+
+/// The low BYTES bytes of a, big-endian.
+static void fe_to_bytes(uint8_t *bytes, const felem a) {
+    for (int i = 0; i < BYTES; i++) {
+        const int position = BYTES - 1 - i;
+        bytes[i] = (uint8_t)(a[position / 8] >> (8 * (position % 8)));
+    }
+}
+
+// MARK: - The field
+
+/// Montgomery reduction of the 2·LIMBS limbs of t (t < m·R) into r = t/R mod m: a row q·m per
+/// limb, then one subtraction at most.
+LIMB_HELPER void montgomery_reduce(felem r, uint64_t t[2 * LIMBS], const felem m, uint64_t m_inv) {
+    uint64_t extra = 0;
+    UNROLL
+    for (int i = 0; i < LIMBS; i++) {
+        const uint64_t q = t[i] * m_inv;
+        uint64_t carry = 0;
+        UNROLL
+        for (int j = 0; j < LIMBS; j++) {
+            u128 x = (u128)q * m[j] + t[i + j] + carry;
+            t[i + j] = (uint64_t)x;
+            carry = (uint64_t)(x >> 64);
+        }
+        u128 x = (u128)t[i + LIMBS] + carry + extra;
+        t[i + LIMBS] = (uint64_t)x;
+        extra = (uint64_t)(x >> 64);
+    }
+    felem reduced;
+    uint64_t borrow = fe_sub_raw(reduced, t + LIMBS, m);
+    memcpy(r, (extra | (borrow ^ 1)) ? reduced : t + LIMBS, sizeof(felem));
+}
+
+#ifndef FIELD_REDUCE
+/// r = a·b in the field's (Montgomery) form.
+static void fp_mul(felem r, const felem a, const felem b) { montgomery_multiply(r, a, b, FIELD_P, FIELD_P_INV); }
+/// r = a² in the field's form.
+static void fp_sqr(felem r, const felem a) {
+    uint64_t t[2 * LIMBS];
+    fe_square_wide(t, a);
+    montgomery_reduce(r, t, FIELD_P, FIELD_P_INV);
+}
+/// A plain value below p into the field's form.
+static void fp_enter(felem r, const felem a) { montgomery_multiply(r, a, FIELD_RR, FIELD_P, FIELD_P_INV); }
+/// A value in the field's form back to plain.
+static void fp_leave(felem r, const felem a) {
+    static const felem one = {1};
+    montgomery_multiply(r, a, one, FIELD_P, FIELD_P_INV);
+}
+#else
+// The includer's FIELD_REDUCE(r, t) takes a full product t < p² to r = t mod p, canonical; field
+// values are then plain integers below p.
+static void fp_mul(felem r, const felem a, const felem b) {
+    uint64_t t[2 * LIMBS];
+    fe_multiply_wide(t, a, b);
+    FIELD_REDUCE(r, t);
+}
+static void fp_sqr(felem r, const felem a) {
+    uint64_t t[2 * LIMBS];
+    fe_square_wide(t, a);
+    FIELD_REDUCE(r, t);
+}
+static void fp_enter(felem r, const felem a) { memcpy(r, a, sizeof(felem)); }
+static void fp_leave(felem r, const felem a) { memcpy(r, a, sizeof(felem)); }
+#endif
+
+LIMB_HELPER void fp_add(felem r, const felem a, const felem b) { mod_add(r, a, b, FIELD_P); }
+LIMB_HELPER void fp_sub(felem r, const felem a, const felem b) { mod_sub(r, a, b, FIELD_P); }
+
+/// r = a^e (the field's form) for a public exponent, by 4-bit windows from the top.
+static void fp_power(felem r, const felem a, const felem e) {
+    felem table[16], acc;
+    memcpy(table[0], FIELD_ONE, sizeof(felem));
+    memcpy(table[1], a, sizeof(felem));
+    for (int i = 2; i < 16; i++) fp_mul(table[i], table[i - 1], a);
+    memcpy(acc, FIELD_ONE, sizeof(felem));
+    for (int window = 16 * LIMBS - 1; window >= 0; window--) {
+        for (int i = 0; i < 4; i++) fp_sqr(acc, acc);
+        const unsigned digit = (unsigned)(e[window / 16] >> (4 * (window % 16))) & 15;
+        if (digit) fp_mul(acc, acc, table[digit]);
+    }
+    memcpy(r, acc, sizeof(felem));
+}
+
+/// r = a^-1 = a^(p-2) in the field's form (0 stays 0).
+static void fp_inverse(felem r, const felem a) {
+    static const felem two = {2};
+    felem e;
+    fe_sub_raw(e, FIELD_P, two);
+    fp_power(r, a, e);
+}
+
+// MARK: - Scalars mod n, in Montgomery form
+
+static void fn_mul(felem r, const felem a, const felem b) { montgomery_multiply(r, a, b, ORDER_N, ORDER_N_INV); }
+static void fn_enter(felem r, const felem a) { fn_mul(r, a, ORDER_RR); }
+static void fn_leave(felem r, const felem a) {
+    static const felem one = {1};
+    fn_mul(r, a, one);
+}
+
+/// r = a^-1 = a^(n-2) mod n, Montgomery form in and out, by 4-bit windows over the public exponent.
+static void fn_inverse(felem r, const felem a) {
+    static const felem two = {2};
+    felem e, table[16], acc;
+    fe_sub_raw(e, ORDER_N, two);
+    memcpy(table[0], ORDER_ONE, sizeof(felem));
+    memcpy(table[1], a, sizeof(felem));
+    for (int i = 2; i < 16; i++) fn_mul(table[i], table[i - 1], a);
+    int window = 16 * LIMBS - 1;
+    while (window > 0 && ((e[window / 16] >> (4 * (window % 16))) & 15) == 0) window--;
+    memcpy(acc, ORDER_ONE, sizeof(felem));
+    for (; window >= 0; window--) {
+        for (int i = 0; i < 4; i++) fn_mul(acc, acc, acc);
+        const unsigned digit = (unsigned)(e[window / 16] >> (4 * (window % 16))) & 15;
+        if (digit) fn_mul(acc, acc, table[digit]);
+    }
+    memcpy(r, acc, sizeof(felem));
+}
+
+#endif
