@@ -1,8 +1,10 @@
 // Arithmetic modulo the field prime p and the group order n of a NIST curve over LIMBS 64-bit
-// limbs (least significant first), for ECDSA verification on P-384 (P384.c) and P-521 (P521.c).
+// limbs (least significant first), for ECDSA verification on P-384 (P384.c), P-521 (P521.c) and
+// P-256 (P256Verify.c).
 // Each of those files defines LIMBS, BYTES, the constants listed below and, when p has a shape
 // worth a reduction of its own, FIELD_REDUCE (field values are then plain, not in Montgomery
-// form), then includes this file and
+// form) or FIELD_MONTGOMERY_REDUCE (Montgomery form, reduced by p's shape), then includes this
+// file and
 // ECPointTemplate.h: every function here is static, so each curve gets code compiled for its size.
 //
 // Verification handles public values only (keys, signatures, digests): branches and table
@@ -75,12 +77,20 @@ LIMB_HELPER int fe_less_than(const felem a, const felem b) {
     return (int)fe_sub_raw(t, a, b);
 }
 
-/// r = a + b mod m for a, b < m.
+/// r = mask ? a : b, limb by limb.
+LIMB_HELPER void fe_select(felem r, const felem a, const felem b, uint64_t mask) {
+    UNROLL
+    for (int i = 0; i < LIMBS; i++) r[i] = (a[i] & mask) | (b[i] & ~mask);
+}
+
+/// r = a + b mod m for a, b < m: the sum and the sum minus m, one kept by mask (no branch, which
+/// a compiler turns into better code than a data-dependent copy).
 LIMB_HELPER void mod_add(felem r, const felem a, const felem b, const felem m) {
     felem sum, reduced;
     uint64_t carry = fe_add_raw(sum, a, b);
     uint64_t borrow = fe_sub_raw(reduced, sum, m);
-    memcpy(r, (carry | (borrow ^ 1)) ? reduced : sum, sizeof(felem));
+    // Keep the sum only when it was below m: no carry out and the subtraction borrowed.
+    fe_select(r, sum, reduced, (uint64_t)0 - (borrow & (carry ^ 1)));
 }
 
 /// r = a - b mod m for a, b < m.
@@ -88,7 +98,7 @@ LIMB_HELPER void mod_sub(felem r, const felem a, const felem b, const felem m) {
     felem difference, fixed;
     uint64_t borrow = fe_sub_raw(difference, a, b);
     fe_add_raw(fixed, difference, m);
-    memcpy(r, borrow ? fixed : difference, sizeof(felem));
+    fe_select(r, fixed, difference, (uint64_t)0 - borrow);
 }
 
 /// r = a·b/R mod m (CIOS: a row of the product, then a row of the reduction), for a, b < m.
@@ -223,7 +233,21 @@ LIMB_HELPER void montgomery_reduce(felem r, uint64_t t[2 * LIMBS], const felem m
     memcpy(r, (extra | (borrow ^ 1)) ? reduced : t + LIMBS, sizeof(felem));
 }
 
-#ifndef FIELD_REDUCE
+#if !defined(FIELD_REDUCE)
+#if defined(FIELD_MONTGOMERY_REDUCE)
+// The includer's FIELD_MONTGOMERY_REDUCE(r, t) takes a full product t < p·R to t/R mod p by p's
+// shape (P-256: -p^-1 mod 2^64 is 1 and p has two nonzero limbs besides the low one).
+static void fp_mul(felem r, const felem a, const felem b) {
+    uint64_t t[2 * LIMBS];
+    fe_multiply_wide(t, a, b);
+    FIELD_MONTGOMERY_REDUCE(r, t);
+}
+static void fp_sqr(felem r, const felem a) {
+    uint64_t t[2 * LIMBS];
+    fe_square_wide(t, a);
+    FIELD_MONTGOMERY_REDUCE(r, t);
+}
+#else
 /// r = a·b in the field's (Montgomery) form.
 static void fp_mul(felem r, const felem a, const felem b) { montgomery_multiply(r, a, b, FIELD_P, FIELD_P_INV); }
 /// r = a² in the field's form.
@@ -232,12 +256,13 @@ static void fp_sqr(felem r, const felem a) {
     fe_square_wide(t, a);
     montgomery_reduce(r, t, FIELD_P, FIELD_P_INV);
 }
+#endif
 /// A plain value below p into the field's form.
-static void fp_enter(felem r, const felem a) { montgomery_multiply(r, a, FIELD_RR, FIELD_P, FIELD_P_INV); }
+static void fp_enter(felem r, const felem a) { fp_mul(r, a, FIELD_RR); }
 /// A value in the field's form back to plain.
 static void fp_leave(felem r, const felem a) {
     static const felem one = {1};
-    montgomery_multiply(r, a, one, FIELD_P, FIELD_P_INV);
+    fp_mul(r, a, one);
 }
 #else
 // The includer's FIELD_REDUCE(r, t) takes a full product t < p² to r = t mod p, canonical; field
@@ -285,6 +310,12 @@ static void fp_inverse(felem r, const felem a) {
 // MARK: - Scalars mod n, in Montgomery form
 
 static void fn_mul(felem r, const felem a, const felem b) { montgomery_multiply(r, a, b, ORDER_N, ORDER_N_INV); }
+/// r = a² mod n, Montgomery form: the cross products once, then the reduction.
+static void fn_sqr(felem r, const felem a) {
+    uint64_t t[2 * LIMBS];
+    fe_square_wide(t, a);
+    montgomery_reduce(r, t, ORDER_N, ORDER_N_INV);
+}
 static void fn_enter(felem r, const felem a) { fn_mul(r, a, ORDER_RR); }
 static void fn_leave(felem r, const felem a) {
     static const felem one = {1};
@@ -303,7 +334,7 @@ static void fn_inverse(felem r, const felem a) {
     while (window > 0 && ((e[window / 16] >> (4 * (window % 16))) & 15) == 0) window--;
     memcpy(acc, ORDER_ONE, sizeof(felem));
     for (; window >= 0; window--) {
-        for (int i = 0; i < 4; i++) fn_mul(acc, acc, acc);
+        for (int i = 0; i < 4; i++) fn_sqr(acc, acc);
         const unsigned digit = (unsigned)(e[window / 16] >> (4 * (window % 16))) & 15;
         if (digit) fn_mul(acc, acc, table[digit]);
     }

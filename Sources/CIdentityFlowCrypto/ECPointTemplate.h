@@ -327,8 +327,8 @@ static int ecdsa_verify(const uint8_t *signature, const uint8_t *digest, size_t 
 
 /// u1·G + u2·Q, affine, for plain scalars of BYTES big-endian bytes (any value, not reduced):
 /// an independent entry to the arithmetic for tests. 0 when Q is not on the curve or the sum is
-/// infinity.
-static int combination_bytes(uint8_t *rx, uint8_t *ry, const uint8_t *u1_bytes, const uint8_t *u2_bytes,
+/// infinity. (P-256 leaves it unused: its tests use ifc_p256_multiply.)
+__attribute__((unused)) static int combination_bytes(uint8_t *rx, uint8_t *ry, const uint8_t *u1_bytes, const uint8_t *u2_bytes,
                              const uint8_t *qx, const uint8_t *qy) {
     jacobian_point q, sum;
     if (!decode_point(&q, qx, qy)) return 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Print the constants block of Sources/CIdentityFlowCrypto/P384.c or P521.c.
+"""Print the constants block of Sources/CIdentityFlowCrypto/P256Verify.c, P384.c or P521.c.
 
-Usage: make_curve_constants.py P-384|P-521
+Usage: make_curve_constants.py P-256|P-384|P-521
 
 p from its definition, n and G from the `cryptography` package, b from G (a = -3); then the forms
 ECFieldTemplate.h takes: 64-bit limbs least significant first, Montgomery form with
@@ -12,7 +12,8 @@ import sys
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-CURVES = {"P-384": (ec.SECP384R1(), 2**384 - 2**128 - 2**96 + 2**32 - 1, 6),
+CURVES = {"P-256": (ec.SECP256R1(), 2**256 - 2**224 + 2**192 + 2**96 - 1, 4),
+          "P-384": (ec.SECP384R1(), 2**384 - 2**128 - 2**96 + 2**32 - 1, 6),
           "P-521": (ec.SECP521R1(), 2**521 - 1, 9)}
 
 
@@ -32,6 +33,7 @@ def main():
     print(felem("FIELD_ONE", field_r % p, limbs))
     if field_r != 1:
         print(felem("FIELD_RR", r * r % p, limbs))
+    if field_r != 1 and sys.argv[1] != "P-256":  # P-256 reduces by its shape, where -p^-1 is 1
         print("static const uint64_t FIELD_P_INV = 0x%016XULL;" % (-pow(p, -1, 2**64) % 2**64))
     print(felem("FIELD_B", b * field_r % p, limbs))
     print(felem("ORDER_N", n, limbs))

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Generate Wycheproof-style ECDSA edge cases on P-384 and P-521 for IdentityFlow's C verifier
-(P384.c, P521.c), given as digests rather than messages so that the digest itself can be chosen.
+"""Generate Wycheproof-style ECDSA edge cases on P-256, P-384 and P-521 for IdentityFlow's C
+verifiers (P256Verify.c, P384.c, P521.c), given as digests rather than messages so that the
+digest itself can be chosen.
 
 Usage: make_ecdsa_edge_cases.py [OUTPUT.json]   (default: ecdsa-edge-cases.json next to this script)
 
@@ -13,8 +14,8 @@ Writes {"cases": [{curve, x, y, digest, signature (r || s), valid, comment}]} wi
     R at infinity for a random key (r = -e/d mod n);
   - r = 1, s = 1, s = n - 1, r = n - 1, each signed for real where a nonce gives it, else invalid;
   - high s (n - s) for a valid signature; r or s equal to n, n + 1 or 2^(8 len) - 1;
-  - digests longer than n (P-521: 66 and 64 bytes; P-384: 64 bytes) truncated to n's bit length,
-    and shorter (32 bytes) taken whole;
+  - digests longer than n (P-521: 66 and 80 bytes; P-384: 64 to 80 bytes) truncated to n's bit
+    length, and shorter (32 bytes; 64 on P-521) taken whole (P-256: 32-byte digests only);
   - keys off the curve: y + 1, (0, 0), x or y not below p (x + p fits on P-521), y = p - y (valid
     point -Q, whose signature fails).
 Validity comes from the pure-Python verifier below, and every case that `cryptography` can take
@@ -32,6 +33,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, encode_dss_signature
 
 CURVES = {
+    "P-256": (ec.SECP256R1(), 2**256 - 2**224 + 2**192 + 2**96 - 1, 32),
     "P-384": (ec.SECP384R1(), 2**384 - 2**128 - 2**96 + 2**32 - 1, 48),
     "P-521": (ec.SECP521R1(), 2**521 - 1, 66),
 }
@@ -111,7 +113,7 @@ def main():
     for name in CURVES:
         c = Curve(name)
         n, p, size = c.n, c.p, c.size
-        digest_length = 48 if name == "P-384" else 64
+        digest_length = {"P-256": 32, "P-384": 48, "P-521": 64}[name]
 
         def add(q, digest, r, s, comment, *, r_len=None, valid=None, raw_key=None):
             signature = r.to_bytes(r_len or size, "big") + s.to_bytes(r_len or size, "big")
@@ -192,7 +194,8 @@ def main():
                 add(q, digest, rv, sv, comment, valid=False)
 
         # Digests of other lengths: truncated to n's bit length when longer, taken whole when shorter.
-        for length in (32, 64, 66, 80):
+        # (IdentityFlow's P-256 verifier takes SHA-256 digests only: 32 bytes.)
+        for length in ((32,) if name == "P-256" else (32, 64, 66, 80)):
             other = secrets.token_bytes(length)
             rl, sl = c.sign(d, other)
             add(q, other, rl, sl, f"a {length}-byte digest, signed over its leftmost {min(8 * length, n.bit_length())} bits", valid=True)

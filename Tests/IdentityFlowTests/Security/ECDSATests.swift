@@ -1,3 +1,4 @@
+import CIdentityFlowCrypto
 import Foundation
 import Testing
 @testable import IdentityFlow
@@ -40,7 +41,8 @@ struct ECDSAEdgeCaseDocument: Decodable {
     }
 }
 
-/// ECDSA verification on P-384 and P-521 (the C code of P384.c and P521.c) against signatures
+/// ECDSA verification on P-384 and P-521 (the C code of P384.c and P521.c; P-256's variable-time
+/// verifier of P256Verify.c in the edge cases) against signatures
 /// made by Python's `cryptography`, published vectors (RFC 6979 §A.2.6, §A.2.7; NIST CAVP
 /// SigVer) and Wycheproof-style edge cases (x_R ≥ n, u₁ = 0, sums that double or vanish, r and s
 /// at and beyond their bounds, digests of every length, keys off the curve).
@@ -109,21 +111,30 @@ struct ECDSATests {
     func edgeCases() throws {
         let cases = try ECDSAEdgeCaseDocument.load().cases
         for edge in cases {
-            let curve = try #require(Self.curves[edge.curve])
             let x = try #require(SecurityTestHex.decode(edge.x)), y = try #require(SecurityTestHex.decode(edge.y))
             let digest = try #require(SecurityTestHex.decode(edge.digest)), signature = try #require(SecurityTestHex.decode(edge.signature))
-            let verified = ECDSAPublicKey(curve: curve, x: x, y: y)?.isValidSignature(signature, digest: digest) ?? false
-            #expect(verified == edge.valid, "\(edge.curve): \(edge.comment)")
-            #expect(curve.verify(signature, digest: digest, x: x, y: y) == edge.valid, "\(edge.curve): \(edge.comment), C entry without the key check")
+            #expect(Self.verifies(edge.curve, signature, digest: digest, x: x, y: y) == edge.valid, "\(edge.curve): \(edge.comment)")
+            if let curve = Self.curves[edge.curve] {
+                let verified = ECDSAPublicKey(curve: curve, x: x, y: y)?.isValidSignature(signature, digest: digest) ?? false
+                #expect(verified == edge.valid, "\(edge.curve): \(edge.comment), through ECDSAPublicKey")
+            }
         }
         let comments = Set(cases.map { "\($0.curve): \($0.comment)" })
-        for curve in ["P-384", "P-521"] {
+        for curve in ["P-256", "P-384", "P-521"] {
             for comment in ["x_R >= n, r = x_R - n", "x_R >= n, r = x_R (not reduced, out of range)", "u1 = 0: a zero digest",
                             "Q = G, e = r: u1 G + u2 Q is a doubling", "Q = -G, e = r: u1 G + u2 Q is infinity", "s = 1, signed for real",
                             "key: (0, 0), an encoding of infinity", "key: y + 1 (off the curve)", "high s (n - s)"] {
                 #expect(comments.contains("\(curve): \(comment)"), "\(curve): \(comment)")
             }
         }
+    }
+
+    /// Whether the C verifier of `curve` ("P-256", "P-384", "P-521") accepts the signature of
+    /// `digest` under the key `(x, y)`; P-256's takes 32-byte digests and SEC1 keys.
+    static func verifies(_ curve: String, _ signature: [UInt8], digest: [UInt8], x: [UInt8], y: [UInt8]) -> Bool {
+        guard curve == "P-256" else { return curves[curve]?.verify(signature, digest: digest, x: x, y: y) ?? false }
+        guard signature.count == 64, digest.count == 32, x.count == 32, y.count == 32 else { return false }
+        return ifc_p256_verify(signature, digest, [0x04] + x + y) == 1
     }
 
     @Test("published vectors: RFC 6979 A.2.6 and A.2.7 signatures, NIST CAVP SigVer P-384 and P-521 (message, key, r or s changed)")
