@@ -9,7 +9,7 @@
 /// guard let key = ECDSAPublicKey(curve: .p384, x: jwkX, y: jwkY) else { throw ... }
 /// let valid = key.isValidSignature(signature, for: signingInput, hash: .sha384)
 /// ```
-struct ECDSAPublicKey: Sendable, Equatable {
+package struct ECDSAPublicKey: Sendable, Equatable {
     /// The key's curve.
     let curve: EllipticCurve
 
@@ -20,7 +20,7 @@ struct ECDSAPublicKey: Sendable, Equatable {
     /// curve's ``EllipticCurve/byteCount`` (as a JWK's `x` and `y` must be, RFC 7518 §6.2.1.2).
     /// - Returns: `nil` for coordinates of another length, not below `p`, or not a point of the
     ///   curve (SEC 1 §3.2.2.1; with cofactor 1 that is the whole check).
-    init?(curve: EllipticCurve, x: [UInt8], y: [UInt8]) {
+    package init?(curve: EllipticCurve, x: [UInt8], y: [UInt8]) {
         guard curve.contains(x: x, y: y) else { return nil }
         self.curve = curve
         self.x = x
@@ -32,7 +32,7 @@ struct ECDSAPublicKey: Sendable, Equatable {
     ///   - signature: `r ‖ s`, each exactly ``EllipticCurve/byteCount`` bytes; the DER form fails.
     ///   - message: The signed message (for a JWS, the ASCII signing input `header.payload`).
     ///   - hash: The hash the signer used (JWS: SHA-384 for `ES384`, SHA-512 for `ES512`).
-    func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>, hash: Hashing.Function) -> Bool {
+    package func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>, hash: Hashing.Function) -> Bool {
         isValidSignature(signature, digest: hash.hash(message))
     }
 

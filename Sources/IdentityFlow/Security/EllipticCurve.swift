@@ -8,7 +8,7 @@ import CIdentityFlowCrypto
 /// field reduced by p = 2⁵²¹ − 1's shape). It serves verification only, whose inputs are all
 /// public, so it is not constant time. P-256 (`ES256`, PIN proofs) has its own constant-time C
 /// code behind ``DeviceKey``.
-struct EllipticCurve: Sendable, Equatable {
+package struct EllipticCurve: Sendable, Equatable {
     /// Which of the two curves.
     private enum Identity: Sendable, Equatable {
         case p384, p521
@@ -17,7 +17,7 @@ struct EllipticCurve: Sendable, Equatable {
     private let identity: Identity
 
     /// The curve's name as a JWK's `crv` writes it: "P-384", "P-521".
-    let name: String
+    package let name: String
 
     /// The length of a coordinate, and of each of a signature's `r` and `s`, in bytes: 48 or 66.
     let byteCount: Int
@@ -26,10 +26,10 @@ struct EllipticCurve: Sendable, Equatable {
     let orderBitCount: Int
 
     /// P-384: p = 2³⁸⁴ − 2¹²⁸ − 2⁹⁶ + 2³² − 1.
-    static let p384 = EllipticCurve(identity: .p384, name: "P-384", byteCount: 48, orderBitCount: 384)
+    package static let p384 = EllipticCurve(identity: .p384, name: "P-384", byteCount: 48, orderBitCount: 384)
 
     /// P-521: p = 2⁵²¹ − 1.
-    static let p521 = EllipticCurve(identity: .p521, name: "P-521", byteCount: 66, orderBitCount: 521)
+    package static let p521 = EllipticCurve(identity: .p521, name: "P-521", byteCount: 66, orderBitCount: 521)
 
     /// Whether `(x, y)` is a point of the curve: each coordinate exactly ``byteCount`` big-endian
     /// bytes, below `p` (a larger value is refused, not reduced), and `y² = x³ − 3x + b mod p`.

@@ -75,6 +75,11 @@ struct BenchSuite {
                             note: "the default pinKeyIterations (100000, scaled in a --quick run): the PIN key derivation is the server's policy and dominates")
         }
 
+        let login = try await measure("l") {
+            BenchRow("l", "PIN login: PIN answer to session", unit: "µs", try await LoginScenarios.pinAnswerToSession(settings),
+                     note: "PIN key derivation (PBKDF2 at pinKeyIterations = \(settings.pinKeyIterations); the default 100000 adds about k4), P-256 key and proof, the reference server's P-256 check, tokens, stored session")
+        }
+
         let scaling = try await measure("f") {
             let perFlow = try await FlowScenarios.registrations(settings, api: .async, streams: cores)
             var row = BenchRow("f", "registrations, \(cores) streams, async API", unit: "flows/s", perFlow.mapped { 1e6 / $0 })
@@ -98,7 +103,7 @@ struct BenchSuite {
                 ? "Resident size unavailable on this platform: rows e, e2, g5 are n/a."
                 : "Memory: resident size (RSS) difference while \(settings.suspendedFlows) flows/tasks wait at once, divided by their number.",
         ]
-        let rows = [transition, event, roundTripAsync, roundTripDelegate, asyncFlows, immediateFlows, mainActorFlows, defaultFlows,
+        let rows = [transition, event, roundTripAsync, roundTripDelegate, asyncFlows, immediateFlows, mainActorFlows, defaultFlows, login,
                     suspended, suspendedDelegate, idleClient, scaling, floorSwitch, floorActor, floorLock, floorStream, floorTask]
         return BenchReport(machine: Self.machineDescription, cores: cores, settings: settings, notes: notes, rows: rows.compactMap { $0 } + cryptoRows)
     }
