@@ -47,27 +47,20 @@ LIMB_HELPER int fe_equal(const felem a, const felem b) {
     return t == 0;
 }
 
-/// r = a + b, returning the carry.
+/// r = a + b, returning the carry (one ADC chain, as fe_sub_raw).
 LIMB_HELPER uint64_t fe_add_raw(felem r, const felem a, const felem b) {
-    uint64_t carry = 0;
+    unsigned long long carry = 0;
     UNROLL
-    for (int i = 0; i < LIMBS; i++) {
-        u128 s = (u128)a[i] + b[i] + carry;
-        r[i] = (uint64_t)s;
-        carry = (uint64_t)(s >> 64);
-    }
+    for (int i = 0; i < LIMBS; i++) r[i] = __builtin_addcll(a[i], b[i], carry, &carry);
     return carry;
 }
 
-/// r = a - b, returning the borrow.
+/// r = a - b, returning the borrow. (__builtin_subcll gives one SBB chain; the same on u128
+/// left the borrow in SETB/MOVZX pairs and doubled the cost of a field subtraction.)
 LIMB_HELPER uint64_t fe_sub_raw(felem r, const felem a, const felem b) {
-    uint64_t borrow = 0;
+    unsigned long long borrow = 0;
     UNROLL
-    for (int i = 0; i < LIMBS; i++) {
-        u128 d = (u128)a[i] - b[i] - borrow;
-        r[i] = (uint64_t)d;
-        borrow = (uint64_t)(d >> 64) & 1;
-    }
+    for (int i = 0; i < LIMBS; i++) r[i] = __builtin_subcll(a[i], b[i], borrow, &borrow);
     return borrow;
 }
 
