@@ -94,78 +94,40 @@ LIMB_HELPER void mod_sub(felem r, const felem a, const felem b, const felem m) {
     fe_select(r, fixed, difference, (uint64_t)0 - borrow);
 }
 
-/// r = a·b/R mod m (CIOS: a row of the product, then a row of the reduction), for a, b < m.
-LIMB_HELPER void montgomery_multiply(felem r, const felem a, const felem b, const felem m, uint64_t m_inv) {
-    uint64_t t[LIMBS + 2];
-    memset(t, 0, sizeof t);
+/// t[0...count] += x·v[0...count-1], returning the carry out of t[count]: the low halves of the
+/// products on one ADC chain, the high halves on another (__builtin_addcll; the u128 idiom left
+/// carries in SETB/MOVZX pairs).
+LIMB_HELPER uint64_t row_multiply_add(uint64_t *t, const uint64_t *v, uint64_t x, int count) {
+    uint64_t lo[LIMBS], hi[LIMBS];
     UNROLL
-    for (int i = 0; i < LIMBS; i++) {
-        uint64_t carry = 0;
-        UNROLL
-        for (int j = 0; j < LIMBS; j++) {
-            u128 x = (u128)a[j] * b[i] + t[j] + carry;
-            t[j] = (uint64_t)x;
-            carry = (uint64_t)(x >> 64);
-        }
-        u128 x = (u128)t[LIMBS] + carry;
-        t[LIMBS] = (uint64_t)x;
-        t[LIMBS + 1] = (uint64_t)(x >> 64);
-        const uint64_t q = t[0] * m_inv;
-        x = (u128)q * m[0] + t[0];
-        carry = (uint64_t)(x >> 64);
-        UNROLL
-        for (int j = 1; j < LIMBS; j++) {
-            x = (u128)q * m[j] + t[j] + carry;
-            t[j - 1] = (uint64_t)x;
-            carry = (uint64_t)(x >> 64);
-        }
-        x = (u128)t[LIMBS] + carry;
-        t[LIMBS - 1] = (uint64_t)x;
-        t[LIMBS] = t[LIMBS + 1] + (uint64_t)(x >> 64);
+    for (int j = 0; j < count; j++) {
+        const u128 p = (u128)v[j] * x;
+        lo[j] = (uint64_t)p;
+        hi[j] = (uint64_t)(p >> 64);
     }
-    // t < 2m: one subtraction at most.
-    felem reduced;
-    uint64_t borrow = fe_sub_raw(reduced, t, m);
-    memcpy(r, (t[LIMBS] | (borrow ^ 1)) ? reduced : t, sizeof(felem));
+    unsigned long long c = 0, d = 0;
+    UNROLL
+    for (int j = 0; j < count; j++) t[j] = __builtin_addcll(t[j], lo[j], c, &c);
+    t[count] = __builtin_addcll(t[count], 0, c, &c);
+    UNROLL
+    for (int j = 0; j < count; j++) t[j + 1] = __builtin_addcll(t[j + 1], hi[j], d, &d);
+    return c + d;
 }
 
 /// t = a·b, all 2·LIMBS limbs (operand scanning: a row of products per limb of b).
 LIMB_HELPER void fe_multiply_wide(uint64_t t[2 * LIMBS], const felem a, const felem b) {
-    uint64_t carry = 0;
+    memset(t, 0, 2 * LIMBS * sizeof(uint64_t));
+    // Row i adds below t[i + LIMBS + 1]; the partial product a·b[0...i] fits in i + LIMBS + 1
+    // limbs, so no carry leaves t[i + LIMBS].
     UNROLL
-    for (int j = 0; j < LIMBS; j++) {
-        u128 x = (u128)a[j] * b[0] + carry;
-        t[j] = (uint64_t)x;
-        carry = (uint64_t)(x >> 64);
-    }
-    t[LIMBS] = carry;
-    UNROLL
-    for (int i = 1; i < LIMBS; i++) {
-        carry = 0;
-        UNROLL
-        for (int j = 0; j < LIMBS; j++) {
-            u128 x = (u128)a[j] * b[i] + t[i + j] + carry;
-            t[i + j] = (uint64_t)x;
-            carry = (uint64_t)(x >> 64);
-        }
-        t[i + LIMBS] = carry;
-    }
+    for (int i = 0; i < LIMBS; i++) (void)row_multiply_add(t + i, a, b[i], LIMBS);
 }
 
 /// t = a², all 2·LIMBS limbs: the cross products once, doubled, plus the squares on the diagonal.
 LIMB_HELPER void fe_square_wide(uint64_t t[2 * LIMBS], const felem a) {
     memset(t, 0, 2 * LIMBS * sizeof(uint64_t));
     UNROLL
-    for (int i = 0; i < LIMBS - 1; i++) {
-        uint64_t carry = 0;
-        UNROLL
-        for (int j = i + 1; j < LIMBS; j++) {
-            u128 x = (u128)a[i] * a[j] + t[i + j] + carry;
-            t[i + j] = (uint64_t)x;
-            carry = (uint64_t)(x >> 64);
-        }
-        t[i + LIMBS] = carry;
-    }
+    for (int i = 0; i < LIMBS - 1; i++) (void)row_multiply_add(t + 2 * i + 1, a + i + 1, a[i], LIMBS - 1 - i);
     uint64_t shifted = 0;
     UNROLL
     for (int i = 0; i < 2 * LIMBS; i++) {
@@ -173,14 +135,12 @@ LIMB_HELPER void fe_square_wide(uint64_t t[2 * LIMBS], const felem a) {
         t[i] = (limb << 1) | shifted;
         shifted = limb >> 63;
     }
-    uint64_t carry = 0;
+    unsigned long long c = 0;
     UNROLL
     for (int i = 0; i < LIMBS; i++) {
-        u128 x = (u128)a[i] * a[i] + t[2 * i] + carry;
-        t[2 * i] = (uint64_t)x;
-        x = (u128)t[2 * i + 1] + (uint64_t)(x >> 64);
-        t[2 * i + 1] = (uint64_t)x;
-        carry = (uint64_t)(x >> 64);
+        const u128 square = (u128)a[i] * a[i];
+        t[2 * i] = __builtin_addcll(t[2 * i], (uint64_t)square, c, &c);
+        t[2 * i + 1] = __builtin_addcll(t[2 * i + 1], (uint64_t)(square >> 64), c, &c);
     }
 }
 
@@ -210,20 +170,26 @@ LIMB_HELPER void montgomery_reduce(felem r, uint64_t t[2 * LIMBS], const felem m
     UNROLL
     for (int i = 0; i < LIMBS; i++) {
         const uint64_t q = t[i] * m_inv;
-        uint64_t carry = 0;
+        // The row's carry out of t[i + LIMBS] goes on up: into t[i + LIMBS + 1], or above t.
+        uint64_t carry = row_multiply_add(t + i, m, q, LIMBS);
         UNROLL
-        for (int j = 0; j < LIMBS; j++) {
-            u128 x = (u128)q * m[j] + t[i + j] + carry;
-            t[i + j] = (uint64_t)x;
-            carry = (uint64_t)(x >> 64);
+        for (int j = i + LIMBS + 1; j < 2 * LIMBS; j++) {
+            unsigned long long c;
+            t[j] = __builtin_addcll(t[j], carry, 0, &c);
+            carry = c;
         }
-        u128 x = (u128)t[i + LIMBS] + carry + extra;
-        t[i + LIMBS] = (uint64_t)x;
-        extra = (uint64_t)(x >> 64);
+        extra += carry;
     }
     felem reduced;
     uint64_t borrow = fe_sub_raw(reduced, t + LIMBS, m);
-    memcpy(r, (extra | (borrow ^ 1)) ? reduced : t + LIMBS, sizeof(felem));
+    fe_select(r, t + LIMBS, reduced, (uint64_t)0 - (borrow & (extra ^ 1)));
+}
+
+/// r = a·b/R mod m for a, b < m: the full product, then the reduction.
+LIMB_HELPER void montgomery_multiply(felem r, const felem a, const felem b, const felem m, uint64_t m_inv) {
+    uint64_t t[2 * LIMBS];
+    fe_multiply_wide(t, a, b);
+    montgomery_reduce(r, t, m, m_inv);
 }
 
 #if !defined(FIELD_REDUCE)
