@@ -16,37 +16,29 @@ typedef uint64_t felem[LIMBS];
 /// limb cancels: four multiplications instead of sixteen (as P256Field.h's fp_reduce).
 static inline __attribute__((always_inline)) void p256_montgomery_reduce(felem r, uint64_t t[8]) {
     static const uint64_t p3 = 0xFFFFFFFF00000001ULL;
-    uint64_t top = 0;
+    unsigned long long top = 0;
     _Pragma("clang loop unroll(full)")
     for (int i = 0; i < 4; i++) {
         const uint64_t q = t[i];
-        unsigned __int128 c = (unsigned __int128)t[i + 1] + (q << 32);
-        t[i + 1] = (uint64_t)c;
-        c = (c >> 64) + t[i + 2] + (q >> 32);
-        t[i + 2] = (uint64_t)c;
-        c = (c >> 64) + t[i + 3] + (unsigned __int128)q * p3;
-        t[i + 3] = (uint64_t)c;
-        c = (c >> 64) + t[i + 4];
-        t[i + 4] = (uint64_t)c;
-        uint64_t carry = (uint64_t)(c >> 64);
+        const unsigned __int128 m = (unsigned __int128)q * p3;
+        unsigned long long c = 0;
+        t[i + 1] = __builtin_addcll(t[i + 1], q << 32, c, &c);
+        t[i + 2] = __builtin_addcll(t[i + 2], q >> 32, c, &c);
+        t[i + 3] = __builtin_addcll(t[i + 3], (uint64_t)m, c, &c);
+        t[i + 4] = __builtin_addcll(t[i + 4], (uint64_t)(m >> 64), c, &c);
         _Pragma("clang loop unroll(full)")
-        for (int j = i + 5; j < 8; j++) {
-            c = (unsigned __int128)t[j] + carry;
-            t[j] = (uint64_t)c;
-            carry = (uint64_t)(c >> 64);
-        }
-        top += carry;
+        for (int j = i + 5; j < 8; j++) t[j] = __builtin_addcll(t[j], 0, c, &c);
+        top += c;
     }
     // t[4..7] + top·2^256 < 2p: subtract p once when it is not below p.
-    uint64_t reduced[4], borrow = 0;
     static const uint64_t p[4] = {0xFFFFFFFFFFFFFFFFULL, 0x00000000FFFFFFFFULL, 0, 0xFFFFFFFF00000001ULL};
-    for (int i = 0; i < 4; i++) {
-        unsigned __int128 d = (unsigned __int128)t[4 + i] - p[i] - borrow;
-        reduced[i] = (uint64_t)d;
-        borrow = (uint64_t)(d >> 64) & 1;
-    }
-    const int keep = !top && borrow;
-    for (int i = 0; i < 4; i++) r[i] = keep ? t[4 + i] : reduced[i];
+    uint64_t reduced[4];
+    unsigned long long borrow = 0;
+    _Pragma("clang loop unroll(full)")
+    for (int i = 0; i < 4; i++) reduced[i] = __builtin_subcll(t[4 + i], p[i], borrow, &borrow);
+    const uint64_t keep = (uint64_t)0 - (borrow & (top ^ 1));
+    _Pragma("clang loop unroll(full)")
+    for (int i = 0; i < 4; i++) r[i] = (t[4 + i] & keep) | (reduced[i] & ~keep);
 }
 #define FIELD_MONTGOMERY_REDUCE p256_montgomery_reduce
 

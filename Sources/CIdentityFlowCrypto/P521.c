@@ -15,24 +15,18 @@ typedef uint64_t felem[LIMBS];
 /// 2^521 ≡ 1, so t ≡ low + high < 2^522, and the bit above 521 folds back the same way. Nine
 /// shifts and two additions instead of a Montgomery reduction's 81 multiplications.
 static inline __attribute__((always_inline)) void p521_reduce(felem r, const uint64_t t[18]) {
-    uint64_t carry = 0;
+    unsigned long long carry = 0;
     _Pragma("clang loop unroll(full)")
     for (int i = 0; i < 9; i++) {
         const uint64_t low = i < 8 ? t[i] : t[8] & 0x1FF;
         const uint64_t high = (t[8 + i] >> 9) | (t[9 + i] << 55);
-        const unsigned __int128 sum = (unsigned __int128)low + high + carry;
-        r[i] = (uint64_t)sum;
-        carry = (uint64_t)(sum >> 64);
+        r[i] = __builtin_addcll(low, high, carry, &carry);
     }
     // r < 2^522: fold bit 521 into bit 0. The result is at most p; p itself is 0.
     carry = r[8] >> 9;
     r[8] &= 0x1FF;
     _Pragma("clang loop unroll(full)")
-    for (int i = 0; i < 9; i++) {
-        const unsigned __int128 sum = (unsigned __int128)r[i] + carry;
-        r[i] = (uint64_t)sum;
-        carry = (uint64_t)(sum >> 64);
-    }
+    for (int i = 0; i < 9; i++) r[i] = __builtin_addcll(r[i], 0, carry, &carry);
     uint64_t ones = r[8] ^ 0x1FF;
     for (int i = 0; i < 8; i++) ones |= ~r[i];
     if (ones == 0) memset(r, 0, 9 * sizeof(uint64_t));
