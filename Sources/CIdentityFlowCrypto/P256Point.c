@@ -228,18 +228,22 @@ static void recode_base_digits(int32_t digits[BASE_ROWS], const uint8_t scalar[3
 }
 
 /// entry = |digit|·64^i·G from row i, its y negated when digit < 0; all zero for digit 0. Every
-/// entry of the row is read and one kept by mask, 8 words at a time.
+/// entry of the row is read and one kept by mask.
 static void select_base_entry(affine_point *entry, int row, int32_t digit) {
     const uint32_t sign = (uint32_t)digit >> 31;
     const uint64_t magnitude = (uint64_t)(uint32_t)((digit ^ -(int32_t)sign) + (int32_t)sign);
-    uint64_t words[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    // Two words per vector (SSE2 on x86-64, NEON on arm64: the baseline of both), so a 64-byte
+    // entry is four AND/OR pairs.
+    typedef uint64_t words2 __attribute__((vector_size(16)));
+    words2 acc[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
     for (uint64_t candidate = 1; candidate <= BASE_ENTRIES; candidate++) {
-        const uint64_t mask = mask_if(equal_digits(candidate, magnitude));
-        const uint64_t *source = base_table[row][candidate - 1].x;
-        for (int w = 0; w < 8; w++) words[w] |= source[w] & mask;
+        const uint64_t bit = mask_if(equal_digits(candidate, magnitude));
+        const words2 mask = {bit, bit};
+        words2 source[4];
+        memcpy(source, &base_table[row][candidate - 1], sizeof source);
+        for (int w = 0; w < 4; w++) acc[w] |= source[w] & mask;
     }
-    memcpy(entry->x, words, sizeof(fe));
-    memcpy(entry->y, words + 4, sizeof(fe));
+    memcpy(entry, acc, sizeof acc);
     fe negated;
     fp_sub(negated, (fe){0, 0, 0, 0}, entry->y);
     fe_select(entry->y, negated, entry->y, mask_if(sign));

@@ -78,6 +78,15 @@ int ifc_p256_valid_public_key(const uint8_t public_key[65]);
 /// 0 when the scalar or nonce is out of range or r or s comes out 0 (then pick another nonce).
 int ifc_p256_sign(uint8_t signature[64], const uint8_t digest[32], const uint8_t scalar[32], const uint8_t nonce[32]);
 
+/// ECDSA signature of a SHA-256 digest with RFC 6979's deterministic nonce (HMAC-DRBG over the
+/// private key and the digest, the first candidate that signs), low s. 0 when the scalar is not in
+/// 1...n-1. Constant time in the scalar and the nonce.
+int ifc_p256_sign_deterministic(uint8_t signature[64], const uint8_t digest[32], const uint8_t scalar[32]);
+
+/// RFC 6979's first nonce candidate for the digest and private key (for tests: the signature
+/// uses it unless it is out of range).
+int ifc_p256_rfc6979_nonce(uint8_t nonce[32], const uint8_t digest[32], const uint8_t scalar[32]);
+
 /// 1 when r and s are both in 1...n-1.
 int ifc_p256_valid_signature_encoding(const uint8_t signature[64]);
 

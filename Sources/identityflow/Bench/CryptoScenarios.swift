@@ -87,18 +87,25 @@ enum CryptoScenarios {
     }
 
     /// One row: IdentityFlow's figure, and OpenSSL's in the same run when `theirs` is given (the
-    /// ratio and target then follow); `nil` when `only` leaves the row out.
+    /// ratio and target then follow); `nil` when `only` leaves the row out. The two alternate run
+    /// by run (after one warm-up each), so that a neighbour's build on the shared cores weighs on
+    /// both sides of a ratio alike instead of on whichever happened to run during it.
     static func row(
         _ settings: BenchSettings, only: Set<String>?, _ id: String, _ measure: String, unit: String, target: Double,
         ours: () -> Double, theirs: (() -> Double)?
     ) async -> BenchRow? {
         guard only?.contains(id) ?? true else { return nil }
         FileHandle.standardError.write(Data("bench: \(id)\n".utf8))
-        let mine = await Harness.measure(settings) { ours() }
-        var row = BenchRow(id, measure, unit: unit, mine)
-        if let theirs {
-            let reference = BenchRow("openssl", "OpenSSL", unit: unit, await Harness.measure(settings) { theirs() })
-            row = row.against(reference, atMost: target)
+        _ = ours()
+        _ = theirs?()
+        var mine: [Double] = [], reference: [Double] = []
+        for _ in 0..<settings.runs {
+            mine.append(ours())
+            if let theirs { reference.append(theirs()) }
+        }
+        var row = BenchRow(id, measure, unit: unit, Stats(mine))
+        if theirs != nil {
+            row = row.against(BenchRow("openssl", "OpenSSL", unit: unit, Stats(reference)), atMost: target)
             if target.isFinite { row.target = "≤ \(BenchRow.format(target))× OpenSSL" }
         } else {
             row.note = "OpenSSL's libcrypto not found (libcrypto.so.3 / libcrypto.so): no comparison"
