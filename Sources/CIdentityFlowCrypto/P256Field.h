@@ -146,9 +146,8 @@ static inline void fp_mul(fe r, const fe a, const fe b) {
     fp_reduce(r, t);
 }
 
-/// r = a²/R mod p: the six cross products once, doubled, plus the four squares.
-static inline void fp_sqr(fe r, const fe a) {
-    uint64_t t[8];
+/// t = a², all eight limbs: the six cross products once, doubled, plus the four squares.
+LIMB_HELPER void fe_square_wide(uint64_t t[8], const fe a) {
     // Cross products a[i]·a[j], i < j: t[1..6].
     u128 p01 = (u128)a[0] * a[1], p02 = (u128)a[0] * a[2], p03 = (u128)a[0] * a[3];
     u128 p12 = (u128)a[1] * a[2], p13 = (u128)a[1] * a[3], p23 = (u128)a[2] * a[3];
@@ -188,6 +187,12 @@ static inline void fp_sqr(fe r, const fe a) {
     t[5] = __builtin_addcll(t[5], (uint64_t)(s2 >> 64), c, &c);
     t[6] = __builtin_addcll(t[6], (uint64_t)s3, c, &c);
     t[7] = __builtin_addcll(t[7], (uint64_t)(s3 >> 64), c, &c);
+}
+
+/// r = a²/R mod p.
+static inline void fp_sqr(fe r, const fe a) {
+    uint64_t t[8];
+    fe_square_wide(t, a);
     fp_reduce(r, t);
 }
 
@@ -239,35 +244,54 @@ static inline void fp_from_mont(fe r, const fe a) {
 
 // MARK: - Scalars mod n
 
-/// r = a·b/R mod n (CIOS), for a, b < n.
-static inline void fn_mul(fe r, const fe a, const fe b) {
-    uint64_t t[6] = {0, 0, 0, 0, 0, 0};
+/// t = a·b, all eight limbs, by rows on ADC chains (row_multiply_add).
+LIMB_HELPER void fe_multiply_wide(uint64_t t[8], const fe a, const fe b) {
+    memset(t, 0, 8 * sizeof(uint64_t));
+    UNROLL
+    for (int i = 0; i < 4; i++) row_multiply_add(t + i, a, b[i], 1);
+}
+
+/// Montgomery reduction mod n of the 512-bit t (t < n·2^256): a row q·n per limb with
+/// q = t[i]·(-n^-1), on ADC chains, then one subtraction at most.
+LIMB_HELPER void fn_reduce(fe r, uint64_t t[8]) {
+    unsigned long long extra = 0;
     UNROLL
     for (int i = 0; i < 4; i++) {
-        uint64_t carry = 0;
+        const uint64_t q = t[i] * P256_N_INV;
+        uint64_t lo[4], hi[4];
         UNROLL
         for (int j = 0; j < 4; j++) {
-            u128 x = (u128)a[j] * b[i] + t[j] + carry;
-            t[j] = (uint64_t)x;
-            carry = (uint64_t)(x >> 64);
+            const u128 p = (u128)q * P256_N[j];
+            lo[j] = (uint64_t)p;
+            hi[j] = (uint64_t)(p >> 64);
         }
-        u128 x = (u128)t[4] + carry;
-        t[4] = (uint64_t)x;
-        t[5] = (uint64_t)(x >> 64);
-        uint64_t q = t[0] * P256_N_INV;
-        x = (u128)q * P256_N[0] + t[0];
-        carry = (uint64_t)(x >> 64);
+        unsigned long long c = 0, d = 0;
         UNROLL
-        for (int j = 1; j < 4; j++) {
-            x = (u128)q * P256_N[j] + t[j] + carry;
-            t[j - 1] = (uint64_t)x;
-            carry = (uint64_t)(x >> 64);
-        }
-        x = (u128)t[4] + carry;
-        t[3] = (uint64_t)x;
-        t[4] = t[5] + (uint64_t)(x >> 64);
+        for (int j = 0; j < 4; j++) t[i + j] = __builtin_addcll(t[i + j], lo[j], c, &c);
+        t[i + 4] = __builtin_addcll(t[i + 4], 0, c, &c);
+        UNROLL
+        for (int j = 0; j < 4; j++) t[i + j + 1] = __builtin_addcll(t[i + j + 1], hi[j], d, &d);
+        // Both carries leave t[i + 4] (c) and t[i + 4] again (d): into the limbs above.
+        unsigned long long carry = c + d;
+        UNROLL
+        for (int j = i + 5; j < 8; j++) t[j] = __builtin_addcll(t[j], 0, carry, &carry);
+        extra += carry;
     }
-    fe_reduce_once(r, t, t[4], P256_N);
+    fe_reduce_once(r, t + 4, extra, P256_N);
+}
+
+/// r = a·b/R mod n, for a, b < n.
+static inline void fn_mul(fe r, const fe a, const fe b) {
+    uint64_t t[8];
+    fe_multiply_wide(t, a, b);
+    fn_reduce(r, t);
+}
+
+/// r = a²/R mod n: the cross products once (as fp_sqr), then the reduction.
+static inline void fn_sqr(fe r, const fe a) {
+    uint64_t t[8];
+    fe_square_wide(t, a);
+    fn_reduce(r, t);
 }
 
 static inline void fn_add(fe r, const fe a, const fe b) { mod_add(r, a, b, P256_N); }
@@ -288,7 +312,7 @@ static inline void fn_inverse(fe r, const fe a) {
     for (int i = 1; i < 16; i++) fn_mul(table[i], table[i - 1], a);
     memcpy(acc, P256_N_ONE, sizeof(fe));
     for (int window = 63; window >= 0; window--) {
-        for (int i = 0; i < 4; i++) fn_mul(acc, acc, acc);
+        for (int i = 0; i < 4; i++) fn_sqr(acc, acc);
         fn_mul(acc, acc, table[(e[window / 16] >> (4 * (window % 16))) & 15]);
     }
     memcpy(r, acc, sizeof(fe));
