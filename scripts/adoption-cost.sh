@@ -61,7 +61,7 @@ PACKAGE
 }
 
 make_host plain "" "" 'print("hello")'
-make_host linked ".package(path: \"$repo\")" '.product(name: "IdentityFlow", package: "wt-crypto")' '
+make_host linked ".package(path: \"$repo\")" ".product(name: \"IdentityFlow\", package: \"$(basename "$repo")\")" '
 import Foundation
 import IdentityFlow
 

@@ -25,9 +25,9 @@ struct BenchSuite {
         let floorTask = await measure("g5") { BenchRow("g5", "floor: task suspended on a continuation", unit: "B/task", await MemoryScenarios.floorSuspendedTask(settings)) }
         let idleClient = try await measure("e2") { BenchRow("e2", "a started, idle UserClient (not counted in e)", unit: "B/client", try await MemoryScenarios.idleClient(settings)) }
         let suspended = try await measure("e") {
+            // Printed without a target (issue 30), as a and d are: what it costs, not a goal.
             BenchRow("e", "registration suspended on its challenge", unit: "B/flow", try await MemoryScenarios.suspendedFlow(settings))
                 .against(floorTask, atMost: .infinity)
-                .target("≤ 3072 B") { $0 <= 3072 }
         }
 
         let suspendedDelegate = try await measure("e3") {
@@ -40,7 +40,7 @@ struct BenchSuite {
         let transition = await measure("a") {
             BenchRow("a", "RegistrationMachine transition, as a value", unit: "ns", await MachineScenarios.machineTransition(settings),
                      note: "mean over a custom one-step registration's 6 events (start, data, server answer, PIN policy check, enrol, store)")
-                .against(floorSwitch, atMost: 3)
+                .against(floorSwitch, atMost: .infinity)
         }
 
         let floorActor = await measure("g2") { BenchRow("g2", "floor: actor method call with an enum switch", unit: "ns", await MachineScenarios.floorActorCall(settings)) }
@@ -62,7 +62,7 @@ struct BenchSuite {
         }
 
         let asyncFlows = try await measure("d") {
-            try await flowsRow("d", "registration, async API", api: .async).target("≥ 40000 flows/s") { $0 >= 40_000 }
+            try await flowsRow("d", "registration, async API", api: .async)
         }
         let immediateFlows = try await measure("d2") { try await flowsRow("d2", "registration, delegate .immediate", api: .delegateImmediate) }
         let mainActorFlows = try await measure("d3") { try await flowsRow("d3", "registration, delegate .mainActor", api: .delegateMainActor) }
@@ -82,7 +82,8 @@ struct BenchSuite {
 
         let scaling = try await measure("f") {
             let perFlow = try await FlowScenarios.registrations(settings, api: .async, streams: cores)
-            var row = BenchRow("f", "registrations, \(cores) streams, async API", unit: "flows/s", perFlow.mapped { 1e6 / $0 })
+            var row = BenchRow("f", "registrations, \(cores) streams, async API", unit: "flows/s", perFlow.mapped { 1e6 / $0 },
+                               note: "needs every core free: another job on the machine takes its share of the second stream")
             if let total = row.stats?.median, let single = asyncFlows?.stats?.median {
                 row.floorID = "d"
                 row.floorMedian = single
