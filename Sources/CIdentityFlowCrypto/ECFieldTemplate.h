@@ -196,11 +196,13 @@ LIMB_HELPER void montgomery_multiply(felem r, const felem a, const felem b, cons
 #if defined(FIELD_MONTGOMERY_REDUCE)
 // The includer's FIELD_MONTGOMERY_REDUCE(r, t) takes a full product t < p·R to t/R mod p by p's
 // shape (P-256: -p^-1 mod 2^64 is 1 and p has two nonzero limbs besides the low one).
+/// r = a·b in the field's (Montgomery) form.
 static void fp_mul(felem r, const felem a, const felem b) {
     uint64_t t[2 * LIMBS];
     fe_multiply_wide(t, a, b);
     FIELD_MONTGOMERY_REDUCE(r, t);
 }
+/// r = a² in the field's (Montgomery) form.
 static void fp_sqr(felem r, const felem a) {
     uint64_t t[2 * LIMBS];
     fe_square_wide(t, a);
@@ -226,21 +228,27 @@ static void fp_leave(felem r, const felem a) {
 #else
 // The includer's FIELD_REDUCE(r, t) takes a full product t < p² to r = t mod p, canonical; field
 // values are then plain integers below p.
+/// r = a·b mod p (plain values).
 static void fp_mul(felem r, const felem a, const felem b) {
     uint64_t t[2 * LIMBS];
     fe_multiply_wide(t, a, b);
     FIELD_REDUCE(r, t);
 }
+/// r = a² mod p (plain values).
 static void fp_sqr(felem r, const felem a) {
     uint64_t t[2 * LIMBS];
     fe_square_wide(t, a);
     FIELD_REDUCE(r, t);
 }
+/// Plain values are the field's form here: a copy.
 static void fp_enter(felem r, const felem a) { memcpy(r, a, sizeof(felem)); }
+/// Plain values are the field's form here: a copy.
 static void fp_leave(felem r, const felem a) { memcpy(r, a, sizeof(felem)); }
 #endif
 
+/// r = a + b mod p.
 LIMB_HELPER void fp_add(felem r, const felem a, const felem b) { mod_add(r, a, b, FIELD_P); }
+/// r = a - b mod p.
 LIMB_HELPER void fp_sub(felem r, const felem a, const felem b) { mod_sub(r, a, b, FIELD_P); }
 
 /// r = a^e (the field's form) for a public exponent, by 4-bit windows from the top.
@@ -268,6 +276,7 @@ static void fp_inverse(felem r, const felem a) {
 
 // MARK: - Scalars mod n, in Montgomery form
 
+/// r = a·b/R mod n (Montgomery form).
 static void fn_mul(felem r, const felem a, const felem b) { montgomery_multiply(r, a, b, ORDER_N, ORDER_N_INV); }
 /// r = a² mod n, Montgomery form: the cross products once, then the reduction.
 static void fn_sqr(felem r, const felem a) {
@@ -275,7 +284,9 @@ static void fn_sqr(felem r, const felem a) {
     fe_square_wide(t, a);
     montgomery_reduce(r, t, ORDER_N, ORDER_N_INV);
 }
+/// A plain value below n into Montgomery form.
 static void fn_enter(felem r, const felem a) { fn_mul(r, a, ORDER_RR); }
+/// A value in Montgomery form mod n back to plain.
 static void fn_leave(felem r, const felem a) {
     static const felem one = {1};
     fn_mul(r, a, one);

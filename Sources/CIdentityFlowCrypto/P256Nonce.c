@@ -19,6 +19,7 @@ static const uint32_t SHA256_INITIAL[8] = {
 /// An HMAC-SHA256 key of 32 bytes as its two pad states (the first block of each hash).
 typedef struct { uint32_t inner[8], outer[8]; } hmac_key;
 
+/// Computes the two pad states of a 32-byte key.
 static void hmac_set_key(hmac_key *k, const uint8_t key[32]) {
     uint8_t block[64];
     memset(block, 0x36, sizeof block);
@@ -110,6 +111,7 @@ static void drbg_next(drbg *d, uint8_t nonce[32], int first) {
     memcpy(nonce, d->v, 32);
 }
 
+/// See CIdentityFlowCrypto.h.
 int ifc_p256_rfc6979_nonce(uint8_t nonce[32], const uint8_t digest[32], const uint8_t scalar[32]) {
     drbg d;
     drbg_seed(&d, scalar, digest);
@@ -118,6 +120,7 @@ int ifc_p256_rfc6979_nonce(uint8_t nonce[32], const uint8_t digest[32], const ui
     return 1;
 }
 
+/// See CIdentityFlowCrypto.h.
 int ifc_p256_sign_deterministic(uint8_t signature[64], const uint8_t digest[32], const uint8_t scalar[32]) {
     if (!ifc_p256_valid_scalar(scalar)) return 0;
     drbg d;

@@ -174,6 +174,7 @@ static void add_affine(p256_point *r, const p256_point *p, const affine_point *q
 static affine_point base_table[BASE_ROWS][BASE_ENTRIES];
 static pthread_once_t base_table_once = PTHREAD_ONCE_INIT;
 
+/// G in Jacobian, Montgomery form.
 static void generator(p256_point *g) {
     fp_to_mont(g->x, GX);
     fp_to_mont(g->y, GY);
@@ -249,6 +250,8 @@ static void select_base_entry(affine_point *entry, int row, int32_t digit) {
     fe_select(entry->y, negated, entry->y, mask_if(sign));
 }
 
+/// See P256Point.h: Σ d_i·64^i·G over the signed digits, one masked row scan and one mixed
+/// addition per digit.
 void p256_base_mul(p256_point *r, const uint8_t scalar[32]) {
     pthread_once(&base_table_once, compute_base_table);
     int32_t digits[BASE_ROWS];

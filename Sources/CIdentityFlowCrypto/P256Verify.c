@@ -14,6 +14,7 @@ typedef uint64_t felem[LIMBS];
 /// Montgomery reduction of the 512-bit t (t < p·2^256) by p's shape: -p^-1 mod 2^64 is 1, so
 /// each step's multiple of p is q = t[i], and q·p adds q·2^96 and q·p[3]·2^192 after the low
 /// limb cancels: four multiplications instead of sixteen (as P256Field.h's fp_reduce).
+/// (The reduction described above, for the template's FIELD_MONTGOMERY_REDUCE.)
 static inline __attribute__((always_inline)) void p256_montgomery_reduce(felem r, uint64_t t[8]) {
     static const uint64_t p3 = 0xFFFFFFFF00000001ULL;
     unsigned long long top = 0;
@@ -57,6 +58,7 @@ static const felem P_MINUS_N = {0x0C46353D039CDAAEULL, 0x4319055358E8617BULL, 0x
 #include "ECFieldTemplate.h"
 #include "ECPointTemplate.h"
 
+/// See P256Verify.h.
 int p256_verify_public(const uint8_t signature[64], const uint8_t digest[32], const uint8_t public_key[65]) {
     if (public_key[0] != 0x04) return 0;
     return ecdsa_verify(signature, digest, 32, public_key + 1, public_key + 33);

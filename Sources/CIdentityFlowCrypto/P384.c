@@ -25,16 +25,19 @@ static const felem P_MINUS_N = {0x1313E696333AD68CULL, 0xA7E5F24CB74F5885ULL, 0x
 #include "ECFieldTemplate.h"
 #include "ECPointTemplate.h"
 
+/// See CIdentityFlowCrypto.h.
 int ifc_p384_valid_public_key(const uint8_t x[BYTES], const uint8_t y[BYTES]) {
     jacobian_point q;
     return decode_point(&q, x, y);
 }
 
+/// See CIdentityFlowCrypto.h.
 int ifc_p384_verify(const uint8_t signature[2 * BYTES], const uint8_t *digest, size_t digest_length,
                     const uint8_t x[BYTES], const uint8_t y[BYTES]) {
     return ecdsa_verify(signature, digest, digest_length, x, y);
 }
 
+/// See CIdentityFlowCrypto.h.
 int ifc_p384_linear_combination(uint8_t rx[BYTES], uint8_t ry[BYTES], const uint8_t u1[BYTES], const uint8_t u2[BYTES],
                                 const uint8_t qx[BYTES], const uint8_t qy[BYTES]) {
     return combination_bytes(rx, ry, u1, u2, qx, qy);

@@ -52,12 +52,14 @@ static const uint64_t INITIAL_384[8] = {
     0x67332667ffc00b31ULL, 0x8eb44a8768581511ULL, 0xdb0c2e0d64f98fa7ULL, 0x47b5481dbefa4fa4ULL,
 };
 
+/// The big-endian 64-bit word at p.
 static inline uint64_t load_be64(const uint8_t *p) {
     uint64_t v;
     memcpy(&v, p, 8);
     return __builtin_bswap64(v);
 }
 
+/// Stores v big-endian at p.
 static inline void store_be64(uint8_t *p, uint64_t v) {
     v = __builtin_bswap64(v);
     memcpy(p, &v, 8);
@@ -122,6 +124,7 @@ static void compress_portable(uint64_t state[8], const uint8_t *data, size_t blo
     compress_blocks(state, data, blocks);
 }
 
+/// A compression engine: portable, or compiled for BMI2.
 typedef void (*compress_engine)(uint64_t state[8], const uint8_t *data, size_t blocks);
 
 #if defined(__x86_64__)
@@ -152,6 +155,7 @@ static compress_engine selected_engine(void) {
     return engine;
 }
 
+/// See CIdentityFlowCrypto.h.
 int ifc_sha512(uint8_t *digest, size_t digest_length, const uint8_t *data, size_t length) {
     if (digest_length != 48 && digest_length != 64) return 0;
     uint64_t state[8];

@@ -9,6 +9,7 @@ enum CryptoScenarios {
     /// The row ids, for `--only crypto`.
     static let rowIDs: Set<String> = Set((1...13).map { "k\($0)" })
 
+    /// Measures the rows k1…k5, then k6…k13 (SignatureScenarios), that `only` lets through.
     static func rows(_ settings: BenchSettings, only: Set<String>?) async -> [BenchRow] {
         var rows: [BenchRow] = []
         func add(_ id: String, _ measure: String, unit: String, target: Double, ours: () -> Double, theirs: ((OpenSSLLibrary) -> Double)?) async {

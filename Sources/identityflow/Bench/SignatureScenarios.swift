@@ -6,6 +6,7 @@ import IdentityFlow
 /// verification, signing and public keys (PIN proofs, ES256), each beside OpenSSL in the same run.
 /// A verification row includes the message's hash, as a token check pays it.
 enum SignatureScenarios {
+    /// Measures the rows k6…k13 that `only` lets through (all when `nil`).
     static func rows(_ settings: BenchSettings, only: Set<String>?) async -> [BenchRow] {
         let openSSL = OpenSSLSignatures.shared
         var rows: [BenchRow] = []
