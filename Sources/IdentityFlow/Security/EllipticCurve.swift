@@ -22,14 +22,11 @@ package struct EllipticCurve: Sendable, Equatable {
     /// The length of a coordinate, and of each of a signature's `r` and `s`, in bytes: 48 or 66.
     let byteCount: Int
 
-    /// The bit length of the group order `n`, to which a digest is truncated (SEC 1 §4.1.4 step 3).
-    let orderBitCount: Int
-
     /// P-384: p = 2³⁸⁴ − 2¹²⁸ − 2⁹⁶ + 2³² − 1.
-    package static let p384 = EllipticCurve(identity: .p384, name: "P-384", byteCount: 48, orderBitCount: 384)
+    package static let p384 = EllipticCurve(identity: .p384, name: "P-384", byteCount: 48)
 
     /// P-521: p = 2⁵²¹ − 1.
-    package static let p521 = EllipticCurve(identity: .p521, name: "P-521", byteCount: 66, orderBitCount: 521)
+    package static let p521 = EllipticCurve(identity: .p521, name: "P-521", byteCount: 66)
 
     /// Whether `(x, y)` is a point of the curve: each coordinate exactly ``byteCount`` big-endian
     /// bytes, below `p` (a larger value is refused, not reduced), and `y² = x³ − 3x + b mod p`.
@@ -46,7 +43,8 @@ package struct EllipticCurve: Sendable, Equatable {
 
     /// Whether `signature` (`r ‖ s`, ``byteCount`` bytes each) verifies for `digest` under the
     /// key `(x, y)` (SEC 1 §4.1.4): `r` and `s` in `1...n − 1`, the key on the curve, the digest's
-    /// leftmost ``orderBitCount`` bits (a shorter digest taken whole, not shifted), `x_R mod n = r`.
+    /// leftmost bits, as many as n has (384 or 521; a shorter digest taken whole, not shifted),
+    /// `x_R mod n = r`.
     /// High `s` is accepted, as FIPS 186-4 and other verifiers accept it.
     func verify(_ signature: [UInt8], digest: [UInt8], x: [UInt8], y: [UInt8]) -> Bool {
         guard signature.count == 2 * byteCount, x.count == byteCount, y.count == byteCount else { return false }

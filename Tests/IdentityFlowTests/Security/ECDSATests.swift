@@ -75,13 +75,12 @@ struct ECDSATests {
         return key.isValidSignature(signature, for: message, hash: try #require(Self.hashes[vector.hash]))
     }
 
-    @Test("the C code's curve is cryptography's: its G (and so b) is on it; lengths and n's bits", arguments: ["P-384", "P-521"])
+    @Test("the C code's curve is cryptography's: its G (and so b) is on it; the coordinates' length", arguments: ["P-384", "P-521"])
     func constants(_ name: String) throws {
         let values = try #require(document.curves?[name])
         let curve = try #require(Self.curves[name])
         let size = name == "P-384" ? 48 : 66
         #expect(curve.byteCount == size)
-        #expect(curve.orderBitCount == (name == "P-384" ? 384 : 521))
         let gx = try ECDSACurveBytes.fixed(values.gx, size), gy = try ECDSACurveBytes.fixed(values.gy, size)
         #expect(curve.contains(x: gx, y: gy))
         #expect(ECDSAPublicKey(curve: curve, x: gx, y: gy) != nil)
