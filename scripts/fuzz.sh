@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs the fuzz targets (Tests/IdentityFlowTests/Fuzz: configuration loader, SCXML reader, JSON and
-# JWT parsers, RSA signature checks, redirect parser) much longer than the normal suite does.
+# JWT parsers, RSA signature checks, ECDSA verifiers, redirect parser) much longer than the normal suite does.
 #
 #   IDENTITYFLOW_FUZZ_ITERATIONS  inputs per target (default 200000; the suite's short run uses 500)
 #   IDENTITYFLOW_FUZZ_SEED        the seed (default: a random one, printed first)
@@ -26,7 +26,7 @@ swift test "$@" --skip-build --filter FuzzTests >"$log" 2>&1 || status=$?
 grep -v 'CFPropertyListCreateFromXMLData' "$log" || true
 if [ "$status" -ne 0 ] && grep -q "unexpected signal" "$log"; then
     echo "fuzz: the process trapped; rerunning each target with tracing to find the input" >&2
-    for target in configuration json jwtCompact jwtParts signatures scxml redirect; do
+    for target in configuration json jwtCompact jwtParts signatures scxml redirect ecdsa; do
         if ! IDENTITYFLOW_FUZZ_TRACE=1 swift test "$@" --skip-build --filter "FuzzTests/$target" >"$log" 2>&1; then
             if grep -q "unexpected signal" "$log"; then
                 echo "fuzz: $target trapped on:" >&2

@@ -5,6 +5,7 @@
 // branch and no memory access depends on secret data (see P256Point.c for how).
 #include "CIdentityFlowCrypto.h"
 #include "P256Point.h"
+#include "P256Verify.h"
 
 /// A scalar in 1...n-1.
 static int valid_scalar(const fe s) { return !fe_is_zero(s) && fe_less_than(s, P256_N); }
@@ -119,34 +120,6 @@ int ifc_p256_valid_signature_encoding(const uint8_t signature[64]) {
 }
 
 int ifc_p256_verify(const uint8_t signature[64], const uint8_t digest[32], const uint8_t public_key[65]) {
-    fe r, s, z;
-    fe_from_bytes(r, signature);
-    fe_from_bytes(s, signature + 32);
-    if (!valid_scalar(r) || !valid_scalar(s)) return 0;
-    p256_point q;
-    if (!p256_decode_point(&q, public_key)) return 0;
-    digest_mod_n(z, digest);
-    // u1 = z/s and u2 = r/s mod n, both below n as the multiplications need.
-    fe ms, mz, mr, w, u1, u2;
-    fn_to_mont(ms, s);
-    fn_to_mont(mz, z);
-    fn_to_mont(mr, r);
-    fn_inverse(w, ms);
-    fn_mul(u1, mz, w);
-    fn_mul(u2, mr, w);
-    fn_from_mont(u1, u1);
-    fn_from_mont(u2, u2);
-    uint8_t b1[32], b2[32];
-    fe_to_bytes(b1, u1);
-    fe_to_bytes(b2, u2);
-    p256_point p1, p2, sum;
-    p256_base_mul(&p1, b1);
-    p256_point_mul(&p2, &q, b2);
-    p256_point_add(&sum, &p1, &p2);
-    if (fe_is_zero(sum.z)) return 0;
-    fe x, y, v, difference;
-    p256_affine(x, y, &sum);
-    mod_n_once(v, x);
-    fe_sub_raw(difference, v, r);
-    return (int)fe_is_zero(difference);
+    // Public values only: the variable-time verifier (P256Verify.c), about twice as fast.
+    return p256_verify_public(signature, digest, public_key);
 }

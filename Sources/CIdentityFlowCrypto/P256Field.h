@@ -44,27 +44,20 @@ LIMB_HELPER void fe_select(fe r, const fe a, const fe b, uint64_t mask) {
     for (int i = 0; i < 4; i++) r[i] = (a[i] & mask) | (b[i] & ~mask);
 }
 
-/// r = a - b, returning the borrow.
+/// r = a - b, returning the borrow. (__builtin_subcll gives one SBB chain; the same on u128
+/// left the borrow in SETB/MOVZX pairs and doubled the cost of a field subtraction.)
 LIMB_HELPER uint64_t fe_sub_raw(fe r, const fe a, const fe b) {
-    uint64_t borrow = 0;
+    unsigned long long borrow = 0;
     UNROLL
-    for (int i = 0; i < 4; i++) {
-        u128 d = (u128)a[i] - b[i] - borrow;
-        r[i] = (uint64_t)d;
-        borrow = (uint64_t)(d >> 64) & 1;
-    }
+    for (int i = 0; i < 4; i++) r[i] = __builtin_subcll(a[i], b[i], borrow, &borrow);
     return borrow;
 }
 
-/// r = a + b, returning the carry.
+/// r = a + b, returning the carry (one ADC chain, as fe_sub_raw).
 LIMB_HELPER uint64_t fe_add_raw(fe r, const fe a, const fe b) {
-    uint64_t carry = 0;
+    unsigned long long carry = 0;
     UNROLL
-    for (int i = 0; i < 4; i++) {
-        u128 s = (u128)a[i] + b[i] + carry;
-        r[i] = (uint64_t)s;
-        carry = (uint64_t)(s >> 64);
-    }
+    for (int i = 0; i < 4; i++) r[i] = __builtin_addcll(a[i], b[i], carry, &carry);
     return carry;
 }
 
@@ -102,89 +95,104 @@ LIMB_HELPER void fp_sub(fe r, const fe a, const fe b) { mod_sub(r, a, b, P256_P)
 
 /// Montgomery reduction of the 512-bit t (t < p·2^256) by p's shape: -p^-1 mod 2^64 is 1, so
 /// each step's multiple of p is q = t[i], and q·p adds q·2^96 and q·p[3]·2^192 after the low
-/// limb cancels. Four multiplications instead of sixteen.
+/// limb cancels. Four multiplications instead of sixteen; the additions are ADC chains
+/// (__builtin_addcll), as in fe_add_raw.
 LIMB_HELPER void fp_reduce(fe r, uint64_t t[8]) {
-    uint64_t top = 0; // the carry above t[7]
+    unsigned long long top = 0; // the carry above t[7]
     UNROLL
     for (int i = 0; i < 4; i++) {
         const uint64_t q = t[i];
+        const u128 m = (u128)q * P256_P[3];
         // t + q·p = t - q + q·2^64 (limb i cancels to 0 with a carry of q into limb i + 1)
         //         + (q·2^32 - q)·2^64 + q·p[3]·2^192: limb i + 1 gets q<<32, limb i + 2 q>>32.
-        u128 c = (u128)t[i + 1] + (q << 32);
-        t[i + 1] = (uint64_t)c;
-        c = (c >> 64) + t[i + 2] + (q >> 32);
-        t[i + 2] = (uint64_t)c;
-        c = (c >> 64) + t[i + 3] + (u128)q * P256_P[3];
-        t[i + 3] = (uint64_t)c;
-        c = (c >> 64) + t[i + 4];
-        t[i + 4] = (uint64_t)c;
-        uint64_t carry = (uint64_t)(c >> 64);
+        unsigned long long c = 0;
+        t[i + 1] = __builtin_addcll(t[i + 1], q << 32, c, &c);
+        t[i + 2] = __builtin_addcll(t[i + 2], q >> 32, c, &c);
+        t[i + 3] = __builtin_addcll(t[i + 3], (uint64_t)m, c, &c);
+        t[i + 4] = __builtin_addcll(t[i + 4], (uint64_t)(m >> 64), c, &c);
         UNROLL
-        for (int j = i + 5; j < 8; j++) {
-            c = (u128)t[j] + carry;
-            t[j] = (uint64_t)c;
-            carry = (uint64_t)(c >> 64);
-        }
-        top += carry;
+        for (int j = i + 5; j < 8; j++) t[j] = __builtin_addcll(t[j], 0, c, &c);
+        top += c;
     }
     fe_reduce_once(r, t + 4, top, P256_P);
 }
 
-/// r = a·b/R mod p.
-static inline void fp_mul(fe r, const fe a, const fe b) {
-    uint64_t t[8];
-    uint64_t carry = 0;
+/// t[i...i+4] += a·x, where t[i + 4] is fresh (set here): the low halves of the four products
+/// on one ADC chain, the high halves on another.
+LIMB_HELPER void row_multiply_add(uint64_t *t, const fe a, uint64_t x, int fresh_top) {
+    uint64_t lo[4], hi[4];
     UNROLL
     for (int j = 0; j < 4; j++) {
-        u128 x = (u128)a[j] * b[0] + carry;
-        t[j] = (uint64_t)x;
-        carry = (uint64_t)(x >> 64);
+        const u128 p = (u128)a[j] * x;
+        lo[j] = (uint64_t)p;
+        hi[j] = (uint64_t)(p >> 64);
     }
-    t[4] = carry;
+    unsigned long long c = 0, d = 0;
     UNROLL
-    for (int i = 1; i < 4; i++) {
-        carry = 0;
-        UNROLL
-        for (int j = 0; j < 4; j++) {
-            u128 x = (u128)a[j] * b[i] + t[i + j] + carry;
-            t[i + j] = (uint64_t)x;
-            carry = (uint64_t)(x >> 64);
-        }
-        t[i + 4] = carry;
-    }
+    for (int j = 0; j < 4; j++) t[j] = __builtin_addcll(t[j], lo[j], c, &c);
+    t[4] = fresh_top ? c : t[4] + c;
+    UNROLL
+    for (int j = 0; j < 4; j++) t[j + 1] = __builtin_addcll(t[j + 1], hi[j], d, &d);
+    if (!fresh_top) t[5] += d;
+}
+
+/// r = a·b/R mod p.
+static inline void fp_mul(fe r, const fe a, const fe b) {
+    uint64_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    // Row i writes t[i + 4] first; its high halves' carry out of t[i + 4] is 0 (the partial
+    // product a·b[0...i] fits in i + 5 limbs).
+    UNROLL
+    for (int i = 0; i < 4; i++) row_multiply_add(t + i, a, b[i], 1);
     fp_reduce(r, t);
 }
 
-/// r = a²/R mod p: the six cross products once, doubled, plus the four squares.
+/// t = a², all eight limbs: the six cross products once, doubled, plus the four squares.
+LIMB_HELPER void fe_square_wide(uint64_t t[8], const fe a) {
+    // Cross products a[i]·a[j], i < j: t[1..6].
+    u128 p01 = (u128)a[0] * a[1], p02 = (u128)a[0] * a[2], p03 = (u128)a[0] * a[3];
+    u128 p12 = (u128)a[1] * a[2], p13 = (u128)a[1] * a[3], p23 = (u128)a[2] * a[3];
+    unsigned long long c = 0;
+    t[0] = 0;
+    t[1] = (uint64_t)p01;
+    t[2] = __builtin_addcll((uint64_t)(p01 >> 64), (uint64_t)p02, 0, &c);
+    t[3] = __builtin_addcll((uint64_t)(p02 >> 64), (uint64_t)p03, c, &c);
+    t[4] = __builtin_addcll((uint64_t)(p03 >> 64), 0, c, &c);
+    c = 0;
+    t[3] = __builtin_addcll(t[3], (uint64_t)p12, c, &c);
+    t[4] = __builtin_addcll(t[4], (uint64_t)(p12 >> 64), c, &c);
+    t[5] = c;
+    c = 0;
+    t[4] = __builtin_addcll(t[4], (uint64_t)p13, c, &c);
+    t[5] = __builtin_addcll(t[5], (uint64_t)(p13 >> 64), c, &c);
+    t[6] = c;
+    c = 0;
+    t[5] = __builtin_addcll(t[5], (uint64_t)p23, c, &c);
+    t[6] = __builtin_addcll(t[6], (uint64_t)(p23 >> 64), c, &c);
+    t[7] = c;
+    // Doubled (the cross products are below 2^511), then the squares on the diagonal.
+    t[7] = (t[7] << 1) | (t[6] >> 63);
+    t[6] = (t[6] << 1) | (t[5] >> 63);
+    t[5] = (t[5] << 1) | (t[4] >> 63);
+    t[4] = (t[4] << 1) | (t[3] >> 63);
+    t[3] = (t[3] << 1) | (t[2] >> 63);
+    t[2] = (t[2] << 1) | (t[1] >> 63);
+    t[1] = t[1] << 1;
+    u128 s0 = (u128)a[0] * a[0], s1 = (u128)a[1] * a[1], s2 = (u128)a[2] * a[2], s3 = (u128)a[3] * a[3];
+    c = 0;
+    t[0] = (uint64_t)s0;
+    t[1] = __builtin_addcll(t[1], (uint64_t)(s0 >> 64), c, &c);
+    t[2] = __builtin_addcll(t[2], (uint64_t)s1, c, &c);
+    t[3] = __builtin_addcll(t[3], (uint64_t)(s1 >> 64), c, &c);
+    t[4] = __builtin_addcll(t[4], (uint64_t)s2, c, &c);
+    t[5] = __builtin_addcll(t[5], (uint64_t)(s2 >> 64), c, &c);
+    t[6] = __builtin_addcll(t[6], (uint64_t)s3, c, &c);
+    t[7] = __builtin_addcll(t[7], (uint64_t)(s3 >> 64), c, &c);
+}
+
+/// r = a²/R mod p.
 static inline void fp_sqr(fe r, const fe a) {
-    uint64_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    UNROLL
-    for (int i = 0; i < 3; i++) {
-        uint64_t carry = 0;
-        UNROLL
-        for (int j = i + 1; j < 4; j++) {
-            u128 x = (u128)a[i] * a[j] + t[i + j] + carry;
-            t[i + j] = (uint64_t)x;
-            carry = (uint64_t)(x >> 64);
-        }
-        t[i + 4] = carry;
-    }
-    uint64_t shifted = 0;
-    UNROLL
-    for (int i = 0; i < 8; i++) {
-        uint64_t limb = t[i];
-        t[i] = (limb << 1) | shifted;
-        shifted = limb >> 63;
-    }
-    uint64_t carry = 0;
-    UNROLL
-    for (int i = 0; i < 4; i++) {
-        u128 x = (u128)a[i] * a[i] + t[2 * i] + carry;
-        t[2 * i] = (uint64_t)x;
-        x = (u128)t[2 * i + 1] + (uint64_t)(x >> 64);
-        t[2 * i + 1] = (uint64_t)x;
-        carry = (uint64_t)(x >> 64);
-    }
+    uint64_t t[8];
+    fe_square_wide(t, a);
     fp_reduce(r, t);
 }
 
@@ -236,35 +244,54 @@ static inline void fp_from_mont(fe r, const fe a) {
 
 // MARK: - Scalars mod n
 
-/// r = a·b/R mod n (CIOS), for a, b < n.
-static inline void fn_mul(fe r, const fe a, const fe b) {
-    uint64_t t[6] = {0, 0, 0, 0, 0, 0};
+/// t = a·b, all eight limbs, by rows on ADC chains (row_multiply_add).
+LIMB_HELPER void fe_multiply_wide(uint64_t t[8], const fe a, const fe b) {
+    memset(t, 0, 8 * sizeof(uint64_t));
+    UNROLL
+    for (int i = 0; i < 4; i++) row_multiply_add(t + i, a, b[i], 1);
+}
+
+/// Montgomery reduction mod n of the 512-bit t (t < n·2^256): a row q·n per limb with
+/// q = t[i]·(-n^-1), on ADC chains, then one subtraction at most.
+LIMB_HELPER void fn_reduce(fe r, uint64_t t[8]) {
+    unsigned long long extra = 0;
     UNROLL
     for (int i = 0; i < 4; i++) {
-        uint64_t carry = 0;
+        const uint64_t q = t[i] * P256_N_INV;
+        uint64_t lo[4], hi[4];
         UNROLL
         for (int j = 0; j < 4; j++) {
-            u128 x = (u128)a[j] * b[i] + t[j] + carry;
-            t[j] = (uint64_t)x;
-            carry = (uint64_t)(x >> 64);
+            const u128 p = (u128)q * P256_N[j];
+            lo[j] = (uint64_t)p;
+            hi[j] = (uint64_t)(p >> 64);
         }
-        u128 x = (u128)t[4] + carry;
-        t[4] = (uint64_t)x;
-        t[5] = (uint64_t)(x >> 64);
-        uint64_t q = t[0] * P256_N_INV;
-        x = (u128)q * P256_N[0] + t[0];
-        carry = (uint64_t)(x >> 64);
+        unsigned long long c = 0, d = 0;
         UNROLL
-        for (int j = 1; j < 4; j++) {
-            x = (u128)q * P256_N[j] + t[j] + carry;
-            t[j - 1] = (uint64_t)x;
-            carry = (uint64_t)(x >> 64);
-        }
-        x = (u128)t[4] + carry;
-        t[3] = (uint64_t)x;
-        t[4] = t[5] + (uint64_t)(x >> 64);
+        for (int j = 0; j < 4; j++) t[i + j] = __builtin_addcll(t[i + j], lo[j], c, &c);
+        t[i + 4] = __builtin_addcll(t[i + 4], 0, c, &c);
+        UNROLL
+        for (int j = 0; j < 4; j++) t[i + j + 1] = __builtin_addcll(t[i + j + 1], hi[j], d, &d);
+        // Both carries leave t[i + 4] (c) and t[i + 4] again (d): into the limbs above.
+        unsigned long long carry = c + d;
+        UNROLL
+        for (int j = i + 5; j < 8; j++) t[j] = __builtin_addcll(t[j], 0, carry, &carry);
+        extra += carry;
     }
-    fe_reduce_once(r, t, t[4], P256_N);
+    fe_reduce_once(r, t + 4, extra, P256_N);
+}
+
+/// r = a·b/R mod n, for a, b < n.
+static inline void fn_mul(fe r, const fe a, const fe b) {
+    uint64_t t[8];
+    fe_multiply_wide(t, a, b);
+    fn_reduce(r, t);
+}
+
+/// r = a²/R mod n: the cross products once (as fp_sqr), then the reduction.
+static inline void fn_sqr(fe r, const fe a) {
+    uint64_t t[8];
+    fe_square_wide(t, a);
+    fn_reduce(r, t);
 }
 
 static inline void fn_add(fe r, const fe a, const fe b) { mod_add(r, a, b, P256_N); }
@@ -285,7 +312,7 @@ static inline void fn_inverse(fe r, const fe a) {
     for (int i = 1; i < 16; i++) fn_mul(table[i], table[i - 1], a);
     memcpy(acc, P256_N_ONE, sizeof(fe));
     for (int window = 63; window >= 0; window--) {
-        for (int i = 0; i < 4; i++) fn_mul(acc, acc, acc);
+        for (int i = 0; i < 4; i++) fn_sqr(acc, acc);
         fn_mul(acc, acc, table[(e[window / 16] >> (4 * (window % 16))) & 15]);
     }
     memcpy(r, acc, sizeof(fe));

@@ -162,32 +162,40 @@ static void add_affine(p256_point *r, const p256_point *p, const affine_point *q
     memcpy(r->z, z3, sizeof(fe));
 }
 
-// MARK: - Fixed base: k·G = Σ d_i·16^i·G over the scalar's 64 digits, one table row per digit
+// MARK: - Fixed base: k·G = Σ d_i·64^i·G over the scalar's 43 signed 6-bit digits, one table row per digit
 
-/// base_table[i][d - 1] = d·16^i·G, affine, for d in 1...15: 60 KiB, computed once.
-static affine_point base_table[64][15];
+/// The width of a fixed-base digit: signed digits in -31...32 (Booth recoding), so a row holds
+/// the 32 multiples 1·64^i·G ... 32·64^i·G and a digit's sign is a conditional negation.
+#define BASE_WINDOW 6
+#define BASE_ROWS 43 /* ⌈256 / 6⌉ */
+#define BASE_ENTRIES 32
+
+/// base_table[i][d - 1] = d·64^i·G, affine, for d in 1...32: 88 KiB, computed once.
+static affine_point base_table[BASE_ROWS][BASE_ENTRIES];
 static pthread_once_t base_table_once = PTHREAD_ONCE_INIT;
 
+/// G in Jacobian, Montgomery form.
 static void generator(p256_point *g) {
     fp_to_mont(g->x, GX);
     fp_to_mont(g->y, GY);
     memcpy(g->z, P256_ONE, sizeof(fe));
 }
 
-/// Each row: the 15 multiples in Jacobian form, then one inversion for all 15 Z (Montgomery's
-/// trick) to make them affine. None is infinity: d·16^i < n for every row and digit.
+/// Each row: the 32 multiples in Jacobian form, then one inversion for all 32 Z (Montgomery's
+/// trick) to make them affine. None is infinity: d·64^i < n for every row and digit but the
+/// last row's, where d·2^252 ≤ 32·2^252 is not a multiple of n either.
 static void compute_base_table(void) {
-    p256_point base, row[15];
+    p256_point base, row[BASE_ENTRIES];
     generator(&base);
-    for (int i = 0; i < 64; i++) {
+    for (int i = 0; i < BASE_ROWS; i++) {
         row[0] = base;
         point_double(&row[1], &base);
-        for (int d = 2; d < 15; d++) add_distinct(&row[d], &row[d - 1], &base);
-        fe prefix[15], inverse, zi, zi2;
+        for (int d = 2; d < BASE_ENTRIES; d++) add_distinct(&row[d], &row[d - 1], &base);
+        fe prefix[BASE_ENTRIES], inverse, zi, zi2;
         memcpy(prefix[0], row[0].z, sizeof(fe));
-        for (int d = 1; d < 15; d++) fp_mul(prefix[d], prefix[d - 1], row[d].z);
-        fp_inverse(inverse, prefix[14]);
-        for (int d = 14; d >= 0; d--) {
+        for (int d = 1; d < BASE_ENTRIES; d++) fp_mul(prefix[d], prefix[d - 1], row[d].z);
+        fp_inverse(inverse, prefix[BASE_ENTRIES - 1]);
+        for (int d = BASE_ENTRIES - 1; d >= 0; d--) {
             if (d > 0) {
                 fp_mul(zi, inverse, prefix[d - 1]);
                 fp_mul(inverse, inverse, row[d].z);
@@ -199,32 +207,72 @@ static void compute_base_table(void) {
             fp_mul(zi2, zi2, zi);
             fp_mul(base_table[i][d].y, row[d].y, zi2);
         }
-        add_distinct(&base, &row[14], &base); // 16^(i+1)·G
+        // 64^(i+1)·G = 2·(32·64^i·G).
+        point_double(&base, &row[BASE_ENTRIES - 1]);
     }
 }
 
+/// The scalar's 43 signed digits: d_i in -31...32 with Σ d_i·64^i = scalar, by Booth recoding
+/// in constant time (a window of 6 bits plus the last carry; above 32 it becomes negative and
+/// carries 1 into the next window).
+static void recode_base_digits(int32_t digits[BASE_ROWS], const uint8_t scalar[32]) {
+    uint32_t carry = 0;
+    for (int i = 0; i < BASE_ROWS; i++) {
+        // Bits 6i...6i+5 of the big-endian scalar (the top window has 4).
+        const int bit = BASE_WINDOW * i;
+        uint32_t window = scalar[31 - bit / 8] >> (bit % 8);
+        if (bit / 8 + 1 < 32) window |= (uint32_t)scalar[31 - bit / 8 - 1] << (8 - bit % 8);
+        window = (window & 63) + carry;
+        carry = (uint32_t)(32 - (int32_t)window) >> 31; // 1 when window > 32
+        digits[i] = (int32_t)window - (int32_t)(carry << BASE_WINDOW);
+    }
+}
+
+/// entry = |digit|·64^i·G from row i, its y negated when digit < 0; all zero for digit 0. Every
+/// entry of the row is read and one kept by mask.
+static void select_base_entry(affine_point *entry, int row, int32_t digit) {
+    const uint32_t sign = (uint32_t)digit >> 31;
+    const uint64_t magnitude = (uint64_t)(uint32_t)((digit ^ -(int32_t)sign) + (int32_t)sign);
+    // Two words per vector (SSE2 on x86-64, NEON on arm64: the baseline of both), so a 64-byte
+    // entry is four AND/OR pairs.
+    typedef uint64_t words2 __attribute__((vector_size(16)));
+    words2 acc[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+    for (uint64_t candidate = 1; candidate <= BASE_ENTRIES; candidate++) {
+        const uint64_t bit = mask_if(equal_digits(candidate, magnitude));
+        const words2 mask = {bit, bit};
+        words2 source[4];
+        memcpy(source, &base_table[row][candidate - 1], sizeof source);
+        for (int w = 0; w < 4; w++) acc[w] |= source[w] & mask;
+    }
+    memcpy(entry, acc, sizeof acc);
+    fe negated;
+    fp_sub(negated, (fe){0, 0, 0, 0}, entry->y);
+    fe_select(entry->y, negated, entry->y, mask_if(sign));
+}
+
+/// See P256Point.h: Σ d_i·64^i·G over the signed digits, one masked row scan and one mixed
+/// addition per digit.
 void p256_base_mul(p256_point *r, const uint8_t scalar[32]) {
     pthread_once(&base_table_once, compute_base_table);
+    int32_t digits[BASE_ROWS];
+    recode_base_digits(digits, scalar);
     p256_point acc, sum, lifted;
     memset(&acc, 0, sizeof acc); // infinity
     memcpy(lifted.z, P256_ONE, sizeof(fe));
-    for (int i = 0; i < 64; i++) {
-        uint64_t d = digit(scalar, i);
+    for (int i = 0; i < BASE_ROWS; i++) {
         affine_point entry;
-        memset(&entry, 0, sizeof entry);
-        for (uint64_t candidate = 1; candidate <= 15; candidate++) {
-            uint64_t mask = mask_if(equal_digits(candidate, d));
-            fe_select(entry.x, base_table[i][candidate - 1].x, entry.x, mask);
-            fe_select(entry.y, base_table[i][candidate - 1].y, entry.y, mask);
-        }
-        // acc = a·G with a = scalar mod 16^i < d·16^i, and a + d·16^i ≤ scalar < n, so acc is
-        // neither the entry nor its opposite: the affine formula holds unless acc is infinity.
+        select_base_entry(&entry, i, digits[i]);
+        // acc = a·G with |a| < 64^i (the digits below i), entry = d·64^i·G with d ≠ 0 when it
+        // counts: a ≠ ±d·64^i as integers, and their sum and difference stay below n in size, so
+        // acc is neither the entry nor its opposite: the affine formula holds unless acc is
+        // infinity.
         add_affine(&sum, &acc, &entry);
         memcpy(lifted.x, entry.x, sizeof(fe));
         memcpy(lifted.y, entry.y, sizeof(fe));
         point_select(&sum, &lifted, &sum, mask_if(fe_is_zero(acc.z)));
-        point_select(&acc, &acc, &sum, mask_if(equal_digits(d, 0)));
+        point_select(&acc, &acc, &sum, mask_if(equal_digits((uint64_t)(uint32_t)digits[i], 0)));
     }
+    memset(digits, 0, sizeof digits);
     *r = acc;
 }
 

@@ -17,8 +17,8 @@ struct BenchSmokeTests {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    static let rows = ["a", "b", "c", "c2", "d", "d2", "d3", "d4", "e", "e3", "e2", "f", "g1", "g2", "g3", "g4", "g5"]
-    static let cryptoRows = ["k1", "k2", "k3", "k4", "k5"]
+    static let rows = ["a", "b", "c", "c2", "d", "d2", "d3", "d4", "l", "e", "e3", "e2", "f", "g1", "g2", "g3", "g4", "g5"]
+    static let cryptoRows = (1...13).map { "k\($0)" }
 
     /// Runs the binary and returns its exit code and standard output.
     func run(_ arguments: [String]) throws -> (status: Int32, output: String) {

@@ -44,6 +44,13 @@ void ifc_montgomery_square_portable(uint64_t *result, const uint64_t *a, const u
 /// 0 when they use the portable code.
 int ifc_montgomery_has_fast_path(void);
 
+// MARK: - SHA-512 and SHA-384
+
+/// The SHA-512 (`digest_length` 64) or SHA-384 (`digest_length` 48) digest of `length` bytes of
+/// `data` (FIPS 180-4), padding included: one call, no allocation. `data` may be NULL when
+/// `length` is 0. Returns 1, or 0 for another digest length (nothing is written then).
+int ifc_sha512(uint8_t *digest, size_t digest_length, const uint8_t *data, size_t length);
+
 // MARK: - P-256 (secp256r1), for PIN proof v2. Scalars and digests are 32 bytes big-endian,
 // public keys SEC1 uncompressed (65 bytes), signatures r || s (64 bytes). Functions return 1 on
 // success, 0 otherwise. Whatever touches a private scalar or nonce runs in constant time.
@@ -71,11 +78,52 @@ int ifc_p256_valid_public_key(const uint8_t public_key[65]);
 /// 0 when the scalar or nonce is out of range or r or s comes out 0 (then pick another nonce).
 int ifc_p256_sign(uint8_t signature[64], const uint8_t digest[32], const uint8_t scalar[32], const uint8_t nonce[32]);
 
+/// ECDSA signature of a SHA-256 digest with RFC 6979's deterministic nonce (HMAC-DRBG over the
+/// private key and the digest, the first candidate that signs), low s. 0 when the scalar is not in
+/// 1...n-1. Constant time in the scalar and the nonce.
+int ifc_p256_sign_deterministic(uint8_t signature[64], const uint8_t digest[32], const uint8_t scalar[32]);
+
+/// RFC 6979's first nonce candidate for the digest and private key (for tests: the signature
+/// uses it unless it is out of range).
+int ifc_p256_rfc6979_nonce(uint8_t nonce[32], const uint8_t digest[32], const uint8_t scalar[32]);
+
 /// 1 when r and s are both in 1...n-1.
 int ifc_p256_valid_signature_encoding(const uint8_t signature[64]);
 
 /// 1 when the signature of the digest verifies under the public key (high s is accepted, as
 /// FIPS 186-5 and other verifiers accept it).
 int ifc_p256_verify(const uint8_t signature[64], const uint8_t digest[32], const uint8_t public_key[65]);
+
+// MARK: - P-384 and P-521 (secp384r1, secp521r1), for ID tokens signed ES384 and ES512.
+// Coordinates, r and s are big-endian of the curve's length: 48 bytes on P-384, 66 on P-521.
+// Signatures are r || s. Only public values come here: not constant time. Functions return 1 on
+// success, 0 otherwise.
+
+/// 1 when (x, y) is a point of P-384: both coordinates below p and on the curve.
+int ifc_p384_valid_public_key(const uint8_t x[48], const uint8_t y[48]);
+
+/// 1 when `signature` (r || s, 96 bytes) verifies for the digest under the key (x, y) (SEC 1
+/// §4.1.4): r and s in 1...n-1, the key on the curve, the digest's leftmost 384 bits (a shorter
+/// digest taken whole). High s is accepted.
+int ifc_p384_verify(const uint8_t signature[96], const uint8_t *digest, size_t digest_length,
+                    const uint8_t x[48], const uint8_t y[48]);
+
+/// u1·G + u2·Q in affine coordinates (rx, ry) for any 48-byte u1 and u2 (not reduced mod n):
+/// the arithmetic verification uses, open to tests. 0 when Q is not on the curve or the sum is
+/// the point at infinity.
+int ifc_p384_linear_combination(uint8_t rx[48], uint8_t ry[48], const uint8_t u1[48], const uint8_t u2[48],
+                                const uint8_t qx[48], const uint8_t qy[48]);
+
+/// 1 when (x, y) is a point of P-521: both coordinates below p and on the curve.
+int ifc_p521_valid_public_key(const uint8_t x[66], const uint8_t y[66]);
+
+/// 1 when `signature` (r || s, 132 bytes) verifies for the digest under the key (x, y), as
+/// `ifc_p384_verify` does on P-384; the digest's leftmost 521 bits (SHA-512 is taken whole).
+int ifc_p521_verify(const uint8_t signature[132], const uint8_t *digest, size_t digest_length,
+                    const uint8_t x[66], const uint8_t y[66]);
+
+/// u1·G + u2·Q on P-521, as `ifc_p384_linear_combination` on P-384.
+int ifc_p521_linear_combination(uint8_t rx[66], uint8_t ry[66], const uint8_t u1[66], const uint8_t u2[66],
+                                const uint8_t qx[66], const uint8_t qy[66]);
 
 #endif

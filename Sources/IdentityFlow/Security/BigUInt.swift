@@ -1,5 +1,5 @@
 /// A minimal arbitrary-precision unsigned integer with exactly what RSA signature
-/// verification needs: big-endian byte conversion, comparison, multiplication and remainder
+/// verification needs: big-endian byte conversion, comparison and remainder
 /// (Knuth's Algorithm D). Modular exponentiation lives in ``MontgomeryModulus``.
 ///
 /// Limbs are 32-bit, least significant first, and normalised (no most-significant zero limbs;
@@ -85,32 +85,6 @@ struct BigUInt: Equatable, Comparable, Sendable {
     }
 
     // MARK: - Arithmetic
-
-    /// Schoolbook multiplication.
-    static func * (lhs: BigUInt, rhs: BigUInt) -> BigUInt {
-        guard !lhs.isZero, !rhs.isZero else { return BigUInt(limbs: []) }
-        var product = [UInt32](repeating: 0, count: lhs.limbs.count + rhs.limbs.count)
-        let rhsCount = rhs.limbs.count
-        lhs.limbs.withUnsafeBufferPointer { a in
-            rhs.limbs.withUnsafeBufferPointer { b in
-                product.withUnsafeMutableBufferPointer { r in
-                    for i in 0..<a.count {
-                        let ai = UInt64(a[i])
-                        guard ai != 0 else { continue }
-                        var carry: UInt64 = 0
-                        for j in 0..<rhsCount {
-                            // (2^32 - 1)^2 + 2 (2^32 - 1) = 2^64 - 1: never overflows.
-                            let t = ai &* UInt64(b[j]) &+ UInt64(r[i + j]) &+ carry
-                            r[i + j] = UInt32(truncatingIfNeeded: t)
-                            carry = t >> 32
-                        }
-                        r[i + rhsCount] = UInt32(truncatingIfNeeded: carry)
-                    }
-                }
-            }
-        }
-        return BigUInt(limbs: product)
-    }
 
     /// The remainder of division by `divisor`, by Knuth's Algorithm D (TAOCP vol. 2, 4.3.1).
     /// - Parameter divisor: The divisor; a zero divisor returns `self` unchanged (callers never pass zero).

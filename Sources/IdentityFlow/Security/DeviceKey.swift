@@ -63,10 +63,9 @@ package struct DeviceKey: Sendable, Hashable {
         #endif
         let digest = Hashing.sha256(message)
         var signature = [UInt8](repeating: 0, count: 64)
-        for nonce in RFC6979Nonces(privateKey: privateKey.value, digest: digest) where ifc_p256_sign(&signature, digest, privateKey.value, nonce) == 1 {
-            return signature
-        }
-        preconditionFailure("RFC 6979 yields nonces until one signs")
+        // RFC 6979's nonce and the signature, both in C (P256Nonce.c); the scalar is valid by construction.
+        _ = ifc_p256_sign_deterministic(&signature, digest, privateKey.value)
+        return signature
     }
 
     /// Whether `signature` (`r ‖ s`) is a valid signature of `message` by `publicKey`.
@@ -94,49 +93,5 @@ package struct DeviceKey: Sendable, Hashable {
     /// Whether `signature` is 64 bytes with `r` and `s` in 1...n-1.
     package static func isWellFormedSignature(_ signature: [UInt8]) -> Bool {
         signature.count == 64 && ifc_p256_valid_signature_encoding(signature) == 1
-    }
-}
-
-/// RFC 6979 §3.2's candidate nonces for P-256 with SHA-256 (qlen = hlen = 256): an HMAC-DRBG
-/// seeded with the private key and the digest reduced mod n. Each candidate is 32 bytes; the
-/// signer takes the first in 1...n-1 that yields a signature.
-struct RFC6979Nonces: Sequence, IteratorProtocol {
-    private var key: [UInt8]
-    private var value: [UInt8]
-    private var first = true
-
-    init(privateKey: [UInt8], digest: [UInt8]) {
-        let reduced = Self.reducedModN(digest)
-        key = [UInt8](repeating: 0, count: 32)
-        value = [UInt8](repeating: 1, count: 32)
-        key = Hashing.hmacSHA256(key: key, message: value + [0] + privateKey + reduced)
-        value = Hashing.hmacSHA256(key: key, message: value)
-        key = Hashing.hmacSHA256(key: key, message: value + [1] + privateKey + reduced)
-        value = Hashing.hmacSHA256(key: key, message: value)
-    }
-
-    mutating func next() -> [UInt8]? {
-        if !first {
-            key = Hashing.hmacSHA256(key: key, message: value + [0])
-            value = Hashing.hmacSHA256(key: key, message: value)
-        }
-        first = false
-        value = Hashing.hmacSHA256(key: key, message: value)
-        return value
-    }
-
-    /// bits2octets: the digest as an integer mod n, 32 bytes (one subtraction suffices).
-    private static func reducedModN(_ digest: [UInt8]) -> [UInt8] {
-        let n: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-                          0xBC, 0xE6, 0xFA, 0xAD, 0xA7, 0x17, 0x9E, 0x84, 0xF3, 0xB9, 0xCA, 0xC2, 0xFC, 0x63, 0x25, 0x51]
-        guard !digest.lexicographicallyPrecedes(n) else { return digest }
-        var result = [UInt8](repeating: 0, count: 32)
-        var borrow = 0
-        for index in stride(from: 31, through: 0, by: -1) {
-            let difference = Int(digest[index]) - Int(n[index]) - borrow
-            result[index] = UInt8((difference + 256) & 0xFF)
-            borrow = difference < 0 ? 1 : 0
-        }
-        return result
     }
 }

@@ -6,8 +6,8 @@ import CryptoKit
 
 /// Cryptographic hash functions and message authentication codes.
 ///
-/// Uses CryptoKit where it is available and a pure-Swift FIPS 180-4 implementation elsewhere
-/// (Linux). Both produce identical results.
+/// Uses CryptoKit where it is available and the FIPS 180-4 C engines of CIdentityFlowCrypto
+/// elsewhere (Linux). Both produce identical results.
 ///
 /// ```swift
 /// let digest = Hashing.sha256("abc")                      // 32 bytes

@@ -25,9 +25,9 @@ struct BenchSuite {
         let floorTask = await measure("g5") { BenchRow("g5", "floor: task suspended on a continuation", unit: "B/task", await MemoryScenarios.floorSuspendedTask(settings)) }
         let idleClient = try await measure("e2") { BenchRow("e2", "a started, idle UserClient (not counted in e)", unit: "B/client", try await MemoryScenarios.idleClient(settings)) }
         let suspended = try await measure("e") {
+            // Printed without a target (issue 30), as a and d are: what it costs, not a goal.
             BenchRow("e", "registration suspended on its challenge", unit: "B/flow", try await MemoryScenarios.suspendedFlow(settings))
                 .against(floorTask, atMost: .infinity)
-                .target("≤ 3072 B") { $0 <= 3072 }
         }
 
         let suspendedDelegate = try await measure("e3") {
@@ -40,7 +40,7 @@ struct BenchSuite {
         let transition = await measure("a") {
             BenchRow("a", "RegistrationMachine transition, as a value", unit: "ns", await MachineScenarios.machineTransition(settings),
                      note: "mean over a custom one-step registration's 6 events (start, data, server answer, PIN policy check, enrol, store)")
-                .against(floorSwitch, atMost: 3)
+                .against(floorSwitch, atMost: .infinity)
         }
 
         let floorActor = await measure("g2") { BenchRow("g2", "floor: actor method call with an enum switch", unit: "ns", await MachineScenarios.floorActorCall(settings)) }
@@ -62,7 +62,7 @@ struct BenchSuite {
         }
 
         let asyncFlows = try await measure("d") {
-            try await flowsRow("d", "registration, async API", api: .async).target("≥ 40000 flows/s") { $0 >= 40_000 }
+            try await flowsRow("d", "registration, async API", api: .async)
         }
         let immediateFlows = try await measure("d2") { try await flowsRow("d2", "registration, delegate .immediate", api: .delegateImmediate) }
         let mainActorFlows = try await measure("d3") { try await flowsRow("d3", "registration, delegate .mainActor", api: .delegateMainActor) }
@@ -75,9 +75,15 @@ struct BenchSuite {
                             note: "the default pinKeyIterations (100000, scaled in a --quick run): the PIN key derivation is the server's policy and dominates")
         }
 
+        let login = try await measure("l") {
+            BenchRow("l", "PIN login: PIN answer to session", unit: "µs", try await LoginScenarios.pinAnswerToSession(settings),
+                     note: "PIN key derivation (PBKDF2 at pinKeyIterations = \(settings.pinKeyIterations); the default 100000 adds about k4), P-256 key and proof, the reference server's P-256 check, tokens, stored session")
+        }
+
         let scaling = try await measure("f") {
             let perFlow = try await FlowScenarios.registrations(settings, api: .async, streams: cores)
-            var row = BenchRow("f", "registrations, \(cores) streams, async API", unit: "flows/s", perFlow.mapped { 1e6 / $0 })
+            var row = BenchRow("f", "registrations, \(cores) streams, async API", unit: "flows/s", perFlow.mapped { 1e6 / $0 },
+                               note: "needs every core free: another job on the machine takes its share of the second stream")
             if let total = row.stats?.median, let single = asyncFlows?.stats?.median {
                 row.floorID = "d"
                 row.floorMedian = single
@@ -98,7 +104,7 @@ struct BenchSuite {
                 ? "Resident size unavailable on this platform: rows e, e2, g5 are n/a."
                 : "Memory: resident size (RSS) difference while \(settings.suspendedFlows) flows/tasks wait at once, divided by their number.",
         ]
-        let rows = [transition, event, roundTripAsync, roundTripDelegate, asyncFlows, immediateFlows, mainActorFlows, defaultFlows,
+        let rows = [transition, event, roundTripAsync, roundTripDelegate, asyncFlows, immediateFlows, mainActorFlows, defaultFlows, login,
                     suspended, suspendedDelegate, idleClient, scaling, floorSwitch, floorActor, floorLock, floorStream, floorTask]
         return BenchReport(machine: Self.machineDescription, cores: cores, settings: settings, notes: notes, rows: rows.compactMap { $0 } + cryptoRows)
     }

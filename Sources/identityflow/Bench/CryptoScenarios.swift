@@ -2,31 +2,21 @@ import CIdentityFlowCrypto
 import Foundation
 import IdentityFlow
 
-/// The crypto rows (k1…k5): IdentityFlow against OpenSSL's libcrypto in the same process.
+/// The crypto rows (k1…k5 here, k6…k13 in SignatureScenarios): IdentityFlow against OpenSSL's
+/// libcrypto in the same process.
 /// Targets are read as ratios to OpenSSL; without libcrypto the rows carry a note instead.
 enum CryptoScenarios {
     /// The row ids, for `--only crypto`.
-    static let rowIDs: Set<String> = ["k1", "k2", "k3", "k4", "k5"]
+    static let rowIDs: Set<String> = Set((1...13).map { "k\($0)" })
 
+    /// Measures the rows k1…k5, then k6…k13 (SignatureScenarios), that `only` lets through.
     static func rows(_ settings: BenchSettings, only: Set<String>?) async -> [BenchRow] {
-        let openSSL = OpenSSLLibrary.shared
-        let missing = "OpenSSL's libcrypto not found (libcrypto.so.3 / libcrypto.so): no comparison"
         var rows: [BenchRow] = []
         func add(_ id: String, _ measure: String, unit: String, target: Double, ours: () -> Double, theirs: ((OpenSSLLibrary) -> Double)?) async {
-            guard only?.contains(id) ?? true else { return }
-            FileHandle.standardError.write(Data("bench: \(id)\n".utf8))
-            let mine = await Harness.measure(settings) { ours() }
-            var row = BenchRow(id, measure, unit: unit, mine)
-            if let openSSL, let theirs {
-                let reference = BenchRow("openssl", "OpenSSL", unit: unit, await Harness.measure(settings) { theirs(openSSL) })
-                row = row.against(reference, atMost: target)
-                if target.isFinite { row.target = "≤ \(BenchRow.format(target))× OpenSSL" }
-            } else {
-                row.note = missing
-            }
-            rows.append(row)
+            let openSSL = OpenSSLLibrary.shared
+            let theirs: (() -> Double)? = openSSL.flatMap { library in theirs.map { body in { body(library) } } }
+            if let row = await row(settings, only: only, id, measure, unit: unit, target: target, ours: ours, theirs: theirs) { rows.append(row) }
         }
-
         let small = [UInt8](repeating: 0xa5, count: 64)
         let large = [UInt8](repeating: 0x5a, count: 16_384)
         let key = [UInt8](repeating: 0x0b, count: 32)
@@ -74,7 +64,7 @@ enum CryptoScenarios {
         })
         let rsaCount = settings.count(2_000)
         let publicKey = try? RSAPublicKey(modulus: BenchRSAKey.modulus, exponent: BenchRSAKey.exponent)
-        let theirKey = openSSL?.publicKey(modulus: BenchRSAKey.modulus, exponent: BenchRSAKey.exponent)
+        let theirKey = OpenSSLLibrary.shared?.publicKey(modulus: BenchRSAKey.modulus, exponent: BenchRSAKey.exponent)
         await add("k5", "RSA-2048 PKCS#1 v1.5 SHA-256 verify", unit: "µs", target: 1.5, ours: {
             hashLoop(rsaCount) { publicKey?.isValidSignature(BenchRSAKey.signature, for: BenchRSAKey.message) == true ? [1] : [] } / 1_000
         }, theirs: theirKey == nil ? nil : { lib in
@@ -88,16 +78,44 @@ enum CryptoScenarios {
                 return valid == 1 ? [1] : []
             } / 1_000
         })
+        rows += await SignatureScenarios.rows(settings, only: only)
         if !rows.isEmpty {
             let engine = ifc_sha256_has_hardware() != 0 ? "SHA instructions (SHA-NI / ARMv8 SHA2)" : "the portable C engine"
-            let found = openSSL.map { "; OpenSSL from \($0.name)" } ?? ""
+            let found = OpenSSLLibrary.shared.map { "; OpenSSL from \($0.name)" } ?? ""
             rows[0].note = [rows[0].note, "IdentityFlow's SHA-256 runs on \(engine)\(found)"].compactMap { $0 }.joined(separator: "; ")
         }
         return rows
     }
 
+    /// One row: IdentityFlow's figure, and OpenSSL's in the same run when `theirs` is given (the
+    /// ratio and target then follow); `nil` when `only` leaves the row out. The two alternate run
+    /// by run (after one warm-up each), so that a neighbour's build on the shared cores weighs on
+    /// both sides of a ratio alike instead of on whichever happened to run during it.
+    static func row(
+        _ settings: BenchSettings, only: Set<String>?, _ id: String, _ measure: String, unit: String, target: Double,
+        ours: () -> Double, theirs: (() -> Double)?
+    ) async -> BenchRow? {
+        guard only?.contains(id) ?? true else { return nil }
+        FileHandle.standardError.write(Data("bench: \(id)\n".utf8))
+        _ = ours()
+        _ = theirs?()
+        var mine: [Double] = [], reference: [Double] = []
+        for _ in 0..<settings.runs {
+            mine.append(ours())
+            if let theirs { reference.append(theirs()) }
+        }
+        var row = BenchRow(id, measure, unit: unit, Stats(mine))
+        if theirs != nil {
+            row = row.against(BenchRow("openssl", "OpenSSL", unit: unit, Stats(reference)), atMost: target)
+            if target.isFinite { row.target = "≤ \(BenchRow.format(target))× OpenSSL" }
+        } else {
+            row.note = "OpenSSL's libcrypto not found (libcrypto.so.3 / libcrypto.so): no comparison"
+        }
+        return row
+    }
+
     /// Nanoseconds per call of `body` over `count` calls; each result goes to the black hole.
-    private static func hashLoop(_ count: Int, _ body: () -> [UInt8]) -> Double {
+    static func hashLoop(_ count: Int, _ body: () -> [UInt8]) -> Double {
         let clock = ContinuousClock()
         let start = clock.now
         for _ in 0..<count { blackHole(body()) }
@@ -105,7 +123,7 @@ enum CryptoScenarios {
     }
 
     /// A `count`-byte output buffer filled by `fill`.
-    private static func digest(_ count: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) -> [UInt8] {
+    static func digest(_ count: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             buffer.initialize(repeating: 0)
             if let base = buffer.baseAddress { fill(base) }

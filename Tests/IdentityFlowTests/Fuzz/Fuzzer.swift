@@ -23,9 +23,14 @@ struct Fuzzer {
 
     /// A fuzzer for one target; its stream depends on the run's seed and the target's name.
     init(target: String, seeds: [String], dictionary: [String]) {
+        self.init(target: target, byteSeeds: seeds.map { Array($0.utf8) }, dictionary: dictionary.map { Array($0.utf8) })
+    }
+
+    /// A fuzzer over binary seeds and tokens, for inputs that are not text (signatures, keys, digests).
+    init(target: String, byteSeeds: [[UInt8]], dictionary: [[UInt8]]) {
         state = Self.seed ^ target.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
-        self.seeds = seeds.map { Array($0.utf8) }
-        self.dictionary = dictionary.map { Array($0.utf8) }
+        self.seeds = byteSeeds
+        self.dictionary = dictionary
     }
 
     /// Feeds `check` inputs until one fails or `iterations` have passed; `check` returns why an
@@ -34,11 +39,26 @@ struct Fuzzer {
         _ target: String, seeds: [String], dictionary: [String], iterations: Int = iterations,
         sourceLocation: SourceLocation = #_sourceLocation, check: ([UInt8]) -> String?
     ) {
-        var fuzzer = Fuzzer(target: target, seeds: seeds, dictionary: dictionary)
+        run(target, fuzzer: Fuzzer(target: target, seeds: seeds, dictionary: dictionary), iterations: iterations, sourceLocation: sourceLocation, check: check)
+    }
+
+    /// ``run(_:seeds:dictionary:iterations:sourceLocation:check:)`` over binary seeds and tokens.
+    static func run(
+        _ target: String, byteSeeds: [[UInt8]], dictionary: [[UInt8]], iterations: Int = iterations,
+        sourceLocation: SourceLocation = #_sourceLocation, check: ([UInt8]) -> String?
+    ) {
+        run(target, fuzzer: Fuzzer(target: target, byteSeeds: byteSeeds, dictionary: dictionary), iterations: iterations,
+            sourceLocation: sourceLocation, check: check)
+    }
+
+    private static func run(
+        _ target: String, fuzzer start: Fuzzer, iterations: Int, sourceLocation: SourceLocation, check: ([UInt8]) -> String?
+    ) {
+        var fuzzer = start
         print("fuzz \(target): seed \(seed), \(iterations) iterations")
         for iteration in 0..<iterations {
             let input = fuzzer.next()
-            let text = String(decoding: input, as: UTF8.self).debugDescription
+            let text = String(validating: input, as: UTF8.self)?.debugDescription ?? "hex " + input.map { String(format: "%02x", $0) }.joined()
             if traces { print("fuzz \(target) \(iteration): \(text)") }
             if let failure = check(input) {
                 Issue.record("fuzz \(target) seed \(seed) iteration \(iteration): \(failure); input \(text)", sourceLocation: sourceLocation)

@@ -1,111 +1,105 @@
 import Testing
 @testable import IdentityFlow
 
-/// The parts of ECDSA verification one at a time: point arithmetic and its special cases, public
-/// key validation, the range of r and s, the digest's truncation and the final comparison.
-@Suite("Elliptic curve arithmetic and the steps of ECDSA verification")
+/// The point arithmetic under ECDSA verification on P-384 and P-521, through the C code's
+/// `u₁G + u₂Q` entry (an independent path from the verifier's final comparison): the group's
+/// order, addition's special cases, sums at infinity, and public key validation.
+@Suite("Elliptic curve arithmetic of P-384 and P-521 (the C verifier's u₁G + u₂Q)")
 struct EllipticCurveTests {
-    static let curves = [EllipticCurve.p384, .p521]
+    /// A curve with its constants as fixed-length bytes, from ecdsa-vectors.json (cryptography's).
+    struct Constants {
+        let curve: EllipticCurve
+        let p: [UInt8], n: [UInt8], gx: [UInt8], gy: [UInt8]
 
-    /// `k · P` (P = G by default), affine, or `nil` for the point at infinity.
-    static func multiple(_ curve: EllipticCurve, _ k: BigUInt, _ p: EllipticCurve.JacobianPoint? = nil) -> (x: BigUInt, y: BigUInt)? {
-        curve.affine(p.map { curve.linearCombination(BigUInt(0), k, $0) } ?? curve.linearCombination(k, BigUInt(0), curve.generator))
-    }
-
-    @Test("G is on the curve, n·G is the point at infinity, (n − 1)·G is −G and (n + 1)·G is G", arguments: curves)
-    func order(_ curve: EllipticCurve) {
-        let n = curve.scalars.modulus, p = curve.field.modulus
-        #expect(curve.contains(x: curve.gx, y: curve.gy))
-        #expect(Self.multiple(curve, n) == nil)
-        let minusG = Self.multiple(curve, n - BigUInt(1))
-        #expect(minusG?.x == curve.gx && minusG?.y == p - curve.gy)
-        let g = Self.multiple(curve, n + BigUInt(1))
-        #expect(g?.x == curve.gx && g?.y == curve.gy)
-    }
-
-    @Test("addition's special cases: ∞ + P = P + ∞ = P, P + P = 2P, P + (−P) = ∞; and 2G + G = 3G", arguments: curves)
-    func additionSpecialCases(_ curve: EllipticCurve) throws {
-        let g = curve.generator, p = curve.field.modulus
-        let minusG = curve.point(x: curve.gx, y: p - curve.gy)
-        let twoG = try #require(curve.affine(curve.double(g)))
-        #expect(try #require(curve.affine(curve.add(.infinity, g))) == (curve.gx, curve.gy))
-        #expect(try #require(curve.affine(curve.add(g, .infinity))) == (curve.gx, curve.gy))
-        #expect(try #require(curve.affine(curve.add(g, g))) == twoG)
-        #expect(curve.add(g, minusG).isInfinity)
-        #expect(curve.double(.infinity).isInfinity)
-        #expect(curve.contains(x: twoG.x, y: twoG.y))
-        // 2G in Jacobian form (Z ≠ 1) plus G, against 3G by the scalar multiplication.
-        #expect(curve.affine(curve.add(curve.double(g), g)).map { [$0.x, $0.y] } == Self.multiple(curve, BigUInt(3)).map { [$0.x, $0.y] })
-        // The same point with another Z: P + P in Jacobian form is a doubling too.
-        let twoGJacobian = curve.double(g)
-        #expect(curve.affine(curve.add(twoGJacobian, twoGJacobian)).map { [$0.x, $0.y] } == Self.multiple(curve, BigUInt(4)).map { [$0.x, $0.y] })
-    }
-
-    @Test("u₁G + u₂Q is the point at infinity when u₁ + u₂d ≡ 0 mod n, and affine gives it no coordinates", arguments: curves)
-    func combinationAtInfinity(_ curve: EllipticCurve) throws {
-        let n = curve.scalars.modulus
-        let (qx, qy) = try #require(Self.multiple(curve, BigUInt(5)))
-        let q = curve.point(x: qx, y: qy)
-        #expect(curve.linearCombination(n - BigUInt(15), BigUInt(3), q).isInfinity)
-        #expect(curve.affine(curve.linearCombination(n - BigUInt(15), BigUInt(3), q)) == nil)
-        #expect(Self.multiple(curve, BigUInt(7)).map { [$0.x, $0.y] } == curve.affine(curve.linearCombination(BigUInt(2), BigUInt(1), q)).map { [$0.x, $0.y] })
-    }
-
-    @Test("r and s: exactly two coordinates' length, each in 1...n − 1", arguments: curves)
-    func signatureScalars(_ curve: EllipticCurve) throws {
-        let n = curve.scalars.modulus, size = curve.byteCount
-        func signature(_ r: BigUInt, _ s: BigUInt) throws -> [UInt8] {
-            try #require(r.bigEndianBytes(count: size)) + (try #require(s.bigEndianBytes(count: size)))
+        init(_ name: String) throws {
+            let values = try #require(try ECDSAVectorDocument.load("ecdsa-vectors.json").curves?[name])
+            curve = name == "P-384" ? .p384 : .p521
+            let size = curve.byteCount
+            p = try ECDSACurveBytes.fixed(values.p, size)
+            n = try ECDSACurveBytes.fixed(values.n, size)
+            gx = try ECDSACurveBytes.fixed(values.gx, size)
+            gy = try ECDSACurveBytes.fixed(values.gy, size)
         }
-        let one = BigUInt(1), nMinus1 = n - BigUInt(1)
-        #expect(curve.signatureScalars(try signature(one, nMinus1)).map { [$0.r, $0.s] } == [one, nMinus1])
-        #expect(curve.signatureScalars(try signature(nMinus1, one)).map { [$0.r, $0.s] } == [nMinus1, one])
-        for (r, s) in [(BigUInt(0), one), (one, BigUInt(0)), (n, one), (one, n)] {
-            #expect(curve.signatureScalars(try signature(r, s)) == nil, "\(r) \(s)")
+
+        /// `k` as a scalar of the curve's length.
+        func scalar(_ k: UInt64) -> [UInt8] { ECDSACurveBytes.small(k, curve.byteCount) }
+
+        /// `k · G` (plain scalar bytes), or `nil` at infinity.
+        func multiple(_ k: [UInt8]) -> (x: [UInt8], y: [UInt8])? {
+            curve.linearCombination(k, scalar(0), x: gx, y: gy)
         }
-        #expect(curve.signatureScalars(Array(try signature(one, one).dropFirst())) == nil)
-        #expect(curve.signatureScalars(try signature(one, one) + [0]) == nil)
     }
 
-    @Test("the digest's integer: the whole digest when not longer than n (not shifted left to n's 521 bits on P-521), its leftmost bits otherwise")
-    func digestInteger() {
-        let sha512 = Hashing.sha512(Array("abc".utf8)), sha384 = Hashing.sha384(Array("abc".utf8))
-        #expect(EllipticCurve.p521.digestInteger(sha512) == BigUInt(bigEndianBytes: sha512))
-        #expect(EllipticCurve.p384.digestInteger(sha384) == BigUInt(bigEndianBytes: sha384))
-        #expect(EllipticCurve.p384.digestInteger(sha512) == BigUInt(bigEndianBytes: sha512.prefix(48)))
-        // A digest longer than n by bits that are not a whole number of bytes: P-521 and 528 bits.
-        let long = [UInt8](repeating: 0xFF, count: 66)
-        #expect(EllipticCurve.p521.digestInteger(long) == BigUInt(bigEndianBytes: long).shiftedRight(by: 7))
-        #expect(EllipticCurve.p521.digestInteger(long).bitWidth == 521)
+    static let names = ["P-384", "P-521"]
+
+    @Test("G is on the curve, n·G is the point at infinity, (n − 1)·G is −G and (n + 1)·G is G", arguments: names)
+    func order(_ name: String) throws {
+        let c = try Constants(name)
+        #expect(c.curve.contains(x: c.gx, y: c.gy))
+        #expect(c.multiple(c.n) == nil)
+        let minusG = try #require(c.multiple(ECDSACurveBytes.subtract(c.n, c.scalar(1))))
+        #expect(minusG.x == c.gx && minusG.y == ECDSACurveBytes.subtract(c.p, c.gy))
+        let g = try #require(c.multiple(ECDSACurveBytes.add(c.n, c.scalar(1))))
+        #expect(g.x == c.gx && g.y == c.gy)
     }
 
-    @Test("the final comparison reduces x_R mod n: x_R = r + n matches r", arguments: curves)
-    func comparisonModN(_ curve: EllipticCurve) {
-        let n = curve.scalars.modulus, r = BigUInt(12345)
-        #expect(curve.signatureMatches(xR: r, r: r))
-        #expect(r + n < curve.field.modulus, "such an x exists below p")
-        #expect(curve.signatureMatches(xR: r + n, r: r))
-        #expect(!curve.signatureMatches(xR: r + BigUInt(1), r: r))
+    @Test("addition's special cases: G + Q with Q = G doubles, with Q = −G vanishes; 2G + G = 3G; 2G + 2G = 4G", arguments: names)
+    func additionSpecialCases(_ name: String) throws {
+        let c = try Constants(name)
+        let one = c.scalar(1), minusGy = ECDSACurveBytes.subtract(c.p, c.gy)
+        let twoG = try #require(c.multiple(c.scalar(2)))
+        let doubled = try #require(c.curve.linearCombination(one, one, x: c.gx, y: c.gy))
+        #expect(doubled.x == twoG.x && doubled.y == twoG.y)
+        #expect(c.curve.linearCombination(one, one, x: c.gx, y: minusGy) == nil)
+        #expect(c.curve.contains(x: twoG.x, y: twoG.y))
+        let threeG = try #require(c.multiple(c.scalar(3)))
+        let sum = try #require(c.curve.linearCombination(one, one, x: twoG.x, y: twoG.y))
+        #expect(sum.x == threeG.x && sum.y == threeG.y)
+        let fourG = try #require(c.multiple(c.scalar(4)))
+        let twice = try #require(c.curve.linearCombination(c.scalar(0), c.scalar(2), x: twoG.x, y: twoG.y))
+        #expect(twice.x == fourG.x && twice.y == fourG.y)
+        // 1000·G two ways: by G's table alone, and as 10·(100·G) through Q's windows.
+        let hundredG = try #require(c.multiple(c.scalar(100)))
+        let viaQ = try #require(c.curve.linearCombination(c.scalar(0), c.scalar(10), x: hundredG.x, y: hundredG.y))
+        let direct = try #require(c.multiple(c.scalar(1000)))
+        #expect(viaQ.x == direct.x && viaQ.y == direct.y)
     }
 
-    @Test("public keys: coordinates of exactly the curve's length, below p, on the curve; (0, 0) is not a point", arguments: curves)
-    func publicKeys(_ curve: EllipticCurve) throws {
-        let size = curve.byteCount, p = curve.field.modulus
-        func bytes(_ value: BigUInt, _ count: Int = size) throws -> [UInt8] { try #require(value.bigEndianBytes(count: count)) }
-        #expect(ECDSAPublicKey(curve: curve, x: try bytes(curve.gx), y: try bytes(curve.gy)) != nil)
-        #expect(ECDSAPublicKey(curve: curve, x: try bytes(curve.gx), y: try bytes(p - curve.gy)) != nil)
-        #expect(ECDSAPublicKey(curve: curve, x: try bytes(curve.gx), y: try bytes(curve.gy + BigUInt(1))) == nil)
-        #expect(ECDSAPublicKey(curve: curve, x: try bytes(BigUInt(0)), y: try bytes(BigUInt(0))) == nil)
-        #expect(ECDSAPublicKey(curve: curve, x: try bytes(curve.gx, size + 1), y: try bytes(curve.gy)) == nil)
-        #expect(ECDSAPublicKey(curve: curve, x: try bytes(curve.gx), y: Array(try bytes(curve.gy).dropFirst())) == nil)
-        #expect(!curve.contains(x: curve.gx, y: curve.gy + p), "the same point mod p, a coordinate not below p")
-        #expect(!curve.contains(x: curve.gx + p, y: curve.gy))
+    @Test("u₁G + u₂Q is the point at infinity when u₁ + u₂d ≡ 0 mod n; 2G + 1·(5G) = 7G", arguments: names)
+    func combinationAtInfinity(_ name: String) throws {
+        let c = try Constants(name)
+        let q = try #require(c.multiple(c.scalar(5)))
+        #expect(c.curve.linearCombination(ECDSACurveBytes.subtract(c.n, c.scalar(15)), c.scalar(3), x: q.x, y: q.y) == nil)
+        let sevenG = try #require(c.multiple(c.scalar(7)))
+        let sum = try #require(c.curve.linearCombination(c.scalar(2), c.scalar(1), x: q.x, y: q.y))
+        #expect(sum.x == sevenG.x && sum.y == sevenG.y)
+        // n − 1 in both scalars: the longest NAFs, and (n − 1)G + (n − 1)G = −2G.
+        let nMinus1 = ECDSACurveBytes.subtract(c.n, c.scalar(1))
+        let minusTwoG = try #require(c.curve.linearCombination(nMinus1, nMinus1, x: c.gx, y: c.gy))
+        let twoG = try #require(c.multiple(c.scalar(2)))
+        #expect(minusTwoG.x == twoG.x && minusTwoG.y == ECDSACurveBytes.subtract(c.p, twoG.y))
+    }
+
+    @Test("public keys: coordinates of exactly the curve's length, below p, on the curve; (0, 0) is not a point", arguments: names)
+    func publicKeys(_ name: String) throws {
+        let c = try Constants(name)
+        #expect(ECDSAPublicKey(curve: c.curve, x: c.gx, y: c.gy) != nil)
+        #expect(ECDSAPublicKey(curve: c.curve, x: c.gx, y: ECDSACurveBytes.subtract(c.p, c.gy)) != nil)
+        #expect(ECDSAPublicKey(curve: c.curve, x: c.gx, y: ECDSACurveBytes.add(c.gy, c.scalar(1))) == nil)
+        #expect(ECDSAPublicKey(curve: c.curve, x: c.scalar(0), y: c.scalar(0)) == nil)
+        #expect(ECDSAPublicKey(curve: c.curve, x: [0] + c.gx, y: c.gy) == nil)
+        #expect(ECDSAPublicKey(curve: c.curve, x: c.gx, y: Array(c.gy.dropFirst())) == nil)
+        #expect(ECDSAPublicKey(curve: c.curve, x: c.p, y: c.gy) == nil)
+        #expect(c.curve.linearCombination(c.scalar(1), c.scalar(1), x: c.gx, y: ECDSACurveBytes.add(c.gy, c.scalar(1))) == nil, "Q off the curve")
+        #expect(c.curve.linearCombination(c.scalar(1), [0] + c.scalar(1), x: c.gx, y: c.gy) == nil, "a scalar of another length")
     }
 
     @Test("P-521: y + p fits in 66 bytes, and such a key is refused though it is G mod p")
     func coordinateNotBelowP() throws {
-        let curve = EllipticCurve.p521
-        let y = try #require((curve.gy + curve.field.modulus).bigEndianBytes(count: 66))
-        #expect(ECDSAPublicKey(curve: curve, x: try #require(curve.gx.bigEndianBytes(count: 66)), y: y) == nil)
+        let c = try Constants("P-521")
+        let y = ECDSACurveBytes.add(c.gy, c.p)
+        #expect(y != c.gy)
+        #expect(ECDSAPublicKey(curve: c.curve, x: c.gx, y: y) == nil)
+        #expect(ECDSAPublicKey(curve: c.curve, x: ECDSACurveBytes.add(c.gx, c.p), y: c.gy) == nil)
     }
 }

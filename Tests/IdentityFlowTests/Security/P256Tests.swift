@@ -46,7 +46,9 @@ struct P256Tests {
         let key = try #require(DeviceKey(privateKey: Redacted(Self.privateKey)))
         #expect(key.publicKey == Self.publicKey)
         let digest = Hashing.sha256(Array(message.utf8))
-        #expect(RFC6979Nonces(privateKey: Self.privateKey, digest: digest).first { _ in true } == Self.hex(k))
+        var nonce = [UInt8](repeating: 0, count: 32)
+        _ = ifc_p256_rfc6979_nonce(&nonce, digest, Self.privateKey)
+        #expect(nonce == Self.hex(k))
         let signature = key.sign(Array(message.utf8))
         #expect(Array(signature.prefix(32)) == Self.hex(r))
         let lowS = [Self.hex(s), Self.negated(Self.hex(s))].min { $0.lexicographicallyPrecedes($1) }
@@ -163,6 +165,16 @@ struct P256Tests {
         for position in [0, 1, 2, 31, 32, 62, 63] {
             for digit: UInt8 in [1, 2, 8, 15] { scalars.append(Self.digitScalar(digit, at: position)) }
         }
+        // The fixed-base path's signed 6-bit digits: windows of 32 (the largest positive digit), 33
+        // and 63 (negative, carrying into the next window), runs of carries, and the top window.
+        for window in [0, 1, 20, 41, 42] {
+            for value: UInt64 in [32, 33, 63, 1] {
+                if let scalar = Self.windowScalar([(window, value)]) { scalars.append(scalar) }
+            }
+        }
+        for value: UInt64 in [32, 33, 63] {
+            if let scalar = Self.windowScalar((0..<42).map { ($0, value) }) { scalars.append(scalar) }
+        }
         for _ in 0..<48 {
             let key = try DeviceKey.random()
             scalars.append(key.privateKey.value)
@@ -185,6 +197,25 @@ struct P256Tests {
         var offCurve = generator
         offCurve[64] ^= 1
         #expect(Self.multiple(of: offCurve, Array(repeating: 0, count: 31) + [2]) == nil)
+    }
+
+    /// The scalar Σ value·64^window over the given (window, value) pairs (6-bit windows, values
+    /// below 64), as 32 big-endian bytes; `nil` when it is not in 1...n-1.
+    static func windowScalar(_ windows: [(Int, UInt64)]) -> [UInt8]? {
+        var limbs = [UInt64](repeating: 0, count: 5)
+        for (window, value) in windows {
+            let bit = 6 * window
+            limbs[bit / 64] |= value << UInt64(bit % 64)
+            if bit % 64 > 58 { limbs[bit / 64 + 1] |= value >> UInt64(64 - bit % 64) }
+        }
+        guard limbs[4] == 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 32)
+        for index in 0..<32 {
+            let shift = UInt64(56 - 8 * (index % 8))
+            bytes[index] = UInt8(truncatingIfNeeded: limbs[3 - index / 8] >> shift)
+        }
+        guard bytes.contains(where: { $0 != 0 }), bytes.lexicographicallyPrecedes(order) else { return nil }
+        return bytes
     }
 
     @Test("RFC 5869 test cases 1-3", arguments: [

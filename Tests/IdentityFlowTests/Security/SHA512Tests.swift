@@ -67,4 +67,37 @@ struct SHA512Tests {
         #expect(Hashing.sha512(Data(bytes)) == Hashing.sha512(bytes))
         #expect(Hashing.sha384(bytes[...]) == Hashing.sha384(bytes))
     }
+
+    /// The JSON written by Tests/Fixtures/crypto/make_sha512_vectors.py: hashlib and `cryptography`
+    /// digests of random messages of every length 0...300 and of long patterned ones.
+    struct VectorDocument: Decodable {
+        struct Case: Decodable { let message: String, sha384: String, sha512: String }
+        struct Patterned: Decodable { let length: Int, sha384: String, sha512: String }
+        let cases: [Case]
+        let patterned: [Patterned]
+
+        static func load() throws -> VectorDocument {
+            let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/crypto/sha512-vectors.json")
+            return try JSONDecoder().decode(VectorDocument.self, from: Data(contentsOf: url))
+        }
+    }
+
+    @Test("The C engine against Python's hashlib and cryptography: every length 0...300, and 1 KiB to 64 KiB patterned messages")
+    func pythonVectors() throws {
+        let document = try VectorDocument.load()
+        #expect(document.cases.count == 301)
+        for (length, testCase) in document.cases.enumerated() {
+            let message = try #require(SecurityTestHex.decode(testCase.message))
+            try #require(message.count == length)
+            #expect(SecurityTestHex.encode(SHA512.hash(message)) == testCase.sha512, "length \(length)")
+            #expect(SecurityTestHex.encode(SHA512.hash(message, variant: .sha384)) == testCase.sha384, "length \(length)")
+            #expect(SecurityTestHex.encode(SHA512.hash(message[...].lazy.map { $0 })) == testCase.sha512, "length \(length), non-contiguous")
+        }
+        for testCase in document.patterned {
+            let message = (0..<testCase.length).map { UInt8(truncatingIfNeeded: 31 * $0 + 7) }
+            #expect(SecurityTestHex.encode(SHA512.hash(message)) == testCase.sha512, "length \(testCase.length)")
+            #expect(SecurityTestHex.encode(SHA512.hash(message, variant: .sha384)) == testCase.sha384, "length \(testCase.length)")
+        }
+    }
 }
