@@ -27,7 +27,7 @@ let package = Package(
         // Writes into a FileStorage until killed: the crash-safety test's child process.
         .executableTarget(name: "identityflow-crash-writer", dependencies: ["IdentityFlow", "IdentityFlowTesting"]),
         // Reads child processes' output in the tests that start them (crash writer, demo runs).
-        .target(name: "ChildProcessSupport", path: "Tests/ChildProcessSupport"),
+        .target(name: "ChildProcessSupport", dependencies: ["Statechart"], path: "Tests/ChildProcessSupport"),
         .testTarget(name: "StatechartTests", dependencies: ["Statechart"]),
         .testTarget(name: "StatechartExportTests", dependencies: ["StatechartExport", "Statechart"]),
         .testTarget(

@@ -7,7 +7,7 @@ import ChildProcessSupport
 /// `identityflow demo --issuer …` against a scripted provider on 127.0.0.1 without IdentityFlow's
 /// extension endpoints: the OpenID Connect part alone (sign-in, code exchange with ID token
 /// validation, userinfo, revocation), driven as a person at a terminal would.
-@Suite("identityflow demo: the OpenID Connect part", .enabled(if: OpenIDDemoRun.binary != nil, "the identityflow executable was not built beside the tests"))
+@Suite("identityflow demo: the OpenID Connect part", .enabled(if: DemoProcess.binary != nil, "the identityflow executable was not built beside the tests"))
 struct OpenIDDemoTests {
     /// What the scripted provider does.
     struct Script: Sendable {
@@ -57,7 +57,7 @@ struct OpenIDDemoTests {
         let provider = Provider(script)
         let server = try LoopbackHTTPServer(maxRequests: 32, handler: provider.handle)
         defer { server.stop() }
-        let demo = try OpenIDDemoRun(arguments: ["demo", "--issuer", server.baseURL.appendingPathComponent("o").absoluteString,
+        let demo = try DemoProcess(arguments: ["demo", "--issuer", server.baseURL.appendingPathComponent("o").absoluteString,
                                                  "--client-id", "demo-client", "--redirect-uri", "identityflow://callback", "--scope", "openid"])
         let shown = try #require(await demo.output(containing: "redirected to"), "\(demo.text)")
         let line = try #require(shown.split(separator: "\n").first { $0.contains("  open  ") })
@@ -97,95 +97,5 @@ struct OpenIDDemoTests {
         #expect(output.contains("email, sub"), "\(output)")
         #expect(output.contains("signed in, validated and revoked"), "\(output)")
         #expect(provider.revoked.current == ["access-demo"])
-    }
-}
-
-/// The `identityflow` executable with pipes: the test types lines and waits for output. Output is
-/// read by a ``PipeReader`` on a thread of its own, which ends when the child has exited and the
-/// pipe is empty.
-final class OpenIDDemoRun: Sendable {
-    /// The executable built beside the test bundle, or `IDENTITYFLOW_BINARY`.
-    static let binary: URL? = {
-        if let path = ProcessInfo.processInfo.environment["IDENTITYFLOW_BINARY"] { return URL(fileURLWithPath: path) }
-        return [Bundle.main.bundleURL.deletingLastPathComponent(), URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
-            .map { $0.appendingPathComponent("identityflow") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
-
-    private struct Watch: Sendable {
-        var output = ""
-        var ended = false
-        var status: Int32?
-        var waiters: [(needle: String, continuation: CheckedContinuation<String?, Never>)] = []
-    }
-
-    private let process = Process()
-    private let input = Pipe()
-    private let watch = Locked(Watch())
-
-    init(arguments: [String]) throws {
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        process.standardInput = input
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        Thread.detachNewThread { [watch, process] in
-            let reader = PipeReader(descriptor: output.fileHandleForReading.fileDescriptor)
-            // Bounded: 600 polls of up to 100 ms, then the child is killed and the waits end.
-            for _ in 0..<600 {
-                let more = reader.readChunk(waitingUpTo: 100)
-                let exited = !more && (reader.reachedEnd || !process.isRunning)
-                if exited {
-                    process.waitUntilExit()
-                    reader.drain()
-                }
-                if more || exited { Self.publish(String(decoding: reader.output, as: UTF8.self), ended: exited, status: exited ? process.terminationStatus : nil, to: watch) }
-                if exited { return }
-            }
-            if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            reader.drain()
-            Self.publish(String(decoding: reader.output, as: UTF8.self) + "\n[killed by the test after 60 s]", ended: true, status: -1, to: watch)
-        }
-    }
-
-    private static func publish(_ text: String, ended: Bool, status: Int32?, to watch: Locked<Watch>) {
-        let ready = watch.withLock { watch -> [(CheckedContinuation<String?, Never>, String?)] in
-            watch.output = text
-            watch.ended = ended
-            if ended { watch.status = status }
-            let due = watch.waiters.filter { ended || text.contains($0.needle) }
-            watch.waiters.removeAll { ended || text.contains($0.needle) }
-            return due.map { ($0.continuation, text.contains($0.needle) ? text : nil) }
-        }
-        for (continuation, text) in ready { continuation.resume(returning: text) }
-    }
-
-    /// Everything printed so far.
-    var text: String { watch.withLock { $0.output } }
-
-    /// Waits until the output contains `needle`; the output so far, or `nil` if it ended without it.
-    func output(containing needle: String) async -> String? {
-        await withCheckedContinuation { continuation in
-            let now: String?? = watch.withLock { watch in
-                if watch.output.contains(needle) { return .some(watch.output) }
-                if watch.ended { return .some(nil) }
-                watch.waiters.append((needle, continuation))
-                return nil
-            }
-            if let now { continuation.resume(returning: now) }
-        }
-    }
-
-    /// Types a line.
-    func type(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
-
-    /// Ends the input and waits for the process to exit; its status and everything it printed.
-    func finished() async -> (Int32, String) {
-        try? input.fileHandleForWriting.close()
-        _ = await output(containing: "\u{0}")
-        return watch.withLock { ($0.status ?? -1, $0.output) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IdentityFlow
+import ChildProcessSupport
 
 extension InteropSuite {
 /// A registration survives its process being killed: `identityflow demo --storage DIR` is killed
