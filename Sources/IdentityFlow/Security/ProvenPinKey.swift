@@ -30,10 +30,17 @@ package enum ProvenPinKey: Sendable, Hashable {
             return PinKeyAuthorization(nonce: nonce, proof: key.sign(PinProof.message(purpose.rawValue, profile: profile, nonce: nonce, subject: publicKey)))
         case (.v1(let key), .change):
             return PinKeyAuthorization(nonce: nonce, proof: LegacyPinProof.upgradeProof(key: key, profile: profile, nonce: nonce, publicKey: publicKey))
-        case (.v1, _):
-            throw IdentityFlowError(.pinProofRequired, "This profile's PIN key is not upgraded to PIN proof v2 yet: log in with the PIN once more, then try again.")
-        case (.none, _):
-            throw IdentityFlowError(.pinProofRequired, "This change needs a proof by the PIN key, and the session was opened with biometrics: log in with the PIN, then try again.")
+        case (.v1, _), (.none, _):
+            throw proofRequired
+        }
+    }
+
+    /// Why this key cannot prove the PIN for a credential change other than a v1 upgrade
+    /// (``ErrorCode/pinProofRequired``).
+    package var proofRequired: IdentityFlowError {
+        switch self {
+        case .v1: IdentityFlowError(.pinProofRequired, "This profile's PIN key is not upgraded to PIN proof v2 yet: log in with the PIN once more, then try again.")
+        case .v2, .none: IdentityFlowError(.pinProofRequired, "This change needs a proof by the PIN key, which only a session opened with the PIN holds: log in with the PIN, then try again.")
         }
     }
 

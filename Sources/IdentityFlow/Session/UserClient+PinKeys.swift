@@ -84,7 +84,7 @@ extension UserClient {
     /// - Throws: ``ErrorCode/pinProofRequired``; the challenge's errors.
     nonisolated(nonsending) func pinKeyAuthorization(_ purpose: PinProof.Purpose, for profile: UserProfile, key: ProvenPinKey,
                                                      publicKey: [UInt8] = []) async throws(IdentityFlowError) -> PinKeyAuthorization {
-        guard key.provesPin else { return try key.authorization(for: purpose, profile: profile, nonce: [], publicKey: publicKey) }
+        guard key.provesPin else { throw key.proofRequired }
         let nonce = try await service.pinLoginChallenge(for: profile).nonce
         return try key.authorization(for: purpose, profile: profile, nonce: nonce, publicKey: publicKey)
     }
