@@ -22,17 +22,17 @@ public enum ServiceCall: String, Sendable, Hashable, CaseIterable {
     case enrolBiometricKey
     /// `verifyBiometricProof(_:for:nonce:)`.
     case verifyBiometricProof
-    /// `revokeBiometricKey(for:accessToken:)`.
+    /// `revokeBiometricKey(for:authorization:)`.
     case revokeBiometricKey
     /// `refresh(_:)`.
     case refresh
     /// `revoke(_:)`.
     case revoke
-    /// `deregister(_:accessToken:)`.
+    /// `deregister(_:authorization:)`.
     case deregister
     /// `profileExists(_:)`.
     case profileExists
-    /// `enrolMobileAuthentication(publicKey:for:accessToken:)`.
+    /// `enrolMobileAuthentication(publicKey:for:authorization:accessToken:)`.
     case enrolMobileAuthentication
     /// `enrolPushMobileAuthentication(deviceToken:for:accessToken:)`.
     case enrolPushMobileAuthentication
@@ -40,7 +40,7 @@ public enum ServiceCall: String, Sendable, Hashable, CaseIterable {
     case mobileAuthRequests
     /// `answerMobileAuthRequest(_:)`.
     case answerMobileAuthRequest
-    /// `enrolImplicitAuthentication(publicKey:for:accessToken:)`.
+    /// `enrolImplicitAuthentication(publicKey:for:authorization:accessToken:)`.
     case enrolImplicitAuthentication
     /// `implicitAccessToken(scopes:for:authorization:)`.
     case implicitAccessToken
