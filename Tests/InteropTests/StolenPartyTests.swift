@@ -180,6 +180,16 @@ struct StolenPartyPlays {
         try await victimLogsIn()
     }
 
+    /// The device's storage and the server's tables together: an offline search over candidate
+    /// PINs finds the right one (its cost per guess is in `docs/pin-proof.md`).
+    func storageAndTables(salt: [UInt8], iterations: Int, publicKey: [UInt8]) throws {
+        let deviceSecret = Redacted(try copiedDeviceSecret)
+        let found = try ["11111", "24680", pin, "97531"].first { guess in
+            try PinProof.pinKey(pin: Redacted(guess), salt: salt, iterations: iterations, deviceSecret: deviceSecret, profile: profile).publicKey == publicKey
+        }
+        #expect(found == pin)
+    }
+
     /// Recorded requests of the victim's device: a login and a credential change, replayed.
     func recordedRequests() async throws {
         let key = try await victimPinKey()
@@ -234,11 +244,7 @@ struct StolenPartyReferenceTests {
         let server = try #require(plays.service as? ReferenceIdentityService)
         let record = try #require(server.state.withLock { $0.enrolments[plays.profile.profileId] })
         guard case .v2(let publicKey) = record.verifier else { Issue.record("no v2 key"); return }
-        let deviceSecret = Redacted(try plays.copiedDeviceSecret)
-        let found = try ["11111", "24680", plays.pin, "97531"].first { guess in
-            try PinProof.pinKey(pin: Redacted(guess), salt: record.salt, iterations: record.iterations, deviceSecret: deviceSecret, profile: plays.profile).publicKey == publicKey
-        }
-        #expect(found == plays.pin)
+        try plays.storageAndTables(salt: record.salt, iterations: record.iterations, publicKey: publicKey)
     }
 }
 
@@ -267,5 +273,19 @@ extension InteropSuite {
 
         @Test("recorded requests: a replayed login or key registration is refused (invalid_nonce)")
         func recordedRequests() async throws { try await Self.plays().recordedRequests() }
+
+        @Test("storage and tables together: an offline PIN search finds the PIN (the fixture's row, as a leak shows it)")
+        func storageAndTables() async throws {
+            let plays = try await Self.plays()
+            let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/oidc").path
+            let python = try #require(ProcessInfo.processInfo.environment["IDENTITYFLOW_PYTHON"])
+            let leak = FileManager.default.temporaryDirectory.appendingPathComponent("pin-row-\(UUID().uuidString).json")
+            defer { try? FileManager.default.removeItem(at: leak) }
+            #expect(await InteropProvider.run([python, fixture + "/manage.py", "leak_pin_record", plays.profile.profileId, leak.path]) == 0)
+            let row = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: leak)) as? [String: Any])
+            let salt = try #require((row["salt"] as? String).flatMap(Base64URL.decode))
+            let publicKey = try #require((row["public_key"] as? String).flatMap(Base64URL.decode))
+            try plays.storageAndTables(salt: salt, iterations: try #require(row["iterations"] as? Int), publicKey: publicKey)
+        }
     }
 }
