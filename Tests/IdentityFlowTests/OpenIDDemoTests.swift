@@ -57,8 +57,10 @@ struct OpenIDDemoTests {
         let provider = Provider(script)
         let server = try LoopbackHTTPServer(maxRequests: 32, handler: provider.handle)
         defer { server.stop() }
-        let demo = try OpenIDDemoRun(arguments: ["demo", "--issuer", server.baseURL.appendingPathComponent("o").absoluteString,
-                                                 "--client-id", "demo-client", "--redirect-uri", "identityflow://callback", "--scope", "openid"])
+        let demo = try OpenIDDemoRun(arguments: [
+            "demo", "--issuer", server.baseURL.appendingPathComponent("o").absoluteString,
+            "--client-id", "demo-client", "--redirect-uri", "identityflow://callback", "--scope", "openid",
+        ])
         let shown = try #require(await demo.output(containing: "redirected to"), "\(demo.text)")
         let line = try #require(shown.split(separator: "\n").first { $0.contains("  open  ") })
         let url = try #require(URL(string: String(line.split(separator: " ").last ?? "")))
@@ -141,7 +143,9 @@ final class OpenIDDemoRun: Sendable {
                     process.waitUntilExit()
                     reader.drain()
                 }
-                if more || exited { Self.publish(String(decoding: reader.output, as: UTF8.self), ended: exited, status: exited ? process.terminationStatus : nil, to: watch) }
+                if more || exited {
+                    Self.publish(String(decoding: reader.output, as: UTF8.self), ended: exited, status: exited ? process.terminationStatus : nil, to: watch)
+                }
                 if exited { return }
             }
             if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }

@@ -42,7 +42,10 @@ extension UserClient {
     nonisolated(nonsending) func deregisterOnServer(_ stored: StoredProfile, pinKey: ProvenPinKey, flow: FlowID) async throws(IdentityFlowError) {
         do throws(IdentityFlowError) {
             guard pinKey.provesPin else {
-                throw IdentityFlowError(.pinProofRequired, "Deregistering on the server needs a proof by the PIN key, which only a session opened with the PIN holds; the profile's tokens were revoked instead.")
+                throw IdentityFlowError(
+                    .pinProofRequired,
+                    "Deregistering on the server needs a proof by the PIN key, which only a session opened with the PIN holds; the profile's tokens were revoked instead."
+                )
             }
             try await service.deregister(stored.profile, authorization: try await pinKeyAuthorization(.deregistration, for: stored.profile, key: pinKey))
         } catch {

@@ -20,8 +20,10 @@ package enum ProvenPinKey: Sendable, Hashable {
     /// - Returns: What the server checks.
     /// - Throws: ``ErrorCode/pinProofRequired`` when this key cannot vouch for it: a v1 key can
     ///   only authorize the upgrade to a v2 PIN key, and a biometric login none.
-    package func authorization(for purpose: PinProof.Purpose, profile: UserProfile, nonce: [UInt8],
-                               publicKey: [UInt8] = []) throws(IdentityFlowError) -> PinKeyAuthorization {
+    package func authorization(
+        for purpose: PinProof.Purpose, profile: UserProfile, nonce: [UInt8],
+        publicKey: [UInt8] = []
+    ) throws(IdentityFlowError) -> PinKeyAuthorization {
         switch (self, purpose) {
         case (.v2(let scalar), _):
             guard let key = DeviceKey(privateKey: scalar) else {
@@ -31,9 +33,11 @@ package enum ProvenPinKey: Sendable, Hashable {
         case (.v1(let key), .change):
             return PinKeyAuthorization(nonce: nonce, proof: LegacyPinProof.upgradeProof(key: key, profile: profile, nonce: nonce, publicKey: publicKey))
         case (.v1, _):
-            throw IdentityFlowError(.pinProofRequired, "This profile's PIN key is not upgraded to PIN proof v2 yet: log in with the PIN once more, then try again.")
+            throw IdentityFlowError(
+                .pinProofRequired, "This profile's PIN key is not upgraded to PIN proof v2 yet: log in with the PIN once more, then try again.")
         case (.none, _):
-            throw IdentityFlowError(.pinProofRequired, "This change needs a proof by the PIN key, and the session was opened with biometrics: log in with the PIN, then try again.")
+            throw IdentityFlowError(
+                .pinProofRequired, "This change needs a proof by the PIN key, and the session was opened with biometrics: log in with the PIN, then try again.")
         }
     }
 
