@@ -9,10 +9,11 @@ public struct FlowID: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// A new identifier, unique within the process.
     public static func next() -> FlowID {
-        FlowID(rawValue: counter.withLock { value in
-            value += 1
-            return value
-        })
+        FlowID(
+            rawValue: counter.withLock { value in
+                value += 1
+                return value
+            })
     }
 
     /// `flow#N`.

@@ -50,7 +50,8 @@ public struct DOTExporter: Sendable {
         lines.append("    graph [label=\(Self.quoted(chart.name, "(\(chart.swiftType))")), labelloc=t, fontname=\(font), fontsize=18,")
         lines.append("           rankdir=\(rankDirection.rawValue), nodesep=0.45, ranksep=0.6, pad=0.3,")
         lines.append("           comment=\(Self.quoted(ChartDigest(of: chart).description))];")
-        lines.append("    node [shape=box, style=\"rounded,filled\", fillcolor=\"#eef3fb\", color=\"#4a6fa5\", fontname=\(font), fontsize=12, margin=\"0.15,0.06\"];")
+        lines.append(
+            "    node [shape=box, style=\"rounded,filled\", fillcolor=\"#eef3fb\", color=\"#4a6fa5\", fontname=\(font), fontsize=12, margin=\"0.15,0.06\"];")
         lines.append("    edge [fontname=\(font), fontsize=10, color=\"#55606e\", fontcolor=\"#1f2a37\", arrowsize=0.7];")
         let start = Self.startNodeName(avoiding: Set(chart.states))
         lines.append("    \(Self.quoted(start)) [shape=point, width=0.16, label=\"\", fillcolor=\"#1f2a37\", color=\"#1f2a37\"];")

@@ -80,7 +80,7 @@ public struct MarkdownChartsBlock: Sendable {
     /// - Throws: ``MarkerError/markersNotFound`` when the markers are missing or out of order.
     public func apply(to markdown: String) throws(MarkerError) -> String {
         guard let begin = markdown.range(of: Self.beginMarker),
-              let end = markdown.range(of: Self.endMarker, range: begin.upperBound..<markdown.endIndex)
+            let end = markdown.range(of: Self.endMarker, range: begin.upperBound..<markdown.endIndex)
         else { throw .markersNotFound }
         return String(markdown[..<begin.upperBound]) + "\n" + body + String(markdown[end.lowerBound...])
     }

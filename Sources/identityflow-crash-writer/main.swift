@@ -37,11 +37,13 @@ do {
     configuration.callbackExecutor = .immediate
     let client = UserClient(configuration: configuration, service: server, storage: storage)
     try await client.start()
-    var version = (try storage.keys().filter { $0.hasPrefix("stress.") }.compactMap { key -> Int? in
-        guard let data = try storage.data(forKey: key),
-              let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
-        return json["version"] as? Int
-    }.max() ?? 0)
+    var version =
+        (try storage.keys().filter { $0.hasPrefix("stress.") }.compactMap { key -> Int? in
+            guard let data = try storage.data(forKey: key),
+                let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else { return nil }
+            return json["version"] as? Int
+        }.max() ?? 0)
     while true {
         version += 1
         let key = "stress.\(version % 4)"

@@ -96,7 +96,8 @@ enum ChartsCommand {
         }
         for drift in drifts { print(drift) }
         let pictures = drifts.contains { if case .staleRendering = $0.kind { true } else { false } }
-        print("""
+        print(
+            """
             \(drifts.count) difference\(drifts.count == 1 ? "" : "s") between the committed charts and the code: \
             run `\(FlowCharts.regenerateCommand)`\(pictures ? " and scripts/render-charts.sh" : "") and commit the result.
             """)
@@ -122,7 +123,9 @@ enum ChartsCommand {
         }
         guard MarkdownChartsBlock.hasMarkers(text) else {
             return explicit
-                ? .failed("\(path) has no \(MarkdownChartsBlock.beginMarker) ... \(MarkdownChartsBlock.endMarker) block: add both markers, each on its own line, where the diagrams belong")
+                ? .failed(
+                    "\(path) has no \(MarkdownChartsBlock.beginMarker) ... \(MarkdownChartsBlock.endMarker) block: add both markers, each on its own line, where the diagrams belong"
+                )
                 : .none
         }
         let block = FlowCharts.readmeBlock(filesDirectory: relativePath(from: path, to: outputPath))

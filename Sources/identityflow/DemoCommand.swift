@@ -56,10 +56,12 @@ enum DemoCommand {
         }
         if !options.isEmpty {
             guard let issuer = options["--issuer"].flatMap(URL.init(string:)), let clientID = options["--client-id"],
-                  let redirect = options["--redirect-uri"].flatMap(URL.init(string:)) else {
+                let redirect = options["--redirect-uri"].flatMap(URL.init(string:))
+            else {
                 return refuse("--issuer, --client-id and --redirect-uri go together")
             }
-            var configuration = HTTPServiceConfiguration(issuer: issuer, clientID: clientID, redirectURI: redirect, scopes: scopes.isEmpty ? ["openid"] : scopes)
+            var configuration = HTTPServiceConfiguration(
+                issuer: issuer, clientID: clientID, redirectURI: redirect, scopes: scopes.isEmpty ? ["openid"] : scopes)
             configuration.extensionBaseURL = options["--extension-base"].flatMap(URL.init(string:))
             return await OpenIDDemo(configuration: configuration, storageDirectory: options["--storage"].map { URL(fileURLWithPath: $0) }).run()
         }

@@ -11,11 +11,12 @@ struct InteractiveAnswers: DemoAnswerSource {
     }
 
     func customData(for challenge: CustomRegistrationChallenge) async -> String? {
-        let what = switch (challenge.step, challenge.error) {
-        case (.initialization, _): "init data for \(challenge.identityProvider.identifier) (e.g. an e-mail address)"
-        case (.finish, nil): "finish data (e.g. the confirmation code)"
-        case (.finish, _): "finish data again (the server asked to retry)"
-        }
+        let what =
+            switch (challenge.step, challenge.error) {
+            case (.initialization, _): "init data for \(challenge.identityProvider.identifier) (e.g. an e-mail address)"
+            case (.finish, nil): "finish data (e.g. the confirmation code)"
+            case (.finish, _): "finish data again (the server asked to retry)"
+            }
         return await ask(what, hidden: false)
     }
 

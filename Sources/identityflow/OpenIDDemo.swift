@@ -24,7 +24,8 @@ struct OpenIDDemo {
             let clientConfiguration = ClientConfiguration(
                 redirectURI: configuration.redirectURI, defaultScopes: configuration.scopes,
                 callbackExecutor: .immediate)
-            let storage: any SecureStorage = try storageDirectory.map { directory throws(IdentityFlowError) in try FileStorage(directory: directory) } ?? InMemoryStorage()
+            let storage: any SecureStorage =
+                try storageDirectory.map { directory throws(IdentityFlowError) in try FileStorage(directory: directory) } ?? InMemoryStorage()
             client = UserClient(configuration: clientConfiguration, service: service, storage: storage)
             launch = try await client.start()
         } catch {
@@ -42,7 +43,8 @@ struct OpenIDDemo {
                 section("1. Resume the registration that was waiting for its redirect")
                 line("resumable", "\(waiting)")
                 if let pasted = await TerminalPrompt.ask("the URL the browser was redirected to", hidden: false),
-                   let redirect = URL(string: pasted.trimmingCharacters(in: .whitespaces)) {
+                    let redirect = URL(string: pasted.trimmingCharacters(in: .whitespaces))
+                {
                     line("redirect", client.handleRedirect(redirect) ? "taken by the waiting registration" : "belongs to no registration")
                 }
                 profile = try await client.resumeRegistration { challenge in await Self.answer(challenge) }.profile
@@ -53,7 +55,10 @@ struct OpenIDDemo {
             line("result", "registered \(profile)")
         } catch {
             if error.code == .invalidServerResponse || error.code == .requestInvalid {
-                line("note", "the sign-in and code exchange ran; the PIN enrolment endpoint at <issuer origin>/identityflow did not answer as docs/extension-api.openapi.yaml says.")
+                line(
+                    "note",
+                    "the sign-in and code exchange ran; the PIN enrolment endpoint at <issuer origin>/identityflow did not answer as docs/extension-api.openapi.yaml says."
+                )
             }
             return fail("registration failed", error)
         }
@@ -70,7 +75,7 @@ struct OpenIDDemo {
         do {
             try await client.logout()
             line("result", "logged out")
-        } catch where error.code == .localLogout {
+        } catch  where error.code == .localLogout {
             // The run succeeded; the server could not be told (no revocation endpoint, say).
             line("result", "logged out on this device only: \(error.message)")
         } catch {
@@ -98,7 +103,8 @@ struct OpenIDDemo {
             let url = try await service.authorizationURL(for: IdentityProvider(identifier: "oidc", name: "OpenID Connect", kind: .browser), request: request)
             print("  open        \(url.absoluteString)")
             guard let pasted = await TerminalPrompt.ask("the URL the browser was redirected to", hidden: false),
-                  let redirect = URL(string: pasted.trimmingCharacters(in: .whitespaces)) else {
+                let redirect = URL(string: pasted.trimmingCharacters(in: .whitespaces))
+            else {
                 return fail("sign-in", ChallengeAbandonment.flowCancelled)
             }
             let answer = BrowserRedirect.check(redirect, against: request)
@@ -132,7 +138,7 @@ struct OpenIDDemo {
             do throws(IdentityFlowError) {
                 try await service.revoke(tokens)
                 line("result", "signed in, validated and revoked")
-            } catch where error.code == .configurationInvalid {
+            } catch  where error.code == .configurationInvalid {
                 // The provider offers no revocation (or not to this public client): the run
                 // succeeded, and the logout is local, as UserClient.logout() ends with localLogout.
                 line("revoke", "\(error.message)")
@@ -152,7 +158,8 @@ struct OpenIDDemo {
         case .browserRegistration(let browser):
             print("  open        \(browser.url.absoluteString)")
             guard let pasted = await TerminalPrompt.ask("the URL the browser was redirected to", hidden: false),
-                  let redirect = URL(string: pasted.trimmingCharacters(in: .whitespaces)) else { return cancel(challenge) }
+                let redirect = URL(string: pasted.trimmingCharacters(in: .whitespaces))
+            else { return cancel(challenge) }
             print("  answer      redirect <redacted>")
             browser.sender.respond(with: redirect, to: browser)
         case .createPin(let create):

@@ -21,8 +21,9 @@ struct ExplorationTests {
     /// study one flow; the coverage checks then report the other charts as untaken).
     static let only = ProcessInfo.processInfo.environment["EXPLORATION_ONLY"]
 
-    @Test("every flow, every host and server behaviour up to two deviations: invariants hold, every declared transition is taken",
-          .timeLimit(.minutes(5)))
+    @Test(
+        "every flow, every host and server behaviour up to two deviations: invariants hold, every declared transition is taken",
+        .timeLimit(.minutes(5)))
     func exploreEveryFlow() async {
         ChartCoverage.isRecording = true
         let clock = ContinuousClock()
@@ -34,7 +35,9 @@ struct ExplorationTests {
             var index = 0
             var flowViolations = 0
             let paths = await Explorer(maxDeviations: Self.maxDeviations).explore { prefix in
-                if ProcessInfo.processInfo.environment["EXPLORATION_TRACE"] != nil { FileHandle.standardError.write(Data("path \(flow) \(prefix) delegate=\(index.isMultiple(of: 2))\n".utf8)) }
+                if ProcessInfo.processInfo.environment["EXPLORATION_TRACE"] != nil {
+                    FileHandle.standardError.write(Data("path \(flow) \(prefix) delegate=\(index.isMultiple(of: 2))\n".utf8))
+                }
                 let report = await PathRun(flow: flow, prefix: prefix, usesDelegate: index.isMultiple(of: 2)).run()
                 index += 1
                 for record in report.records { taken[record.chart, default: []].insert(record.transition) }

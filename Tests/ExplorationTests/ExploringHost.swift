@@ -20,7 +20,8 @@ enum Secrets {
 /// answer, a wrong or policy-violating one, cancel, drop, answer twice, or hold it and cancel the
 /// flow, to answer after the flow ended), and records every terminal callback.
 final class ExploringHost: ChallengeResponder, RegistrationDelegate, AuthenticationDelegate, ChangePinDelegate, AuthenticatorRegistrationDelegate,
-                           MobileAuthRequestDelegate {
+    MobileAuthRequestDelegate
+{
     enum Outcome: Sendable {
         case success
         case failure(IdentityFlowError)
@@ -46,8 +47,10 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
     static let bankIDReturn = URL(string: "identityflow-test:/bankId")!
     private let outcomes = Locked<(all: [Outcome], waiters: [CheckedContinuation<Outcome, Never>])>(([], []))
 
-    init(control: PathControl, reference: ReferenceIdentityService, createdPin: String, requestsExpire: Bool = false, partialSignIn: Bool = false,
-         intermediateFirst: Bool = false) {
+    init(
+        control: PathControl, reference: ReferenceIdentityService, createdPin: String, requestsExpire: Bool = false, partialSignIn: Bool = false,
+        intermediateFirst: Bool = false
+    ) {
         self.intermediateFirst = intermediateFirst
         self.control = control
         self.reference = reference
@@ -99,7 +102,8 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
             if intermediateFirst, !browser.sender.respond(with: Self.bankIDReturn, to: browser) {
                 control.violation("an intermediate redirect was refused")
             }
-            act(choice, expected: ["login", "deny", "forgedState", "otherRedirect", "noCode"], challenge: challenge,
+            act(
+                choice, expected: ["login", "deny", "forgedState", "otherRedirect", "noCode"], challenge: challenge,
                 answer: { browser.sender.respond(with: self.redirect(choice, for: browser.url), to: browser) })
         case .customRegistration(let custom):
             let site = custom.step == .initialization ? "customInitChallenge" : "customFinishChallenge"
@@ -119,31 +123,36 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
             act(choice, expected: ["rightPin", "wrongPin"], challenge: challenge, answer: { prompt.sender.respond(with: pin, to: prompt) })
         case .biometric(let biometric):
             let choice = control.choose("biometricChallenge", among: ["confirm", "pinFallback", "sensorFails"] + common)
-            act(choice, expected: ["confirm", "pinFallback", "sensorFails"], challenge: challenge, answer: {
-                switch choice {
-                case "pinFallback": biometric.sender.respondWithPinFallback(to: biometric)
-                case "sensorFails": biometric.sender.reportFailure(for: biometric)
-                default: biometric.sender.respond(to: biometric)
-                }
-            })
+            act(
+                choice, expected: ["confirm", "pinFallback", "sensorFails"], challenge: challenge,
+                answer: {
+                    switch choice {
+                    case "pinFallback": biometric.sender.respondWithPinFallback(to: biometric)
+                    case "sensorFails": biometric.sender.reportFailure(for: biometric)
+                    default: biometric.sender.respond(to: biometric)
+                    }
+                })
         case .credentials(let credentials):
             let choice = control.choose("credentialsChallenge", among: ["rightPassword", "wrongPassword"] + common)
             let password = choice == "wrongPassword" ? Secrets.wrongPassword : Secrets.password
-            act(choice, expected: ["rightPassword", "wrongPassword"], challenge: challenge,
+            act(
+                choice, expected: ["rightPassword", "wrongPassword"], challenge: challenge,
                 answer: { credentials.sender.respond(withLogin: "alice", password: password, to: credentials) })
         case .partialRegistration(let partial):
             let answers = ["newUser", "existingUser", "blockedDomain", "noEmail"]
             let choice = control.choose("partialRegistrationChallenge", among: answers + common)
-            let attributes: [String: String] = switch choice {
-            case "existingUser": ["email": "alice@example.com"]
-            case "blockedDomain": ["email": "someone@blocked.example"]
-            case "noEmail": ["name": "Ada"]
-            default: ["email": "ada-\(UUID().uuidString.prefix(8))@example.com"]
-            }
+            let attributes: [String: String] =
+                switch choice {
+                case "existingUser": ["email": "alice@example.com"]
+                case "blockedDomain": ["email": "someone@blocked.example"]
+                case "noEmail": ["name": "Ada"]
+                default: ["email": "ada-\(UUID().uuidString.prefix(8))@example.com"]
+                }
             act(choice, expected: answers, challenge: challenge, answer: { partial.sender.respond(with: attributes, to: partial) })
         case .mobileAuthConfirmation(let confirmation):
             let choice = control.choose("mobileAuthConfirmation", among: ["accept", "deny"] + common)
-            act(choice, expected: ["accept", "deny"], challenge: challenge, answer: { confirmation.sender.respond(with: choice == "accept", to: confirmation) })
+            act(
+                choice, expected: ["accept", "deny"], challenge: challenge, answer: { confirmation.sender.respond(with: choice == "accept", to: confirmation) })
         }
     }
 
@@ -192,11 +201,19 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
     // MARK: - Delegates
 
     func userClient(_ client: UserClient, didStartRegistrationOf profile: UserProfile) {}
-    func userClient(_ client: UserClient, didReceiveBrowserRegistrationChallenge challenge: BrowserRegistrationChallenge) { handle(.browserRegistration(challenge)) }
-    func userClient(_ client: UserClient, didReceiveCustomRegistrationInitChallenge challenge: CustomRegistrationChallenge) { handle(.customRegistration(challenge)) }
-    func userClient(_ client: UserClient, didReceiveCustomRegistrationFinishChallenge challenge: CustomRegistrationChallenge) { handle(.customRegistration(challenge)) }
+    func userClient(_ client: UserClient, didReceiveBrowserRegistrationChallenge challenge: BrowserRegistrationChallenge) {
+        handle(.browserRegistration(challenge))
+    }
+    func userClient(_ client: UserClient, didReceiveCustomRegistrationInitChallenge challenge: CustomRegistrationChallenge) {
+        handle(.customRegistration(challenge))
+    }
+    func userClient(_ client: UserClient, didReceiveCustomRegistrationFinishChallenge challenge: CustomRegistrationChallenge) {
+        handle(.customRegistration(challenge))
+    }
     func userClient(_ client: UserClient, didReceiveCreatePinChallenge challenge: CreatePinChallenge) { handle(.createPin(challenge)) }
-    func userClient(_ client: UserClient, didReceivePartialRegistrationChallenge challenge: PartialRegistrationChallenge) { handle(.partialRegistration(challenge)) }
+    func userClient(_ client: UserClient, didReceivePartialRegistrationChallenge challenge: PartialRegistrationChallenge) {
+        handle(.partialRegistration(challenge))
+    }
     func userClient(_ client: UserClient, didReceiveCredentialsChallenge challenge: CredentialsChallenge) { handle(.credentials(challenge)) }
     func userClient(_ client: UserClient, didRegisterUser profile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo?) { finish(.success) }
     func userClient(_ client: UserClient, didFailToRegisterUserWith identityProvider: IdentityProvider?, error: IdentityFlowError) { finish(.failure(error)) }
@@ -205,17 +222,23 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
     func userClient(_ client: UserClient, didReceivePinChallenge challenge: PinChallenge) { handle(.pin(challenge)) }
     func userClient(_ client: UserClient, didReceiveBiometricChallenge challenge: BiometricChallenge) { handle(.biometric(challenge)) }
     func userClient(_ client: UserClient, didAuthenticateUser profile: UserProfile, authenticator: Authenticator, info: CustomInfo?) { finish(.success) }
-    func userClient(_ client: UserClient, didFailToAuthenticateUser profile: UserProfile, authenticator: Authenticator, error: IdentityFlowError) { finish(.failure(error)) }
+    func userClient(_ client: UserClient, didFailToAuthenticateUser profile: UserProfile, authenticator: Authenticator, error: IdentityFlowError) {
+        finish(.failure(error))
+    }
 
     func userClient(_ client: UserClient, didStartPinChangeFor profile: UserProfile) {}
     func userClient(_ client: UserClient, didChangePinFor profile: UserProfile) { finish(.success) }
     func userClient(_ client: UserClient, didFailToChangePinFor profile: UserProfile?, error: IdentityFlowError) { finish(.failure(error)) }
 
-    func userClient(_ client: UserClient, didReceiveConfirmationChallenge challenge: MobileAuthConfirmationChallenge) { handle(.mobileAuthConfirmation(challenge)) }
+    func userClient(_ client: UserClient, didReceiveConfirmationChallenge challenge: MobileAuthConfirmationChallenge) {
+        handle(.mobileAuthConfirmation(challenge))
+    }
     func userClient(_ client: UserClient, didHandle result: MobileAuthResult) { finish(.success) }
     func userClient(_ client: UserClient, didFailToHandle source: MobileAuthSource, error: IdentityFlowError) { finish(.failure(error)) }
 
     func userClient(_ client: UserClient, didStartRegistering authenticator: Authenticator, for profile: UserProfile) {}
     func userClient(_ client: UserClient, didRegister authenticator: Authenticator, for profile: UserProfile) { finish(.success) }
-    func userClient(_ client: UserClient, didFailToRegister authenticator: Authenticator, for profile: UserProfile, error: IdentityFlowError) { finish(.failure(error)) }
+    func userClient(_ client: UserClient, didFailToRegister authenticator: Authenticator, for profile: UserProfile, error: IdentityFlowError) {
+        finish(.failure(error))
+    }
 }

@@ -24,7 +24,9 @@ final class ExploringService: IdentityService {
 
     /// Meets the choice point of a call and arranges what was chosen.
     /// Makes the call through the reference server as the path chooses.
-    private nonisolated(nonsending) func call<Result>(_ call: ServiceCall, answers: [String] = ["answer"], _ body: nonisolated(nonsending) () async throws(IdentityFlowError) -> Result) async throws(IdentityFlowError) -> Result {
+    private nonisolated(nonsending) func call<Result>(
+        _ call: ServiceCall, answers: [String] = ["answer"], _ body: nonisolated(nonsending) () async throws(IdentityFlowError) -> Result
+    ) async throws(IdentityFlowError) -> Result {
         let choice = decide(call, answers: answers)
         let result = try await body()
         if choice == "answerThenCancel" { control.client?.cancelCurrentFlow() }
@@ -84,12 +86,20 @@ final class ExploringService: IdentityService {
         try await call(.exchangeCode) { () throws(IdentityFlowError) in try await reference.exchangeCode(code, request: request) }
     }
 
-    nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
-        try await call(.initCustomRegistration, answers: Self.customAnswers) { () throws(IdentityFlowError) in try await reference.initCustomRegistration(provider: provider, data: data) }
+    nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError)
+        -> CustomRegistrationAnswer
+    {
+        try await call(.initCustomRegistration, answers: Self.customAnswers) { () throws(IdentityFlowError) in
+            try await reference.initCustomRegistration(provider: provider, data: data)
+        }
     }
 
-    nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
-        try await call(.completeCustomRegistration, answers: Self.customAnswers) { () throws(IdentityFlowError) in try await reference.completeCustomRegistration(provider: provider, session: session, data: data) }
+    nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>)
+        async throws(IdentityFlowError) -> CustomRegistrationAnswer
+    {
+        try await call(.completeCustomRegistration, answers: Self.customAnswers) { () throws(IdentityFlowError) in
+            try await reference.completeCustomRegistration(provider: provider, session: session, data: data)
+        }
     }
 
     nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt {
@@ -100,7 +110,9 @@ final class ExploringService: IdentityService {
         try await call(.pinLoginChallenge) { () throws(IdentityFlowError) in try await reference.pinLoginChallenge(for: profile) }
     }
 
-    nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
+    nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError)
+        -> PinVerification
+    {
         try await call(.verifyPinProof) { () throws(IdentityFlowError) in
             let verification = try await reference.verifyPinProof(proof, for: profile, nonce: nonce)
             if case .accepted = verification {} else { control.notes.withLock { $0.wrongPinsChecked += 1 } }
@@ -108,10 +120,16 @@ final class ExploringService: IdentityService {
         }
     }
 
-    nonisolated(nonsending) func enrolBiometricKey(_ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization, accessToken: Redacted<String>) async throws(IdentityFlowError) {
-        try await call(.enrolBiometricKey) { () throws(IdentityFlowError) in try await reference.enrolBiometricKey(publicKey, for: profile, authorization: authorization, accessToken: accessToken) }
+    nonisolated(nonsending) func enrolBiometricKey(
+        _ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization, accessToken: Redacted<String>
+    ) async throws(IdentityFlowError) {
+        try await call(.enrolBiometricKey) { () throws(IdentityFlowError) in
+            try await reference.enrolBiometricKey(publicKey, for: profile, authorization: authorization, accessToken: accessToken)
+        }
     }
-    nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
+    nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError)
+        -> PinVerification
+    {
         try await call(.verifyBiometricProof) { () throws(IdentityFlowError) in
             // The server counts a wrong biometric proof on the same counter as a wrong PIN.
             let verification = try await reference.verifyBiometricProof(proof, for: profile, nonce: nonce)
@@ -120,7 +138,8 @@ final class ExploringService: IdentityService {
         }
     }
     nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) {
-        try await call(.revokeBiometricKey) { () throws(IdentityFlowError) in try await reference.revokeBiometricKey(for: profile, authorization: authorization) }
+        try await call(.revokeBiometricKey) { () throws(IdentityFlowError) in try await reference.revokeBiometricKey(for: profile, authorization: authorization)
+        }
     }
     nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
         try await call(.refresh) { () throws(IdentityFlowError) in try await reference.refresh(refreshToken) }
@@ -138,7 +157,9 @@ final class ExploringService: IdentityService {
         try await call(.profileExists) { () throws(IdentityFlowError) in try await reference.profileExists(profile) }
     }
 
-    nonisolated(nonsending) func passwordGrant(login: String, password: Redacted<String>, scopes: [String]) async throws(IdentityFlowError) -> CredentialsOutcome {
+    nonisolated(nonsending) func passwordGrant(login: String, password: Redacted<String>, scopes: [String]) async throws(IdentityFlowError)
+        -> CredentialsOutcome
+    {
         try await call(.passwordGrant) { () throws(IdentityFlowError) in try await reference.passwordGrant(login: login, password: password, scopes: scopes) }
     }
 
@@ -146,26 +167,38 @@ final class ExploringService: IdentityService {
         try await call(.exchangeExternalToken) { () throws(IdentityFlowError) in try await reference.exchangeExternalToken(token, scopes: scopes) }
     }
 
-    nonisolated(nonsending) func completePartialRegistration(stateKey: Redacted<String>, attributes: Redacted<[String: String]>,
-                                                             request: AuthorizationRequest) async throws(IdentityFlowError) -> PartialRegistrationOutcome {
+    nonisolated(nonsending) func completePartialRegistration(
+        stateKey: Redacted<String>, attributes: Redacted<[String: String]>,
+        request: AuthorizationRequest
+    ) async throws(IdentityFlowError) -> PartialRegistrationOutcome {
         try await call(.completePartialRegistration) { () throws(IdentityFlowError) in
             try await reference.completePartialRegistration(stateKey: stateKey, attributes: attributes, request: request)
         }
     }
 
-    nonisolated(nonsending) func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
-                                                           accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    nonisolated(nonsending) func enrolMobileAuthentication(
+        publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>
+    ) async throws(IdentityFlowError) {
         try await call(.enrolMobileAuthentication) { () throws(IdentityFlowError) in
             try await reference.enrolMobileAuthentication(publicKey: publicKey, for: profile, authorization: authorization, accessToken: accessToken)
         }
     }
 
-    nonisolated(nonsending) func enrolPushMobileAuthentication(deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
-        try await call(.enrolPushMobileAuthentication) { () throws(IdentityFlowError) in try await reference.enrolPushMobileAuthentication(deviceToken: deviceToken, for: profile, accessToken: accessToken) }
+    nonisolated(nonsending) func enrolPushMobileAuthentication(deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>)
+        async throws(IdentityFlowError)
+    {
+        try await call(.enrolPushMobileAuthentication) { () throws(IdentityFlowError) in
+            try await reference.enrolPushMobileAuthentication(deviceToken: deviceToken, for: profile, accessToken: accessToken)
+        }
     }
 
-    nonisolated(nonsending) func mobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> [MobileAuthRequest] {
-        try await call(.mobileAuthRequests) { () throws(IdentityFlowError) in try await reference.mobileAuthRequests(lookup, for: profile, authorization: authorization) }
+    nonisolated(nonsending) func mobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization)
+        async throws(IdentityFlowError) -> [MobileAuthRequest]
+    {
+        try await call(.mobileAuthRequests) { () throws(IdentityFlowError) in
+            try await reference.mobileAuthRequests(lookup, for: profile, authorization: authorization)
+        }
     }
 
     nonisolated(nonsending) func answerMobileAuthRequest(_ answer: MobileAuthAnswer) async throws(IdentityFlowError) -> MobileAuthVerdict {
@@ -177,15 +210,21 @@ final class ExploringService: IdentityService {
         }
     }
 
-    nonisolated(nonsending) func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
-                                                             accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    nonisolated(nonsending) func enrolImplicitAuthentication(
+        publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>
+    ) async throws(IdentityFlowError) {
         try await call(.enrolImplicitAuthentication) { () throws(IdentityFlowError) in
             try await reference.enrolImplicitAuthentication(publicKey: publicKey, for: profile, authorization: authorization, accessToken: accessToken)
         }
     }
 
-    nonisolated(nonsending) func implicitAccessToken(scopes: [String], for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> TokenSet {
-        try await call(.implicitAccessToken) { () throws(IdentityFlowError) in try await reference.implicitAccessToken(scopes: scopes, for: profile, authorization: authorization) }
+    nonisolated(nonsending) func implicitAccessToken(scopes: [String], for profile: UserProfile, authorization: PinKeyAuthorization)
+        async throws(IdentityFlowError) -> TokenSet
+    {
+        try await call(.implicitAccessToken) { () throws(IdentityFlowError) in
+            try await reference.implicitAccessToken(scopes: scopes, for: profile, authorization: authorization)
+        }
     }
 }
 

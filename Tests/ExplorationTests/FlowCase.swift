@@ -61,12 +61,16 @@ struct FlowCase: Sendable, CustomStringConvertible {
     var description: String { kind.rawValue + setup.rawValue }
 
     var isRegistration: Bool {
-        [.browserRegistration, .resumedRegistration, .oneStepRegistration, .twoStepRegistration, .statelessRegistration, .statelessCustomRegistration,
-         .partialRegistration, .statelessPartialRegistration, .credentialsRegistration, .statelessCredentialsRegistration,
-         .tokenExchangeRegistration, .statelessTokenExchangeRegistration].contains(kind)
+        [
+            .browserRegistration, .resumedRegistration, .oneStepRegistration, .twoStepRegistration, .statelessRegistration, .statelessCustomRegistration,
+            .partialRegistration, .statelessPartialRegistration, .credentialsRegistration, .statelessCredentialsRegistration,
+            .tokenExchangeRegistration, .statelessTokenExchangeRegistration,
+        ].contains(kind)
     }
     var isMobileAuth: Bool { [.mobileAuthConfirmation, .mobileAuthPin, .mobileAuthBiometric, .mobileAuthOTP].contains(kind) }
-    var asksForPin: Bool { [.pinAuthentication, .biometricAuthentication, .changePin, .biometricRegistration, .mobileAuthPin, .mobileAuthBiometric].contains(kind) }
+    var asksForPin: Bool {
+        [.pinAuthentication, .biometricAuthentication, .changePin, .biometricRegistration, .mobileAuthPin, .mobileAuthBiometric].contains(kind)
+    }
 
     /// Every flow and set-up the exploration runs.
     static let all: [FlowCase] = [
@@ -162,9 +166,11 @@ struct PathWorld {
         guard !flow.isRegistration else { return nil }
         let profile = try await registerProfile()
         if flow.kind == .biometricAuthentication || flow.kind == .mobileAuthBiometric {
-            try await client.registerBiometricAuthenticator(for: profile, responder: ClosureResponder { challenge in
-                if case .pin(let prompt) = challenge { prompt.sender.respond(with: Secrets.pin, to: prompt) }
-            })
+            try await client.registerBiometricAuthenticator(
+                for: profile,
+                responder: ClosureResponder { challenge in
+                    if case .pin(let prompt) = challenge { prompt.sender.respond(with: Secrets.pin, to: prompt) }
+                })
         }
         if flow.isMobileAuth { try await sendMobileAuthRequest(flow, to: profile) }
         switch flow.setup {
@@ -229,12 +235,15 @@ struct PathWorld {
     }
 
     private func registerProfile() async throws -> UserProfile {
-        try await client.registerUser(with: oneStep, answering: { challenge in
-            switch challenge {
-            case .customRegistration(let custom): custom.sender.respond(with: "set-up", to: custom)
-            case .createPin(let create): create.sender.respond(with: Secrets.pin, to: create)
-            default: challenge.cancel()
+        try await client.registerUser(
+            with: oneStep,
+            answering: { challenge in
+                switch challenge {
+                case .customRegistration(let custom): custom.sender.respond(with: "set-up", to: custom)
+                case .createPin(let create): create.sender.respond(with: Secrets.pin, to: create)
+                default: challenge.cancel()
+                }
             }
-        }).profile
+        ).profile
     }
 }

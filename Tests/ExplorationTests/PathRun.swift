@@ -38,10 +38,11 @@ struct PathRun {
             control.notes.withLock { $0.state = record.transition.target }
         }
         let before = Snapshot(world, profile: profile)
-        let host = ExploringHost(control: control, reference: world.reference, createdPin: flow.kind == .changePin ? Secrets.newPin : Secrets.pin,
-                                 requestsExpire: flow.isMobileAuth,
-                                 partialSignIn: [.partialRegistration, .statelessPartialRegistration].contains(flow.kind),
-                                 intermediateFirst: flow.setup == .intermediateRedirect)
+        let host = ExploringHost(
+            control: control, reference: world.reference, createdPin: flow.kind == .changePin ? Secrets.newPin : Secrets.pin,
+            requestsExpire: flow.isMobileAuth,
+            partialSignIn: [.partialRegistration, .statelessPartialRegistration].contains(flow.kind),
+            intermediateFirst: flow.setup == .intermediateRedirect)
         control.notes.withLock { $0.armed = true }
         let outcome = await start(world, profile: profile, host: host)
         for answer in control.heldAnswers.current where answer() {
@@ -155,7 +156,9 @@ struct PathRun {
         }
     }
 
-    private func check(_ world: PathWorld, before: Snapshot, outcome: ExploringHost.Outcome, host: ExploringHost, records: [TransitionRecord], profile: UserProfile?) {
+    private func check(
+        _ world: PathWorld, before: Snapshot, outcome: ExploringHost.Outcome, host: ExploringHost, records: [TransitionRecord], profile: UserProfile?
+    ) {
         let control = world.control
         let notes = control.notes.current
         if host.all.count != 1 { control.violation("\(host.all.count) terminal outcomes instead of one") }
@@ -169,7 +172,9 @@ struct PathRun {
         if flow.isRegistration, outcome.error != nil {
             if world.client.userProfiles != before.profiles { control.violation("a failed registration left a profile on the device") }
             if !notes.cleanupFaulted {
-                if world.reference.activeAccessTokenCount != before.accessTokens { control.violation("a failed registration left an access token on the server") }
+                if world.reference.activeAccessTokenCount != before.accessTokens {
+                    control.violation("a failed registration left an access token on the server")
+                }
                 if world.reference.enrolledProfiles != before.enrolled { control.violation("a failed registration left a PIN enrolment on the server") }
             }
         }
@@ -179,7 +184,9 @@ struct PathRun {
         // Logging out or deregistering "on this device only" (10009, 10003) means the server could not be told.
         let localOnly = [ErrorCode.localLogout, .localDeregistration].contains(outcome.error?.code)
         if !notes.cleanupFaulted, !localOnly, world.reference.activeAccessTokenCount > profiles || world.reference.activeRefreshTokenCount > profiles {
-            control.violation("\(world.reference.activeAccessTokenCount) access and \(world.reference.activeRefreshTokenCount) refresh tokens live on the server for \(profiles) profile(s)")
+            control.violation(
+                "\(world.reference.activeAccessTokenCount) access and \(world.reference.activeRefreshTokenCount) refresh tokens live on the server for \(profiles) profile(s)"
+            )
         }
         if flow.kind == .resumedRegistration {
             if outcome.error?.code == .registrationCheckpointExpired, world.client.userProfiles != before.profiles {
@@ -206,7 +213,7 @@ struct PathRun {
 
     /// The client must accept a new flow at once: a logout (or its refusal) must not be `actionAlreadyInProgress`.
     private func checkClientAcceptsNewFlow(_ world: PathWorld) async {
-        do { try await world.client.logout() } catch where error.code == .actionAlreadyInProgress {
+        do { try await world.client.logout() } catch  where error.code == .actionAlreadyInProgress {
             world.control.violation("the client refused a new flow after the outcome")
         } catch {}
     }

@@ -22,7 +22,8 @@ struct ReferenceIdentityServiceTests {
     func codeExchange() async throws {
         let server = ReferenceIdentityService()
         let (request, code) = try await Self.authorized(server)
-        let impostor = AuthorizationRequest(redirectURI: Self.redirect, scopes: [], state: request.state.value, nonce: request.nonce.value, codeVerifier: String(repeating: "x", count: 43))
+        let impostor = AuthorizationRequest(
+            redirectURI: Self.redirect, scopes: [], state: request.state.value, nonce: request.nonce.value, codeVerifier: String(repeating: "x", count: 43))
         await #expect { try await server.exchangeCode(code, request: impostor) } throws: { ($0 as? IdentityFlowError)?.oauthError == "invalid_grant" }
         let (second, secondCode) = try await Self.authorized(server)
         let tokens = try await server.exchangeCode(secondCode, request: second)
@@ -69,7 +70,8 @@ extension ReferenceIdentityServiceTests {
     func urlsRoundTrip() async throws {
         let server = ReferenceIdentityService()
         let redirectURI = URL(string: "app://callback/?keep=a%26b#frag")!
-        let request = AuthorizationRequest(redirectURI: redirectURI, scopes: ["openid", "a&b=c+d"], state: "s &=+/#%é", nonce: "n", codeVerifier: String(repeating: "v", count: 43))
+        let request = AuthorizationRequest(
+            redirectURI: redirectURI, scopes: ["openid", "a&b=c+d"], state: "s &=+/#%é", nonce: "n", codeVerifier: String(repeating: "v", count: 43))
         let url = try await server.authorizationURL(for: ReferenceIdentityService.browserProvider, request: request)
         let items = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)
         #expect(items.first { $0.name == "redirect_uri" }?.value == redirectURI.absoluteString)
@@ -94,7 +96,9 @@ struct ManualClockTests {
     @Test("a sleeper wakes only when the clock reaches its deadline")
     func wakesAtDeadline() async throws {
         let clock = ManualClock()
-        let woke = Task { try await clock.sleep(for: .seconds(5)); return clock.now.offset }
+        let woke = Task {
+            try await clock.sleep(for: .seconds(5)); return clock.now.offset
+        }
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(4))
         #expect(clock.sleeperCount == 1)
@@ -127,7 +131,8 @@ struct ScriptedResponderTests {
         #expect { try responder.verify() } throws: { error in
             "\(error)".contains("step 2 of 2: expected createPin, but the flow ended with failed(9006)")
         }
-        #expect(responder.events == ["didStartRegistration", "challenge BrowserRegistrationChallenge(reference-browser)", "answer cancel", "result failed(9006)"])
+        #expect(
+            responder.events == ["didStartRegistration", "challenge BrowserRegistrationChallenge(reference-browser)", "answer cancel", "result failed(9006)"])
     }
 }
 

@@ -12,7 +12,8 @@ struct BenchSmokeTests {
             Bundle.main.bundleURL.deletingLastPathComponent(),
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
         ]
-        return candidates
+        return
+            candidates
             .map { $0.appendingPathComponent("identityflow") }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()

@@ -82,9 +82,11 @@ struct ChartFilesTests {
         #expect(expected?.contains("editedWithoutRegenerating") == true)
         #expect(drifts.contains { $0.file == "\(chart.name).mmd" })
         if FileManager.default.fileExists(atPath: copy.appendingPathComponent("\(chart.name).svg").path) {
-            #expect(drifts.contains(ChartDrift(
-                file: "\(chart.name).svg",
-                kind: .staleRendering(expected: ChartDigest(of: edited), found: ChartDigest(of: chart).hex))))
+            #expect(
+                drifts.contains(
+                    ChartDrift(
+                        file: "\(chart.name).svg",
+                        kind: .staleRendering(expected: ChartDigest(of: edited), found: ChartDigest(of: chart).hex))))
         }
 
         try files.write(to: copy)

@@ -38,8 +38,10 @@ struct DemoSmokeTests {
         #expect(try report.implicitAuthentication?.get().tokens.scopes == ["read"])
         #expect(report.transitionCount == text.components(separatedBy: "  transition  ").count - 1)
 
-        let sections = ["Set-up", "1. Browser identity provider, delegate API", "2. Two-step custom identity provider, async API",
-                        "3. Mobile authentication by push, async API", "4. Implicit authentication", "Summary"]
+        let sections = [
+            "Set-up", "1. Browser identity provider, delegate API", "2. Two-step custom identity provider, async API",
+            "3. Mobile authentication by push, async API", "4. Implicit authentication", "Summary",
+        ]
         let positions = sections.compactMap { section in lines.all.firstIndex(of: section) }
         #expect(positions.count == sections.count)
         #expect(positions == positions.sorted())
@@ -96,12 +98,13 @@ struct DemoSmokeTests {
         let lines = Lines()
         let succeeded = await scenario.run { lines.append($0) }
         #expect(succeeded, "\(lines.text)")
-        let expected: [String] = switch scenario {
-        case .zephr: ["PartialRegistrationChallenge(reference-browser, error: 11021)", "[partial]--> awaitingPartialRegistration"]
-        case .sevenPass: ["CredentialsChallenge(seven-pass, error: 11025)", "[interactionRequired]--> preparingAuthorization", "[tokenExchange]"]
-        case .grab: ["reference-identity-app://", "[validSession]--> authenticated"]
-        case .schibsted: ["prefersEphemeralSession: true", "taken and ignored = true"]
-        }
+        let expected: [String] =
+            switch scenario {
+            case .zephr: ["PartialRegistrationChallenge(reference-browser, error: 11021)", "[partial]--> awaitingPartialRegistration"]
+            case .sevenPass: ["CredentialsChallenge(seven-pass, error: 11025)", "[interactionRequired]--> preparingAuthorization", "[tokenExchange]"]
+            case .grab: ["reference-identity-app://", "[validSession]--> authenticated"]
+            case .schibsted: ["prefersEphemeralSession: true", "taken and ignored = true"]
+            }
         for text in expected { #expect(lines.text.contains(text), "missing \(text)") }
         #expect(!lines.text.contains("correct horse") && !lines.text.contains("google-demo-token"), "a secret reached the transcript")
     }

@@ -57,8 +57,10 @@ struct OpenIDDemoTests {
         let provider = Provider(script)
         let server = try LoopbackHTTPServer(maxRequests: 32, handler: provider.handle)
         defer { server.stop() }
-        let demo = try DemoProcess(arguments: ["demo", "--issuer", server.baseURL.appendingPathComponent("o").absoluteString,
-                                                 "--client-id", "demo-client", "--redirect-uri", "identityflow://callback", "--scope", "openid"])
+        let demo = try DemoProcess(arguments: [
+            "demo", "--issuer", server.baseURL.appendingPathComponent("o").absoluteString,
+            "--client-id", "demo-client", "--redirect-uri", "identityflow://callback", "--scope", "openid",
+        ])
         let shown = try #require(await demo.output(containing: "redirected to"), "\(demo.text)")
         let line = try #require(shown.split(separator: "\n").first { $0.contains("  open  ") })
         let url = try #require(URL(string: String(line.split(separator: " ").last ?? "")))

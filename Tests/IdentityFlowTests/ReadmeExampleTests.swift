@@ -20,10 +20,12 @@ import IdentityFlowTesting
     let server = ReferenceIdentityService()
     let client = UserClient(configuration: .testing(), service: server, storage: InMemoryStorage())
     try await client.start()
-    let profile = try await client.registerUser(responder: ScriptedResponder([
-        .browserRegistration(.respondWith { try server.logIn(at: $0.url) }),
-        .createPin(.respond("24680")),
-    ])).profile
+    let profile = try await client.registerUser(
+        responder: ScriptedResponder([
+            .browserRegistration(.respondWith { try server.logIn(at: $0.url) }),
+            .createPin(.respond("24680")),
+        ])
+    ).profile
     try await client.enrollMobileAuthentication()
     let push = try server.sendMobileAuthRequest(to: profile, message: "Log in to shop.example?", type: .pin)
     let responder = ScriptedResponder([.mobileAuthConfirmation(.respond(true)), .pin(.respond("24680"))])

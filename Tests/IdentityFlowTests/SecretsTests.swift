@@ -27,7 +27,9 @@ struct SecretsTests {
         server.addCustomProvider(id: "custom", steps: .twoStep) { _, data in data == "retry-please" ? .status(4001) : .status(2000, data: "ok") }
         let logs = LogCapture()
         let storage = InMemoryStorage()
-        let client = UserClient(configuration: .testing(now: date.now, logger: logs.logger), service: server, storage: storage, transport: ReferenceResourceServer(trusting: server))
+        let client = UserClient(
+            configuration: .testing(now: date.now, logger: logs.logger), service: server, storage: storage, transport: ReferenceResourceServer(trusting: server)
+        )
         let transitions = TransitionCollector(log: client.transitionLog)
         let observer = Observer()
         try await client.start()
@@ -35,14 +37,17 @@ struct SecretsTests {
         var secrets = ["24680", "31415", "11122", "11223", "custom-secret-data", "retry-please"]
         let browserSecrets = Locked<[String]>([])
         let responder = ScriptedResponder([
-            .browserRegistration(.respondWith { challenge in
-                observer.note(challenge)
-                let query = URLComponents(url: challenge.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-                let redirect = try server.logIn(at: challenge.url)
-                let answer = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems ?? []
-                browserSecrets.withLock { $0 += (query + answer).filter { ["state", "nonce", "code_challenge", "code"].contains($0.name) }.compactMap(\.value) }
-                return redirect
-            }),
+            .browserRegistration(
+                .respondWith { challenge in
+                    observer.note(challenge)
+                    let query = URLComponents(url: challenge.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+                    let redirect = try server.logIn(at: challenge.url)
+                    let answer = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems ?? []
+                    browserSecrets.withLock {
+                        $0 += (query + answer).filter { ["state", "nonce", "code_challenge", "code"].contains($0.name) }.compactMap(\.value)
+                    }
+                    return redirect
+                }),
             .createPin(.respond("11122")),
             .createPin(.respond("24680"), expecting: .pinShouldNotUseSimilarDigits),
         ])
@@ -80,7 +85,9 @@ struct SecretsTests {
         var visible = transitions.all.map(\.description) + responder.events + custom.events + login.events + logs.messages + observer.seen.current
         for record in transitions.all { observer.note(record) }
         visible += observer.seen.current
-        let state = RegistrationMachine.State.awaitingPin(.init(tokens: TokenSet(accessToken: "at-known", refreshToken: "rt-known", idToken: "id-known"), info: CustomInfo(status: 2000, data: "custom-known")))
+        let state = RegistrationMachine.State.awaitingPin(
+            .init(
+                tokens: TokenSet(accessToken: "at-known", refreshToken: "rt-known", idToken: "id-known"), info: CustomInfo(status: 2000, data: "custom-known")))
         var dumped = ""
         dump(state, to: &dumped)
         visible += [String(describing: state), dumped]
@@ -120,8 +127,10 @@ struct SecretsTests {
             var dumped = ""
             dump(value, to: &dumped)
             for view in [String(describing: value), String(reflecting: value), dumped] {
-                for secret in ["alice@example.com", "request-object-known", "id-token-hint-known", "nonce-known", "alice-claim@example.com",
-                               "Alice Known", "1234 5678"] {
+                for secret in [
+                    "alice@example.com", "request-object-known", "id-token-hint-known", "nonce-known", "alice-claim@example.com",
+                    "Alice Known", "1234 5678",
+                ] {
                     #expect(!view.contains(secret), "\(secret) leaked in: \(view)")
                 }
             }
@@ -131,7 +140,8 @@ struct SecretsTests {
 
     /// Description, debug description and dump of each value that holds a registration session.
     static func registrationSessionViews(session: String, data: String) -> [String] {
-        let answer = CustomRegistrationAnswer(info: CustomInfo(status: 2000, data: data), session: session, tokens: TokenSet(accessToken: "at-known", refreshToken: nil, idToken: nil))
+        let answer = CustomRegistrationAnswer(
+            info: CustomInfo(status: 2000, data: data), session: session, tokens: TokenSet(accessToken: "at-known", refreshToken: nil, idToken: nil))
         let values: [Any] = [
             answer,
             RegistrationMachine.CustomSession(id: session),
@@ -149,7 +159,8 @@ struct SecretsTests {
     /// The token strings in a stored profile's JSON.
     static func tokenValues(in data: Data) -> [String] {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let tokens = object["tokens"] as? [String: Any] else { return [] }
+            let tokens = object["tokens"] as? [String: Any]
+        else { return [] }
         return ["accessToken", "refreshToken", "idToken"].compactMap { tokens[$0] as? String }
     }
 }

@@ -98,16 +98,19 @@ final class HeadlessBrowser: Sendable {
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        request.httpBody = Data(fields.map {
-            "\($0.name.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
-        }.joined(separator: "&").utf8)
+        request.httpBody = Data(
+            fields.map {
+                "\($0.name.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+            }.joined(separator: "&").utf8)
         return try await send(request)
     }
 
     private func send(_ request: URLRequest) async throws -> Page {
         var request = request
         let jar = cookies.current
-        if !jar.isEmpty { request.setValue(jar.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "), forHTTPHeaderField: "Cookie") }
+        if !jar.isEmpty {
+            request.setValue(jar.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "), forHTTPHeaderField: "Cookie")
+        }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
@@ -122,8 +125,9 @@ final class HeadlessBrowser: Sendable {
         for cookie in HTTPCookie.cookies(withResponseHeaderFields: headers, for: url) {
             cookies.withLock { $0[cookie.name] = cookie.value }
         }
-        return Page(status: response.statusCode, location: response.value(forHTTPHeaderField: "Location"),
-                    html: String(decoding: data, as: UTF8.self), url: url)
+        return Page(
+            status: response.statusCode, location: response.value(forHTTPHeaderField: "Location"),
+            html: String(decoding: data, as: UTF8.self), url: url)
     }
 
     private func resolve(_ location: String, against base: URL) throws -> URL {
@@ -183,11 +187,17 @@ private final class NoRedirects: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+        completionHandler: @escaping (URLRequest?) -> Void
+    ) {
         completionHandler(nil)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         state.withLock { $0.response = response as? HTTPURLResponse }
         completionHandler(.allow)
     }

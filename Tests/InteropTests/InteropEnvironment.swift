@@ -65,8 +65,10 @@ enum InteropEnvironment {
 
     /// Runs `body`, expects it to throw an error with `code`, and returns the error.
     @discardableResult
-    static func expectError<T>(_ code: ErrorCode, sourceLocation: SourceLocation = #_sourceLocation,
-                               _ body: () async throws(IdentityFlowError) -> T) async -> IdentityFlowError? {
+    static func expectError<T>(
+        _ code: ErrorCode, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () async throws(IdentityFlowError) -> T
+    ) async -> IdentityFlowError? {
         do {
             let value = try await body()
             Issue.record("expected error \(code), got \(value)", sourceLocation: sourceLocation)

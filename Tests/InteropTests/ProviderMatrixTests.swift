@@ -50,12 +50,19 @@ struct InteropProvider: Sendable, CustomTestStringConvertible {
         let environment = ProcessInfo.processInfo.environment
         func issuer(_ name: String) -> URL? { environment[name].flatMap { $0.isEmpty ? nil : URL(string: $0) } }
         return [
-            issuer("IDENTITYFLOW_OIDC_ISSUER").map { InteropProvider(name: "django-oauth-toolkit", issuer: $0, fixture: "oidc", revocation: .offered, servesExtensionAPI: true) },
-            issuer("IDENTITYFLOW_OIDC_ISSUER_2").map { InteropProvider(name: "django-oidc-provider", issuer: $0, fixture: "oidc-provider", revocation: .absent) },
+            issuer("IDENTITYFLOW_OIDC_ISSUER").map {
+                InteropProvider(name: "django-oauth-toolkit", issuer: $0, fixture: "oidc", revocation: .offered, servesExtensionAPI: true)
+            },
+            issuer("IDENTITYFLOW_OIDC_ISSUER_2").map {
+                InteropProvider(name: "django-oidc-provider", issuer: $0, fixture: "oidc-provider", revocation: .absent)
+            },
             issuer("IDENTITYFLOW_OIDC_ISSUER_3").map { InteropProvider(name: "django-allauth", issuer: $0, fixture: "oidc-allauth", revocation: .offered) },
-            issuer("IDENTITYFLOW_OIDC_ISSUER_4").map { InteropProvider(name: "Canaille", issuer: $0, fixture: "oidc-canaille", revocation: .confidentialClientsOnly,
-                                                                         issuesOneTokenPerSecond: true,
-                                                                         algorithmClients: ["PS256": "identityflow-tests-ps256", "ES384": "identityflow-tests-es384"]) },
+            issuer("IDENTITYFLOW_OIDC_ISSUER_4").map {
+                InteropProvider(
+                    name: "Canaille", issuer: $0, fixture: "oidc-canaille", revocation: .confidentialClientsOnly,
+                    issuesOneTokenPerSecond: true,
+                    algorithmClients: ["PS256": "identityflow-tests-ps256", "ES384": "identityflow-tests-es384"])
+            },
         ].compactMap { $0 }
     }()
 
@@ -118,180 +125,190 @@ struct InteropProvider: Sendable, CustomTestStringConvertible {
 }
 
 extension InteropSuite {
-/// The promises that must hold against providers IdentityFlow did not write, per provider.
-@Suite("Interop: the provider matrix", .enabled(if: !InteropProvider.all.isEmpty, "no provider issuer is set"))
-struct ProviderMatrixTests {
-    @Test("happy path: PKCE sign-in, iss checked, code exchanged with the ID token validated, userinfo", arguments: InteropProvider.all)
-    func happyPath(_ provider: InteropProvider) async throws {
-        let service = try provider.service()
-        let (request, code) = try await provider.code(service)
-        let tokens = try await service.exchangeCode(code, request: request)
-        let idToken = try #require(tokens.idToken)
-        let info = try await service.validateIdToken(idToken, nonce: request.nonce.value)
-        #expect(info.issuer == provider.issuer.absoluteString)
-        #expect(try await service.userInfo(accessToken: tokens.accessToken, subject: info.subject)["sub"]?.stringValue == info.subject)
-    }
-
-    @Test("a client registered for PS256 or ES384 ID tokens: the code exchange validates the signature and its at_hash by that algorithm's hash",
-          arguments: InteropProvider.algorithmCases)
-    func registeredAlgorithm(_ provider: InteropProvider, _ algorithm: String) async throws {
-        let service = try provider.service(clientID: try #require(provider.algorithmClients[algorithm]))
-        let (request, code) = try await provider.code(service)
-        let tokens = try await service.exchangeCode(code, request: request)
-        let idToken = try #require(tokens.idToken)
-        let token = try JSONWebToken(compact: idToken.value)
-        #expect(token.algorithm == algorithm && token.claims["at_hash"] != nil)
-        #expect(try await service.validateIdToken(idToken, nonce: request.nonce.value).issuer == provider.issuer.absoluteString)
-    }
-
-    @Test("denied consent (prompt=consent, for providers that remember a consent): the redirect's access_denied is 10024", arguments: InteropProvider.all)
-    func deniedConsent(_ provider: InteropProvider) async throws {
-        let service = try provider.service(prompt: "consent")
-        let (request, redirect) = try await provider.signIn(service, allow: false)
-        let answer = BrowserRedirect.check(redirect, against: request)
-        let failure = try #require(answer.failure(expecting: InteropEnvironment.redirectURI))
-        #expect(failure.code == .externalIdentityProviderFailure)
-        #expect(failure.oauthError == "access_denied")
-    }
-
-    @Test("a reused code is refused with 10024 invalid_grant", arguments: InteropProvider.all)
-    func reusedCode(_ provider: InteropProvider) async throws {
-        let service = try provider.service()
-        let (request, code) = try await provider.code(service)
-        _ = try await service.exchangeCode(code, request: request)
-        let error = await InteropEnvironment.expectError(.externalIdentityProviderFailure) { () throws(IdentityFlowError) in
-            try await service.exchangeCode(code, request: request)
-        }
-        #expect(error?.oauthError == "invalid_grant")
-    }
-
-    @Test("a wrong PKCE verifier is refused with 10024 invalid_grant", arguments: InteropProvider.all)
-    func wrongVerifier(_ provider: InteropProvider) async throws {
-        let service = try provider.service()
-        let (request, code) = try await provider.code(service)
-        let impostor = AuthorizationRequest(redirectURI: request.redirectURI, scopes: request.scopes, state: request.state.value,
-                                            nonce: request.nonce.value, codeVerifier: String(repeating: "x", count: 43))
-        let error = await InteropEnvironment.expectError(.externalIdentityProviderFailure) { () throws(IdentityFlowError) in
-            try await service.exchangeCode(code, request: impostor)
-        }
-        #expect(error?.oauthError == "invalid_grant")
-    }
-
-    @Test("refresh rotates: a new refresh token comes back and the spent one is refused", arguments: InteropProvider.all)
-    func refreshRotation(_ provider: InteropProvider) async throws {
-        let service = try provider.service()
-        let (request, code) = try await provider.code(service)
-        let tokens = try await service.exchangeCode(code, request: request)
-        let spent = try #require(tokens.refreshToken)
-        let fresh = try await service.refresh(spent)
-        #expect(fresh.refreshToken != nil && fresh.refreshToken != spent)
-        let error = await InteropEnvironment.expectError(.externalIdentityProviderFailure) { () throws(IdentityFlowError) in
-            try await service.refresh(spent)
-        }
-        #expect(error?.oauthError == "invalid_grant")
-    }
-
-    @Test("revocation: offered, the token is dead at userinfo; absent or only for clients with a secret, revoke says why with 10001", arguments: InteropProvider.all)
-    func revocation(_ provider: InteropProvider) async throws {
-        let service = try provider.service()
-        let (request, code) = try await provider.code(service)
-        let tokens = try await service.exchangeCode(code, request: request)
-        let subject = try await service.validateIdToken(try #require(tokens.idToken), nonce: request.nonce.value).subject
-        switch provider.revocation {
-        case .offered:
-            try await service.revoke(tokens)
-            await InteropEnvironment.expectError(.userNotAuthenticated) { () throws(IdentityFlowError) in
-                try await service.userInfo(accessToken: tokens.accessToken, subject: subject)
-            }
-        case .absent, .confidentialClientsOnly:
-            let error = await InteropEnvironment.expectError(.configurationInvalid) { () throws(IdentityFlowError) in try await service.revoke(tokens) }
-            #expect(error?.message.contains(provider.revocation == .absent ? "names no revocation_endpoint" : "lets only clients with a secret") == true, "\(String(describing: error))")
-        }
-    }
-
-    @Test("a device clock two hours ahead: the code exchange fails with 9031, by the Date of the provider's answer", arguments: InteropProvider.all)
-    func deviceClockAhead(_ provider: InteropProvider) async throws {
-        let honest = try provider.service()
-        let (request, code) = try await provider.code(honest)
-        let ahead = try HTTPIdentityService(configuration: honest.configuration, now: { Date().addingTimeInterval(7200) })
-        let error = await InteropEnvironment.expectError(.invalidDateTime) { () throws(IdentityFlowError) in
-            try await ahead.exchangeCode(code, request: request)
-        }
-        #expect(error?.message.contains("120 minutes ahead of") == true, "\(String(describing: error))")
-    }
-
-    @Test("a configured issuer the document does not name: 10001 before anything is sent to the provider's endpoints", arguments: InteropProvider.all)
-    func wrongIssuer(_ provider: InteropProvider) async throws {
-        let service = try provider.service(issuer: URL(string: "http://127.0.0.1:\(provider.issuer.port ?? 0)/elsewhere")!)
-        await InteropEnvironment.expectError(.configurationInvalid) { () throws(IdentityFlowError) in
-            try await service.authorizationURL(for: InteropEnvironment.browserProvider, request: try! InteropEnvironment.request())
-        }
-    }
-
-    @Test("without the extension API a registration fails with 11020, before any challenge when the server must list its providers, and stores nothing",
-          arguments: InteropProvider.all.filter { !$0.servesExtensionAPI })
-    func registrationWithoutExtensionAPI(_ provider: InteropProvider) async throws {
-        let storage = InMemoryStorage()
-        let client = try await InteropEnvironment.client(try provider.service(), storage: storage)
-        let listing = InteropResponder()
-        await InteropEnvironment.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
-            try await client.registerUser(with: nil, responder: listing)
-        }
-        #expect(listing.seen.current.isEmpty)
-        let browser = InteropResponder()
-        let error = await InteropEnvironment.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
-            try await client.registerUser(with: InteropEnvironment.browserProvider, responder: browser)
-        }
-        #expect(error?.message.contains("extensionBaseURL") == true)
-        #expect(browser.seen.current == ["browser", "createPin"])
-        #expect(client.userProfiles.isEmpty && client.authenticatedUserProfile == nil)
-        #expect(try storage.keys().isEmpty)
-    }
-
-    @Test("the client end to end: a stateless browser registration, a request with its token, logout (localLogout 10009 where the provider cannot revoke)",
-          arguments: InteropProvider.all)
-    func statelessClient(_ provider: InteropProvider) async throws {
-        let service = try provider.service()
-        let storage = InMemoryStorage()
-        let client = try await InteropEnvironment.client(service, storage: storage)
-        let responder = InteropResponder()
-        let result = try await client.registerStatelessUser(with: InteropEnvironment.browserProvider, responder: responder)
-        #expect(result.profile.isStateless && client.authenticatedUserProfile == result.profile)
-        #expect(responder.seen.current == ["browser"])
-        #expect(try storage.keys().isEmpty)
-        let userinfo = try #require(try await service.providerMetadata().userinfoEndpoint)
-        let (body, response) = try await client.authenticatedRequest(URLRequest(url: userinfo))
-        #expect(response.statusCode == 200)
-        #expect(String(decoding: body, as: UTF8.self).contains("\"sub\""))
-        if provider.revocation == .offered {
-            try await client.logout()
-        } else {
-            let error = await InteropEnvironment.expectError(.localLogout) { () throws(IdentityFlowError) in try await client.logout() }
-            #expect(error?.message.contains("revocation_endpoint") == true, "\(String(describing: error))")
-        }
-        #expect(client.authenticatedUserProfile == nil)
-        await InteropEnvironment.expectError(.userNotAuthenticated) { () throws(IdentityFlowError) in
-            _ = try await client.authenticatedRequest(URLRequest(url: userinfo))
-        }
-    }
-
-    @Test("the provider stopped mid-flow: the code exchange fails with a network code within its deadline", .timeLimit(.minutes(2)), arguments: InteropProvider.all)
-    func providerStopped(_ provider: InteropProvider) async throws {
-        let service = try HTTPIdentityService(configuration: {
-            var configuration = try provider.service().configuration
-            configuration.requestTimeout = 5
-            return configuration
-        }())
-        let (request, code) = try await provider.code(service)
-        #expect(await provider.fixtureScript("stop.sh") == 0)
-        do {
+    /// The promises that must hold against providers IdentityFlow did not write, per provider.
+    @Suite("Interop: the provider matrix", .enabled(if: !InteropProvider.all.isEmpty, "no provider issuer is set"))
+    struct ProviderMatrixTests {
+        @Test("happy path: PKCE sign-in, iss checked, code exchanged with the ID token validated, userinfo", arguments: InteropProvider.all)
+        func happyPath(_ provider: InteropProvider) async throws {
+            let service = try provider.service()
+            let (request, code) = try await provider.code(service)
             let tokens = try await service.exchangeCode(code, request: request)
-            Issue.record("the exchange succeeded against a stopped provider: \(tokens)")
-        } catch {
-            #expect([ErrorCode.networkConnectivityFailure, .serverNotReachable].contains(error.code), "\(error)")
+            let idToken = try #require(tokens.idToken)
+            let info = try await service.validateIdToken(idToken, nonce: request.nonce.value)
+            #expect(info.issuer == provider.issuer.absoluteString)
+            #expect(try await service.userInfo(accessToken: tokens.accessToken, subject: info.subject)["sub"]?.stringValue == info.subject)
         }
-        #expect(await provider.fixtureScript("start.sh") == 0, "restarted for the suites that follow")
+
+        @Test(
+            "a client registered for PS256 or ES384 ID tokens: the code exchange validates the signature and its at_hash by that algorithm's hash",
+            arguments: InteropProvider.algorithmCases)
+        func registeredAlgorithm(_ provider: InteropProvider, _ algorithm: String) async throws {
+            let service = try provider.service(clientID: try #require(provider.algorithmClients[algorithm]))
+            let (request, code) = try await provider.code(service)
+            let tokens = try await service.exchangeCode(code, request: request)
+            let idToken = try #require(tokens.idToken)
+            let token = try JSONWebToken(compact: idToken.value)
+            #expect(token.algorithm == algorithm && token.claims["at_hash"] != nil)
+            #expect(try await service.validateIdToken(idToken, nonce: request.nonce.value).issuer == provider.issuer.absoluteString)
+        }
+
+        @Test("denied consent (prompt=consent, for providers that remember a consent): the redirect's access_denied is 10024", arguments: InteropProvider.all)
+        func deniedConsent(_ provider: InteropProvider) async throws {
+            let service = try provider.service(prompt: "consent")
+            let (request, redirect) = try await provider.signIn(service, allow: false)
+            let answer = BrowserRedirect.check(redirect, against: request)
+            let failure = try #require(answer.failure(expecting: InteropEnvironment.redirectURI))
+            #expect(failure.code == .externalIdentityProviderFailure)
+            #expect(failure.oauthError == "access_denied")
+        }
+
+        @Test("a reused code is refused with 10024 invalid_grant", arguments: InteropProvider.all)
+        func reusedCode(_ provider: InteropProvider) async throws {
+            let service = try provider.service()
+            let (request, code) = try await provider.code(service)
+            _ = try await service.exchangeCode(code, request: request)
+            let error = await InteropEnvironment.expectError(.externalIdentityProviderFailure) { () throws(IdentityFlowError) in
+                try await service.exchangeCode(code, request: request)
+            }
+            #expect(error?.oauthError == "invalid_grant")
+        }
+
+        @Test("a wrong PKCE verifier is refused with 10024 invalid_grant", arguments: InteropProvider.all)
+        func wrongVerifier(_ provider: InteropProvider) async throws {
+            let service = try provider.service()
+            let (request, code) = try await provider.code(service)
+            let impostor = AuthorizationRequest(
+                redirectURI: request.redirectURI, scopes: request.scopes, state: request.state.value,
+                nonce: request.nonce.value, codeVerifier: String(repeating: "x", count: 43))
+            let error = await InteropEnvironment.expectError(.externalIdentityProviderFailure) { () throws(IdentityFlowError) in
+                try await service.exchangeCode(code, request: impostor)
+            }
+            #expect(error?.oauthError == "invalid_grant")
+        }
+
+        @Test("refresh rotates: a new refresh token comes back and the spent one is refused", arguments: InteropProvider.all)
+        func refreshRotation(_ provider: InteropProvider) async throws {
+            let service = try provider.service()
+            let (request, code) = try await provider.code(service)
+            let tokens = try await service.exchangeCode(code, request: request)
+            let spent = try #require(tokens.refreshToken)
+            let fresh = try await service.refresh(spent)
+            #expect(fresh.refreshToken != nil && fresh.refreshToken != spent)
+            let error = await InteropEnvironment.expectError(.externalIdentityProviderFailure) { () throws(IdentityFlowError) in
+                try await service.refresh(spent)
+            }
+            #expect(error?.oauthError == "invalid_grant")
+        }
+
+        @Test(
+            "revocation: offered, the token is dead at userinfo; absent or only for clients with a secret, revoke says why with 10001",
+            arguments: InteropProvider.all)
+        func revocation(_ provider: InteropProvider) async throws {
+            let service = try provider.service()
+            let (request, code) = try await provider.code(service)
+            let tokens = try await service.exchangeCode(code, request: request)
+            let subject = try await service.validateIdToken(try #require(tokens.idToken), nonce: request.nonce.value).subject
+            switch provider.revocation {
+            case .offered:
+                try await service.revoke(tokens)
+                await InteropEnvironment.expectError(.userNotAuthenticated) { () throws(IdentityFlowError) in
+                    try await service.userInfo(accessToken: tokens.accessToken, subject: subject)
+                }
+            case .absent, .confidentialClientsOnly:
+                let error = await InteropEnvironment.expectError(.configurationInvalid) { () throws(IdentityFlowError) in try await service.revoke(tokens) }
+                #expect(
+                    error?.message.contains(provider.revocation == .absent ? "names no revocation_endpoint" : "lets only clients with a secret") == true,
+                    "\(String(describing: error))")
+            }
+        }
+
+        @Test("a device clock two hours ahead: the code exchange fails with 9031, by the Date of the provider's answer", arguments: InteropProvider.all)
+        func deviceClockAhead(_ provider: InteropProvider) async throws {
+            let honest = try provider.service()
+            let (request, code) = try await provider.code(honest)
+            let ahead = try HTTPIdentityService(configuration: honest.configuration, now: { Date().addingTimeInterval(7200) })
+            let error = await InteropEnvironment.expectError(.invalidDateTime) { () throws(IdentityFlowError) in
+                try await ahead.exchangeCode(code, request: request)
+            }
+            #expect(error?.message.contains("120 minutes ahead of") == true, "\(String(describing: error))")
+        }
+
+        @Test("a configured issuer the document does not name: 10001 before anything is sent to the provider's endpoints", arguments: InteropProvider.all)
+        func wrongIssuer(_ provider: InteropProvider) async throws {
+            let service = try provider.service(issuer: URL(string: "http://127.0.0.1:\(provider.issuer.port ?? 0)/elsewhere")!)
+            await InteropEnvironment.expectError(.configurationInvalid) { () throws(IdentityFlowError) in
+                try await service.authorizationURL(for: InteropEnvironment.browserProvider, request: try! InteropEnvironment.request())
+            }
+        }
+
+        @Test(
+            "without the extension API a registration fails with 11020, before any challenge when the server must list its providers, and stores nothing",
+            arguments: InteropProvider.all.filter { !$0.servesExtensionAPI })
+        func registrationWithoutExtensionAPI(_ provider: InteropProvider) async throws {
+            let storage = InMemoryStorage()
+            let client = try await InteropEnvironment.client(try provider.service(), storage: storage)
+            let listing = InteropResponder()
+            await InteropEnvironment.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
+                try await client.registerUser(with: nil, responder: listing)
+            }
+            #expect(listing.seen.current.isEmpty)
+            let browser = InteropResponder()
+            let error = await InteropEnvironment.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
+                try await client.registerUser(with: InteropEnvironment.browserProvider, responder: browser)
+            }
+            #expect(error?.message.contains("extensionBaseURL") == true)
+            #expect(browser.seen.current == ["browser", "createPin"])
+            #expect(client.userProfiles.isEmpty && client.authenticatedUserProfile == nil)
+            #expect(try storage.keys().isEmpty)
+        }
+
+        @Test(
+            "the client end to end: a stateless browser registration, a request with its token, logout (localLogout 10009 where the provider cannot revoke)",
+            arguments: InteropProvider.all)
+        func statelessClient(_ provider: InteropProvider) async throws {
+            let service = try provider.service()
+            let storage = InMemoryStorage()
+            let client = try await InteropEnvironment.client(service, storage: storage)
+            let responder = InteropResponder()
+            let result = try await client.registerStatelessUser(with: InteropEnvironment.browserProvider, responder: responder)
+            #expect(result.profile.isStateless && client.authenticatedUserProfile == result.profile)
+            #expect(responder.seen.current == ["browser"])
+            #expect(try storage.keys().isEmpty)
+            let userinfo = try #require(try await service.providerMetadata().userinfoEndpoint)
+            let (body, response) = try await client.authenticatedRequest(URLRequest(url: userinfo))
+            #expect(response.statusCode == 200)
+            #expect(String(decoding: body, as: UTF8.self).contains("\"sub\""))
+            if provider.revocation == .offered {
+                try await client.logout()
+            } else {
+                let error = await InteropEnvironment.expectError(.localLogout) { () throws(IdentityFlowError) in try await client.logout() }
+                #expect(error?.message.contains("revocation_endpoint") == true, "\(String(describing: error))")
+            }
+            #expect(client.authenticatedUserProfile == nil)
+            await InteropEnvironment.expectError(.userNotAuthenticated) { () throws(IdentityFlowError) in
+                _ = try await client.authenticatedRequest(URLRequest(url: userinfo))
+            }
+        }
+
+        @Test(
+            "the provider stopped mid-flow: the code exchange fails with a network code within its deadline", .timeLimit(.minutes(2)),
+            arguments: InteropProvider.all)
+        func providerStopped(_ provider: InteropProvider) async throws {
+            let service = try HTTPIdentityService(
+                configuration: {
+                    var configuration = try provider.service().configuration
+                    configuration.requestTimeout = 5
+                    return configuration
+                }())
+            let (request, code) = try await provider.code(service)
+            #expect(await provider.fixtureScript("stop.sh") == 0)
+            do {
+                let tokens = try await service.exchangeCode(code, request: request)
+                Issue.record("the exchange succeeded against a stopped provider: \(tokens)")
+            } catch {
+                #expect([ErrorCode.networkConnectivityFailure, .serverNotReachable].contains(error.code), "\(error)")
+            }
+            #expect(await provider.fixtureScript("start.sh") == 0, "restarted for the suites that follow")
+        }
     }
 }
-}
-

@@ -17,8 +17,10 @@ struct StolenPartyPlays {
     let copy: [String: Data]
 
     /// Registers a victim with `pin` on `service` through `register`, and copies its storage.
-    static func stage(_ service: any IdentityService, pin: String,
-                      register: (UserClient) async throws -> UserProfile) async throws -> StolenPartyPlays {
+    static func stage(
+        _ service: any IdentityService, pin: String,
+        register: (UserClient) async throws -> UserProfile
+    ) async throws -> StolenPartyPlays {
         let storage = InMemoryStorage()
         let victim = UserClient(configuration: .testing(), service: service, storage: storage)
         try await victim.start()
@@ -58,8 +60,9 @@ struct StolenPartyPlays {
     /// The victim's real PIN key, as the victim's device derives it (for the recorded requests).
     func victimPinKey() async throws -> DeviceKey {
         let challenge = try await service.pinLoginChallenge(for: profile)
-        return try PinProof.pinKey(pin: Redacted(pin), salt: challenge.salt, iterations: challenge.iterations,
-                                   deviceSecret: Redacted(try copiedDeviceSecret), profile: profile)
+        return try PinProof.pinKey(
+            pin: Redacted(pin), salt: challenge.salt, iterations: challenge.iterations,
+            deviceSecret: Redacted(try copiedDeviceSecret), profile: profile)
     }
 
     /// The server's failure count for the profile.
@@ -81,8 +84,10 @@ struct StolenPartyPlays {
     }
 
     /// `body` is refused with `code`, and the profile is still the victim's (it logs in).
-    func refused(_ code: ErrorCode, _ what: Comment, sourceLocation: SourceLocation = #_sourceLocation,
-                 _ body: () async throws(IdentityFlowError) -> Void) async throws {
+    func refused(
+        _ code: ErrorCode, _ what: Comment, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () async throws(IdentityFlowError) -> Void
+    ) async throws {
         do {
             try await body()
             Issue.record("\(what): accepted", sourceLocation: sourceLocation)
@@ -98,8 +103,9 @@ struct StolenPartyPlays {
 
     /// A first PIN enrolment of a profile of the thief's, with its own PIN key.
     func enrolAttackerProfile(with token: Redacted<String>) async throws(IdentityFlowError) {
-        let enrolment = PinEnrolment(profile: Self.attackerProfile, salt: Array(repeating: 1, count: 16), iterations: 100_000,
-                                     publicKey: Self.attackerKey.publicKey)
+        let enrolment = PinEnrolment(
+            profile: Self.attackerProfile, salt: Array(repeating: 1, count: 16), iterations: 100_000,
+            publicKey: Self.attackerKey.publicKey)
         _ = try await service.enrolPin(enrolment, accessToken: token)
     }
 
@@ -130,8 +136,10 @@ struct StolenPartyPlays {
         }
         // The implicit token it can mint (the documented limit of a storage copy) opens nothing.
         let nonce = try await service.pinLoginChallenge(for: profile).nonce
-        let signed = implicitKey.sign(DeviceKeyProof.message(.implicitToken, profile: profile, nonce: nonce, subject: DeviceKeyProof.scopeSubject([implicitScope])))
-        let implicit = try await service.implicitAccessToken(scopes: [implicitScope], for: profile, authorization: PinKeyAuthorization(nonce: nonce, proof: signed))
+        let signed = implicitKey.sign(
+            DeviceKeyProof.message(.implicitToken, profile: profile, nonce: nonce, subject: DeviceKeyProof.scopeSubject([implicitScope])))
+        let implicit = try await service.implicitAccessToken(
+            scopes: [implicitScope], for: profile, authorization: PinKeyAuthorization(nonce: nonce, proof: signed))
         try await implicitToken(implicit.accessToken)
     }
 
@@ -163,8 +171,10 @@ struct StolenPartyPlays {
         }
         let change = try await proof(by: Self.attackerKey, label: PinProof.Purpose.change.rawValue, subject: Self.attackerKey.publicKey)
         try await refused(.invalidPin, "token: change the PIN") { () throws(IdentityFlowError) in
-            _ = try await service.enrolPin(PinEnrolment(profile: profile, salt: Array(repeating: 2, count: 16), iterations: 100_000,
-                                                        publicKey: Self.attackerKey.publicKey, authorization: change), accessToken: token)
+            _ = try await service.enrolPin(
+                PinEnrolment(
+                    profile: profile, salt: Array(repeating: 2, count: 16), iterations: 100_000,
+                    publicKey: Self.attackerKey.publicKey, authorization: change), accessToken: token)
         }
     }
 
@@ -174,8 +184,9 @@ struct StolenPartyPlays {
         let challenge = try await service.pinLoginChallenge(for: profile)
         let guessedSecret = Redacted(Array(repeating: UInt8(7), count: PinProof.deviceSecretLength))
         let key = try PinProof.pinKey(pin: Redacted(pin), salt: challenge.salt, iterations: challenge.iterations, deviceSecret: guessedSecret, profile: profile)
-        let verdict = try await service.verifyPinProof(Redacted(key.sign(PinProof.message(PinProof.Purpose.login.rawValue, profile: profile, nonce: challenge.nonce))),
-                                                       for: profile, nonce: challenge.nonce)
+        let verdict = try await service.verifyPinProof(
+            Redacted(key.sign(PinProof.message(PinProof.Purpose.login.rawValue, profile: profile, nonce: challenge.nonce))),
+            for: profile, nonce: challenge.nonce)
         guard case .rejected = verdict else { Issue.record("the tables and the PIN logged in: \(verdict)"); return }
         try await victimLogsIn()
     }
@@ -206,7 +217,8 @@ struct StolenPartyPlays {
         let enrolment = try await proof(by: key, label: PinProof.Purpose.mobileAuthEnrolment.rawValue, subject: mobileKey.publicKey)
         try await service.enrolMobileAuthentication(publicKey: mobileKey.publicKey, for: profile, authorization: enrolment, accessToken: tokens.accessToken)
         try await refused(.requestInvalid, "replayed key registration, for the attacker's key") { () throws(IdentityFlowError) in
-            try await service.enrolMobileAuthentication(publicKey: Self.attackerKey.publicKey, for: profile, authorization: enrolment, accessToken: tokens.accessToken)
+            try await service.enrolMobileAuthentication(
+                publicKey: Self.attackerKey.publicKey, for: profile, authorization: enrolment, accessToken: tokens.accessToken)
         }
         try? await service.revoke(tokens)
     }
@@ -217,9 +229,11 @@ struct StolenPartyReferenceTests {
     static func plays() async throws -> StolenPartyPlays {
         let server = ReferenceIdentityService()
         return try await StolenPartyPlays.stage(server, pin: "73914") { client in
-            try await client.registerUser(responder: ScriptedResponder([
-                .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("73914")),
-            ])).profile
+            try await client.registerUser(
+                responder: ScriptedResponder([
+                    .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("73914")),
+                ])
+            ).profile
         }
     }
 
@@ -254,8 +268,10 @@ extension InteropSuite {
         static func plays() async throws -> StolenPartyPlays {
             let service = try InteropEnvironment.service()
             return try await StolenPartyPlays.stage(service, pin: "73914") { client in
-                try await client.registerUser(with: IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep)),
-                                              responder: InteropResponder(customData: ["me"])).profile
+                try await client.registerUser(
+                    with: IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep)),
+                    responder: InteropResponder(customData: ["me"])
+                ).profile
             }
         }
 

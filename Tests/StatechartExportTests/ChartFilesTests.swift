@@ -34,13 +34,16 @@ struct StatechartChartFilesTests {
             try Data("notes".utf8).write(to: directory.appendingPathComponent("notes.txt"))
 
             let drifts = files.differences(in: directory)
-            #expect(drifts == [
-                ChartDrift(file: "Door.scxml", kind: .differs(
-                    line: 12, expected: #"    <transition event="closed" cond="notLocked" target="closed"/>"#,
-                    found: #"    <transition event="closed" cond="unlocked" target="closed"/>"#)),
-                ChartDrift(file: "Door.mmd", kind: .missing),
-                ChartDrift(file: "Window.scxml", kind: .unexpected),
-            ])
+            #expect(
+                drifts == [
+                    ChartDrift(
+                        file: "Door.scxml",
+                        kind: .differs(
+                            line: 12, expected: #"    <transition event="closed" cond="notLocked" target="closed"/>"#,
+                            found: #"    <transition event="closed" cond="unlocked" target="closed"/>"#)),
+                    ChartDrift(file: "Door.mmd", kind: .missing),
+                    ChartDrift(file: "Window.scxml", kind: .unexpected),
+                ])
             #expect(drifts[0].description.hasPrefix("Door.scxml: line 12 differs: expected"))
 
             let result = try files.write(to: directory)
@@ -58,9 +61,10 @@ struct StatechartChartFilesTests {
             #expect(files.differences(in: directory).isEmpty)
 
             try Data("<svg><!-- chart digest fnv1a64:0000000000000000 --></svg>".utf8).write(to: svg)
-            #expect(files.differences(in: directory) == [
-                ChartDrift(file: "Door.svg", kind: .staleRendering(expected: ChartDigest(of: doorChart), found: "0000000000000000")),
-            ])
+            #expect(
+                files.differences(in: directory) == [
+                    ChartDrift(file: "Door.svg", kind: .staleRendering(expected: ChartDigest(of: doorChart), found: "0000000000000000"))
+                ])
 
             try Data("<svg><!-- chart digest fnv1a64:0000000000000000 --></svg>".utf8).write(to: directory.appendingPathComponent("Gone.svg"))
             try Data("<svg/>".utf8).write(to: directory.appendingPathComponent("logo.svg"))
@@ -72,8 +76,9 @@ struct StatechartChartFilesTests {
         #expect(ChartDrift.firstDifference(expected: "a\nb\n", found: "a\nb\n") == nil)
         #expect(ChartDrift.firstDifference(expected: "a\nb\n", found: "a\nc\n") == .differs(line: 2, expected: "b", found: "c"))
         #expect(ChartDrift.firstDifference(expected: "a\nb\nc", found: "a\nb") == .differs(line: 3, expected: "c", found: nil))
-        #expect(ChartDrift(file: "f", kind: .differs(line: 3, expected: "c", found: nil)).description
-            == #"f: line 3 differs: expected "c", found end of file"#)
+        #expect(
+            ChartDrift(file: "f", kind: .differs(line: 3, expected: "c", found: nil)).description
+                == #"f: line 3 differs: expected "c", found end of file"#)
     }
 }
 

@@ -21,7 +21,8 @@ struct SCXMLReaderTests {
     }
 
     @Test func keepsDuplicateTransitionsSoCountsCanBeCompared() throws {
-        let text = document("""
+        let text = document(
+            """
             <state id="a"><transition event="e" target="b"/><transition event="e" target="b"/></state>
             <final id="b"/>
             """)

@@ -8,13 +8,15 @@ struct DoorMachine: StateMachine {
     enum Event: Sendable { case opened, closed, lockRequested, keyTurned }
     enum Effect: Sendable { case chime, turnKey, report(String) }
 
-    static let chart = Chart(name: "Door", swiftType: "DoorMachine", initial: "closed", finals: ["locked"], transitions: [
-        .init(from: "closed", on: "opened", to: "open"),
-        .init(from: "open", on: "closed", to: "closed"),
-        .init(from: "closed", on: "lockRequested", guard: "shut", to: "locking"),
-        .init(from: "locking", on: "keyTurned", to: "locked"),
-        .init(from: "locking", on: "opened", to: "open"),
-    ])
+    static let chart = Chart(
+        name: "Door", swiftType: "DoorMachine", initial: "closed", finals: ["locked"],
+        transitions: [
+            .init(from: "closed", on: "opened", to: "open"),
+            .init(from: "open", on: "closed", to: "closed"),
+            .init(from: "closed", on: "lockRequested", guard: "shut", to: "locking"),
+            .init(from: "locking", on: "keyTurned", to: "locked"),
+            .init(from: "locking", on: "opened", to: "open"),
+        ])
 
     var state: State = .closed
     var isFinished: Bool { state == .locked }

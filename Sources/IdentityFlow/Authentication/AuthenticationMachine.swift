@@ -223,7 +223,8 @@ package struct AuthenticationMachine: StateMachine {
 
     /// Asks for biometrics or fetches the PIN counters, after reporting the start if `reportingStart`.
     private mutating func firstStep(guard guardName: String, reportingStart: Bool) -> Reaction<Effect> {
-        let (target, effect): (State, Effect) = usesBiometrics
+        let (target, effect): (State, Effect) =
+            usesBiometrics
             ? (.awaitingBiometric, .emitBiometricChallenge)
             : (.fetchingPinStatus(PendingError(error: nil)), .fetchPinStatus)
         return go(target, guard: guardName, reportingStart ? Effects(.reportStarted, effect) : Effects(effect))
@@ -253,7 +254,8 @@ extension AuthenticationMachine: PinEntryMachine {
 
     mutating func follow(_ step: PinEntry.Step, guard guardName: String?) -> Reaction<Effect> {
         switch step {
-        case .ask(let counters, let error): go(.awaitingPin(PinPrompt(counters: counters)), guard: guardName, Effects(.emitPinChallenge(counters, error: error)))
+        case .ask(let counters, let error):
+            go(.awaitingPin(PinPrompt(counters: counters)), guard: guardName, Effects(.emitPinChallenge(counters, error: error)))
         case .verify(let pin, let counters): go(.verifyingPin(PinPrompt(counters: counters)), guard: guardName, Effects(.verifyPin(pin)))
         case .accepted(let tokens, let key): go(.storingSession(tokens), guard: guardName, Effects(.storeSession(tokens, pinKey: key)))
         case .awaitCheck: go(.cancelling, guard: guardName, Effects())

@@ -195,7 +195,8 @@ extension PinEntryMachine {
     /// Handles `event` in one of the loop's phases.
     mutating func pinEntry(_ phase: PinEntry.Phase, _ event: Event) -> Reaction<Effect>? {
         guard let input = Self.pinEntryInput(event),
-              let next = PinEntry.step(in: phase, on: input, profile: pinEntryProfile) else { return nil }
+            let next = PinEntry.step(in: phase, on: input, profile: pinEntryProfile)
+        else { return nil }
         return follow(next.step, guard: next.guardName)
     }
 }

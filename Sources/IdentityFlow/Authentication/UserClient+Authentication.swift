@@ -59,7 +59,9 @@ extension UserClient {
     /// - Returns: The profile and the authenticator that succeeded.
     /// - Throws: ``IdentityFlowError``: ``ErrorCode/userDeregistered`` after the last wrong PIN,
     ///   ``ErrorCode/authenticatorNotRegistered``, ``ErrorCode/actionCancelled``, ...
-    public func authenticateUser(_ profile: UserProfile, authenticator: Authenticator? = nil, responder: some ChallengeResponder) async throws(IdentityFlowError) -> AuthenticationResult {
+    public func authenticateUser(_ profile: UserProfile, authenticator: Authenticator? = nil, responder: some ChallengeResponder)
+        async throws(IdentityFlowError) -> AuthenticationResult
+    {
         try await runAsync(responder: responder) { (host: FlowHost<AuthenticationMachine.Context, AuthenticationResult>) in
             launchAuthentication(profile, authenticator: authenticator, host: host)
         }
@@ -72,12 +74,16 @@ extension UserClient {
     ///   - answer: Called with each challenge.
     /// - Returns: The profile and the authenticator that succeeded.
     /// - Throws: ``IdentityFlowError``.
-    public func authenticateUser(_ profile: UserProfile, authenticator: Authenticator? = nil, answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> AuthenticationResult {
+    public func authenticateUser(
+        _ profile: UserProfile, authenticator: Authenticator? = nil, answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void
+    ) async throws(IdentityFlowError) -> AuthenticationResult {
         try await authenticateUser(profile, authenticator: authenticator, responder: ClosureResponder(answer))
     }
 
     @discardableResult
-    private func launchAuthentication(_ profile: UserProfile, authenticator: Authenticator?, host: FlowHost<AuthenticationMachine.Context, AuthenticationResult>) -> FlowSlot? {
+    private func launchAuthentication(
+        _ profile: UserProfile, authenticator: Authenticator?, host: FlowHost<AuthenticationMachine.Context, AuthenticationResult>
+    ) -> FlowSlot? {
         launch(host: host) { id throws(IdentityFlowError) in
             try self.requireStoredProfile(profile, for: "Logging in")
             let registered = try self.storedProfile(profile).authenticators

@@ -32,14 +32,19 @@ public final class BrowserRegistrationChallenge: Sendable, CustomStringConvertib
     ///   - sender: Receives the answer.
     ///   - appURL: The identity app's URL, if any.
     ///   - prefersEphemeralSession: Whether an ephemeral browser session is asked for.
-    public convenience init(identityProvider: IdentityProvider, url: URL, appURL: URL? = nil, prefersEphemeralSession: Bool = false,
-                            error: IdentityFlowError? = nil, sender: any BrowserRegistrationChallengeSender) {
-        self.init(identityProvider: identityProvider, url: url, appURL: appURL, prefersEphemeralSession: prefersEphemeralSession,
-                  error: error, sender: sender, releaseObserver: nil)
+    public convenience init(
+        identityProvider: IdentityProvider, url: URL, appURL: URL? = nil, prefersEphemeralSession: Bool = false,
+        error: IdentityFlowError? = nil, sender: any BrowserRegistrationChallengeSender
+    ) {
+        self.init(
+            identityProvider: identityProvider, url: url, appURL: appURL, prefersEphemeralSession: prefersEphemeralSession,
+            error: error, sender: sender, releaseObserver: nil)
     }
 
-    init(identityProvider: IdentityProvider, url: URL, appURL: URL? = nil, prefersEphemeralSession: Bool = false, error: IdentityFlowError?,
-         sender: any BrowserRegistrationChallengeSender, releaseObserver: (any ChallengeReleaseObserver)?) {
+    init(
+        identityProvider: IdentityProvider, url: URL, appURL: URL? = nil, prefersEphemeralSession: Bool = false, error: IdentityFlowError?,
+        sender: any BrowserRegistrationChallengeSender, releaseObserver: (any ChallengeReleaseObserver)?
+    ) {
         self.identityProvider = identityProvider
         self.url = url
         self.appURL = appURL

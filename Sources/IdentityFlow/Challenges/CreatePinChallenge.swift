@@ -24,7 +24,10 @@ public final class CreatePinChallenge: Sendable, CustomStringConvertible, Custom
         self.init(userProfile: userProfile, pinLength: pinLength, error: error, sender: sender, releaseObserver: nil)
     }
 
-    init(userProfile: UserProfile, pinLength: Int, error: IdentityFlowError?, sender: any CreatePinChallengeSender, releaseObserver: (any ChallengeReleaseObserver)?) {
+    init(
+        userProfile: UserProfile, pinLength: Int, error: IdentityFlowError?, sender: any CreatePinChallengeSender,
+        releaseObserver: (any ChallengeReleaseObserver)?
+    ) {
         self.userProfile = userProfile
         self.pinLength = pinLength
         self.error = error

@@ -18,7 +18,9 @@ public final class CredentialsChallenge: Sendable, CustomStringConvertible, Cust
         self.init(identityProvider: identityProvider, error: error, sender: sender, releaseObserver: nil)
     }
 
-    init(identityProvider: IdentityProvider, error: IdentityFlowError?, sender: any CredentialsChallengeSender, releaseObserver: (any ChallengeReleaseObserver)?) {
+    init(
+        identityProvider: IdentityProvider, error: IdentityFlowError?, sender: any CredentialsChallengeSender, releaseObserver: (any ChallengeReleaseObserver)?
+    ) {
         self.identityProvider = identityProvider
         self.error = error
         self.sender = sender

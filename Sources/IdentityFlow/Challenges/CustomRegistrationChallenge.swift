@@ -26,11 +26,17 @@ public final class CustomRegistrationChallenge: Sendable, CustomStringConvertibl
     ///   - info: The server's last answer.
     ///   - error: The previous answer's error.
     ///   - sender: Receives the answer.
-    public convenience init(step: CustomRegistrationStep, userProfile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo? = nil, error: IdentityFlowError? = nil, sender: any CustomRegistrationChallengeSender) {
+    public convenience init(
+        step: CustomRegistrationStep, userProfile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo? = nil, error: IdentityFlowError? = nil,
+        sender: any CustomRegistrationChallengeSender
+    ) {
         self.init(step: step, userProfile: userProfile, identityProvider: identityProvider, info: info, error: error, sender: sender, releaseObserver: nil)
     }
 
-    init(step: CustomRegistrationStep, userProfile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo?, error: IdentityFlowError?, sender: any CustomRegistrationChallengeSender, releaseObserver: (any ChallengeReleaseObserver)?) {
+    init(
+        step: CustomRegistrationStep, userProfile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo?, error: IdentityFlowError?,
+        sender: any CustomRegistrationChallengeSender, releaseObserver: (any ChallengeReleaseObserver)?
+    ) {
         self.step = step
         self.userProfile = userProfile
         self.identityProvider = identityProvider

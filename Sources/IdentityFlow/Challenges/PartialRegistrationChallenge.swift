@@ -20,12 +20,16 @@ public final class PartialRegistrationChallenge: Sendable, CustomStringConvertib
     ///   - identifier: The identifier the provider knows.
     ///   - error: The previous answer's error.
     ///   - sender: Receives the answer.
-    public convenience init(identityProvider: IdentityProvider, identifier: String, error: IdentityFlowError? = nil, sender: any PartialRegistrationChallengeSender) {
+    public convenience init(
+        identityProvider: IdentityProvider, identifier: String, error: IdentityFlowError? = nil, sender: any PartialRegistrationChallengeSender
+    ) {
         self.init(identityProvider: identityProvider, identifier: identifier, error: error, sender: sender, releaseObserver: nil)
     }
 
-    init(identityProvider: IdentityProvider, identifier: String, error: IdentityFlowError?, sender: any PartialRegistrationChallengeSender,
-         releaseObserver: (any ChallengeReleaseObserver)?) {
+    init(
+        identityProvider: IdentityProvider, identifier: String, error: IdentityFlowError?, sender: any PartialRegistrationChallengeSender,
+        releaseObserver: (any ChallengeReleaseObserver)?
+    ) {
         self.identityProvider = identityProvider
         self.identifier = identifier
         self.error = error

@@ -26,7 +26,10 @@ public final class PinChallenge: Sendable, CustomStringConvertible, CustomReflec
         self.init(userProfile: userProfile, counters: counters, error: error, sender: sender, releaseObserver: nil)
     }
 
-    init(userProfile: UserProfile, counters: PinCounters, error: IdentityFlowError?, sender: any PinChallengeSender, releaseObserver: (any ChallengeReleaseObserver)?) {
+    init(
+        userProfile: UserProfile, counters: PinCounters, error: IdentityFlowError?, sender: any PinChallengeSender,
+        releaseObserver: (any ChallengeReleaseObserver)?
+    ) {
         self.userProfile = userProfile
         self.counters = counters
         self.error = error

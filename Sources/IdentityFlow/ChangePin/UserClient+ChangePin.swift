@@ -49,7 +49,9 @@ extension UserClient {
     /// - Returns: The profile whose PIN changed.
     /// - Throws: ``IdentityFlowError``.
     @discardableResult
-    public func changePin(answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> UserProfile {
+    public func changePin(answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError)
+        -> UserProfile
+    {
         try await changePin(responder: ClosureResponder(answer))
     }
 

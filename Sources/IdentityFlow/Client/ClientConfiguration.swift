@@ -88,13 +88,18 @@ public struct ClientConfiguration: Sendable {
     /// The first rule the configuration breaks, or `nil` when it is usable.
     public var problem: IdentityFlowError? {
         if !pinPolicy.isValid {
-            return IdentityFlowError(.configurationInvalid, "The PIN policy must ask for \(PinPolicy.allowedLengths.lowerBound) to \(PinPolicy.allowedLengths.upperBound) digits and allow each digit at least once.")
+            return IdentityFlowError(
+                .configurationInvalid,
+                "The PIN policy must ask for \(PinPolicy.allowedLengths.lowerBound) to \(PinPolicy.allowedLengths.upperBound) digits and allow each digit at least once."
+            )
         }
         if acceptedPinKeyIterations.lowerBound < 1 || acceptedPinKeyIterations.upperBound > 10_000_000 {
             return IdentityFlowError(.configurationInvalid, "acceptedPinKeyIterations must lie within 1...10,000,000.")
         }
         if !acceptedPinKeyIterations.contains(pinKeyIterations) {
-            return IdentityFlowError(.configurationInvalid, "pinKeyIterations must lie in acceptedPinKeyIterations (\(acceptedPinKeyIterations.lowerBound)...\(acceptedPinKeyIterations.upperBound)).")
+            return IdentityFlowError(
+                .configurationInvalid,
+                "pinKeyIterations must lie in acceptedPinKeyIterations (\(acceptedPinKeyIterations.lowerBound)...\(acceptedPinKeyIterations.upperBound)).")
         }
         if let challengeTimeout, challengeTimeout <= .zero {
             return IdentityFlowError(.configurationInvalid, "challengeTimeout must be positive.")

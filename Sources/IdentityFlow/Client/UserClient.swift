@@ -107,16 +107,20 @@ public final class UserClient: Sendable {
             state.started = true
         }
         for profile in removed { sessionBroadcast.publish(.profileRemovedAtLaunch(profile)) }
-        return LaunchReport(profiles: Set(kept.map(\.profile)), removedProfiles: removed, reconciled: reconciled,
-                            resumableRegistrations: loadCheckpoint().map { [$0.summary] } ?? [],
-                            unreadableStorageKeys: unreadable)
+        return LaunchReport(
+            profiles: Set(kept.map(\.profile)), removedProfiles: removed, reconciled: reconciled,
+            resumableRegistrations: loadCheckpoint().map { [$0.summary] } ?? [],
+            unreadableStorageKeys: unreadable)
     }
 
     /// Asks the server about a profile; any failure but a cancel keeps it and stops asking.
     private func profileKnownToServer(_ profile: UserProfile, reconciled: inout Bool) async throws(IdentityFlowError) -> Bool {
         do { return try await service.profileExists(profile) } catch {
             guard error.code != .actionCancelled else { throw error }
-            configuration.logger.log(.warning, "The server could not tell at start whether it knows a stored profile (\(error.code.rawValue): \(error.message)); stored profiles are kept unchecked.")
+            configuration.logger.log(
+                .warning,
+                "The server could not tell at start whether it knows a stored profile (\(error.code.rawValue): \(error.message)); stored profiles are kept unchecked."
+            )
             reconciled = false
             return true
         }

@@ -35,8 +35,9 @@ public struct UserProfile: Sendable, Hashable, Codable, Identifiable, CustomStri
     /// Reads `{"profileId": ...}` (a stored profile is never stateless).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(profileId: try container.decode(String.self, forKey: .profileId),
-                  isStateless: try container.decodeIfPresent(Bool.self, forKey: .isStateless) ?? false)
+        self.init(
+            profileId: try container.decode(String.self, forKey: .profileId),
+            isStateless: try container.decodeIfPresent(Bool.self, forKey: .isStateless) ?? false)
     }
 
     /// Writes `{"profileId": ...}`, with `"isStateless": true` for a stateless profile.

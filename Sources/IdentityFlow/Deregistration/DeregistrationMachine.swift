@@ -98,7 +98,8 @@ package struct DeregistrationMachine: StateMachine {
                     return Reaction(guard: "serverConfirmed", Effects(.reportSuccess))
                 }
                 state = .deregisteredLocally
-                var error = IdentityFlowError(.localDeregistration, "The profile was removed from this device; the server was not told: \(failure.message)", underlying: failure)
+                var error = IdentityFlowError(
+                    .localDeregistration, "The profile was removed from this device; the server was not told: \(failure.message)", underlying: failure)
                 error.userProfile = profile
                 return Reaction(guard: "localOnly", Effects(.reportFailure(error)))
             case .serviceFailed(let error):

@@ -36,22 +36,44 @@ extension ErrorCode {
         entry(.requestInvalid, .generic, "requestInvalid", "The request is invalid."),
         entry(.invalidIdentityProvider, .registration, "invalidIdentityProvider", "The identity provider is unknown or unsuitable."),
         entry(.customRegistrationExpired, .registration, "customRegistrationExpired", "The registration session expired; start again."),
-        entry(.customRegistrationFailure, .registration, "customRegistrationFailure", "The identity provider refused the registration data: with 4000-4999 the challenge comes back, with 5000-5999 the flow ends; customInfo holds the answer."),
+        entry(
+            .customRegistrationFailure, .registration, "customRegistrationFailure",
+            "The identity provider refused the registration data: with 4000-4999 the challenge comes back, with 5000-5999 the flow ends; customInfo holds the answer."
+        ),
         entry(.externalIdentityProviderFailure, .registration, "externalIdentityProviderFailure", "The identity provider refused the request."),
         entry(.invalidServerResponse, .generic, "invalidServerResponse", "The server's answer broke the protocol."),
         entry(.redirectMismatch, .registration, "redirectMismatch", "The browser redirect does not match the configured redirect URI."),
-        entry(.insecureTransport, .generic, "insecureTransport", "The request would carry a token over an insecure connection (only https, or http to a loopback host); nothing was sent."),
-        entry(.registrationCheckpointExpired, .registration, "registrationCheckpointExpired", "The registration waited too long for its redirect and was cleaned up; start again."),
+        entry(
+            .insecureTransport, .generic, "insecureTransport",
+            "The request would carry a token over an insecure connection (only https, or http to a loopback host); nothing was sent."),
+        entry(
+            .registrationCheckpointExpired, .registration, "registrationCheckpointExpired",
+            "The registration waited too long for its redirect and was cleaned up; start again."),
         entry(.registrationCheckpointNotFound, .registration, "registrationCheckpointNotFound", "No registration is waiting to be resumed."),
-        entry(.issuerMismatch, .registration, "issuerMismatch", "The browser redirect names another issuer, or none where the provider promises one (RFC 9207): nothing was exchanged."),
-        entry(.pinParametersRefused, .authentication, "pinParametersRefused", "The server asked for PIN key parameters the client refuses (iterations, salt or nonce length, protocol version); nothing was derived or sent."),
+        entry(
+            .issuerMismatch, .registration, "issuerMismatch",
+            "The browser redirect names another issuer, or none where the provider promises one (RFC 9207): nothing was exchanged."),
+        entry(
+            .pinParametersRefused, .authentication, "pinParametersRefused",
+            "The server asked for PIN key parameters the client refuses (iterations, salt or nonce length, protocol version); nothing was derived or sent."),
         entry(.statelessUser, .changePin, "statelessUser", "This needs a profile stored on the device; a stateless registration stores none."),
-        entry(.mobileAuthNotEnrolled, .mobileAuthentication, "mobileAuthNotEnrolled", "The profile is not enrolled for mobile authentication (or push) on this device or the server."),
-        entry(.mobileAuthRequestExpired, .mobileAuthentication, "mobileAuthRequestExpired", "The mobile authentication request expired; nothing was confirmed."),
-        entry(.mobileAuthRequestNotFound, .mobileAuthentication, "mobileAuthRequestNotFound", "The server has no open mobile authentication request of that id for this profile (unknown, answered already, or another profile's)."),
-        entry(.deviceProofRefused, .mobileAuthentication, "deviceProofRefused", "The server refused the device key's signature: it holds another key for this profile."),
-        entry(.implicitAuthNotEnrolled, .mobileAuthentication, "implicitAuthNotEnrolled", "The profile has no implicit authentication key on the server; log in and enrol it."),
-        entry(.invalidMobileAuthOtp, .mobileAuthentication, "invalidMobileAuthOtp", "This is not a mobile authentication one-time code for a profile on this device."),
+        entry(
+            .mobileAuthNotEnrolled, .mobileAuthentication, "mobileAuthNotEnrolled",
+            "The profile is not enrolled for mobile authentication (or push) on this device or the server."),
+        entry(
+            .mobileAuthRequestExpired, .mobileAuthentication, "mobileAuthRequestExpired", "The mobile authentication request expired; nothing was confirmed."),
+        entry(
+            .mobileAuthRequestNotFound, .mobileAuthentication, "mobileAuthRequestNotFound",
+            "The server has no open mobile authentication request of that id for this profile (unknown, answered already, or another profile's)."),
+        entry(
+            .deviceProofRefused, .mobileAuthentication, "deviceProofRefused",
+            "The server refused the device key's signature: it holds another key for this profile."),
+        entry(
+            .implicitAuthNotEnrolled, .mobileAuthentication, "implicitAuthNotEnrolled",
+            "The profile has no implicit authentication key on the server; log in and enrol it."),
+        entry(
+            .invalidMobileAuthOtp, .mobileAuthentication, "invalidMobileAuthOtp",
+            "This is not a mobile authentication one-time code for a profile on this device."),
         entry(.featureNotSupported, .generic, "featureNotSupported", "The identity service does not offer this feature."),
         entry(.userAlreadyExists, .registration, "userAlreadyExists", "An account with these registration attributes exists already."),
         entry(.emailDomainBlocked, .registration, "emailDomainBlocked", "The e-mail address's domain is not allowed to register."),
@@ -59,7 +81,9 @@ extension ErrorCode {
         entry(.invalidCredentials, .registration, "invalidCredentials", "The login or password is wrong."),
         entry(.externalTokenRefused, .registration, "externalTokenRefused", "The server refused the other provider's token."),
         entry(.pinProofRequired, .authentication, "pinProofRequired", "This change needs a proof by the PIN key: log in with the PIN, then try again."),
-        entry(.accessTokenNotAllowed, .generic, "accessTokenNotAllowed", "The server refused the access token for this call (an implicit token, or a sign-in already bound to another profile); nothing changed."),
+        entry(
+            .accessTokenNotAllowed, .generic, "accessTokenNotAllowed",
+            "The server refused the access token for this call (an implicit token, or a sign-in already bound to another profile); nothing changed."),
         entry(.partialRegistrationExpired, .registration, "partialRegistrationExpired", "The partial registration expired; start again."),
     ].sorted { $0.code.rawValue < $1.code.rawValue }
 

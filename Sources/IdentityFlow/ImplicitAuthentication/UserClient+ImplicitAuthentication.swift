@@ -32,10 +32,11 @@ extension UserClient {
         do throws(IdentityFlowError) {
             guard let challenge = try await challenge(for: profile, speaking: 2, derivesPinKey: false) else { throw PinEntry.deregisteredError(profile) }
             let message = DeviceKeyProof.message(.implicitToken, profile: profile, nonce: challenge.nonce, subject: DeviceKeyProof.scopeSubject(scopes))
-            let tokens = try await service.implicitAccessToken(scopes: scopes, for: profile,
-                                                               authorization: PinKeyAuthorization(nonce: challenge.nonce, proof: key.sign(message)))
+            let tokens = try await service.implicitAccessToken(
+                scopes: scopes, for: profile,
+                authorization: PinKeyAuthorization(nonce: challenge.nonce, proof: key.sign(message)))
             return ImplicitAuthentication(profile: profile, tokens: tokens)
-        } catch where error.code == .userDeregistered {
+        } catch  where error.code == .userDeregistered {
             forgetProfile(profile, flow: nil)
             throw PinEntry.deregisteredError(profile)
         }
@@ -47,8 +48,10 @@ extension UserClient {
     ///   - profile: A profile registered on this device.
     ///   - scopes: Scopes the server marks implicit.
     ///   - completion: Called once with the tokens or the error.
-    public func implicitlyAuthenticate(_ profile: UserProfile, scopes: [String],
-                                       completion: @escaping @Sendable (Result<ImplicitAuthentication, IdentityFlowError>) -> Void) {
+    public func implicitlyAuthenticate(
+        _ profile: UserProfile, scopes: [String],
+        completion: @escaping @Sendable (Result<ImplicitAuthentication, IdentityFlowError>) -> Void
+    ) {
         let executor = configuration.callbackExecutor
         Task {
             let outcome: Result<ImplicitAuthentication, IdentityFlowError>
@@ -67,12 +70,15 @@ extension UserClient {
     ///   service's errors.
     public func enrollImplicitAuthentication() async throws(IdentityFlowError) {
         let (stored, tokens) = try loggedInProfileWithKeys(for: "Implicit authentication")
-        try await enrolImplicitKey(of: stored.profile, deviceSecret: stored.deviceSecret, pinKey: sessionPinKey(for: stored.profile), accessToken: tokens.accessToken)
+        try await enrolImplicitKey(
+            of: stored.profile, deviceSecret: stored.deviceSecret, pinKey: sessionPinKey(for: stored.profile), accessToken: tokens.accessToken)
     }
 
     /// Registers the implicit key derived from `deviceSecret`, vouched for by `pinKey`.
-    nonisolated(nonsending) func enrolImplicitKey(of profile: UserProfile, deviceSecret: Redacted<[UInt8]>?, pinKey: ProvenPinKey,
-                                                  accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    nonisolated(nonsending) func enrolImplicitKey(
+        of profile: UserProfile, deviceSecret: Redacted<[UInt8]>?, pinKey: ProvenPinKey,
+        accessToken: Redacted<String>
+    ) async throws(IdentityFlowError) {
         guard let deviceSecret else {
             throw IdentityFlowError(.pinParametersRefused, "The profile still uses PIN proof v1; log in with the PIN once to upgrade it.")
         }
@@ -84,8 +90,10 @@ extension UserClient {
     /// A registration's best-effort enrolment of the implicit key: a service without implicit
     /// authentication is fine, and any other failure is logged (the user can enrol later with
     /// ``enrollImplicitAuthentication()``); the registration goes on either way.
-    nonisolated(nonsending) func enrolImplicitKeyIfOffered(of profile: UserProfile, deviceSecret: Redacted<[UInt8]>, pinKey: ProvenPinKey,
-                                                           accessToken: Redacted<String>) async {
+    nonisolated(nonsending) func enrolImplicitKeyIfOffered(
+        of profile: UserProfile, deviceSecret: Redacted<[UInt8]>, pinKey: ProvenPinKey,
+        accessToken: Redacted<String>
+    ) async {
         do throws(IdentityFlowError) { try await enrolImplicitKey(of: profile, deviceSecret: deviceSecret, pinKey: pinKey, accessToken: accessToken) } catch {
             guard error.code != .featureNotSupported else { return }
             configuration.logger.log(.warning, "The implicit authentication key was not registered (enrollImplicitAuthentication() can do it later): \(error)")

@@ -33,7 +33,9 @@ extension FlowEngine where Machine.Event: PinEntryEvents {
     }
 
     /// Hands the host a ``PinChallenge`` whose answer becomes `pinProvided`.
-    func emitPinChallenge<Start, Success>(for profile: UserProfile, counters: PinCounters, error: IdentityFlowError?, to host: FlowHost<Start, Success>) -> EffectWork<Machine.Event> {
+    func emitPinChallenge<Start, Success>(for profile: UserProfile, counters: PinCounters, error: IdentityFlowError?, to host: FlowHost<Start, Success>)
+        -> EffectWork<Machine.Event>
+    {
         host.challenge(pinChallenge(for: profile, counters: counters, error: error, answered: Machine.Event.pinProvided))
         return .done
     }

@@ -38,13 +38,17 @@ extension FlowEngine where Machine.Event: FlowEvents {
 
 extension FlowEngine where Machine.Event: ChallengeEvents {
     /// A new ``CreatePinChallenge`` bound to this flow.
-    func createPinChallenge(for profile: UserProfile, error: IdentityFlowError?, answered: @escaping @Sendable (Redacted<String>) -> Machine.Event) -> Challenge {
+    func createPinChallenge(for profile: UserProfile, error: IdentityFlowError?, answered: @escaping @Sendable (Redacted<String>) -> Machine.Event) -> Challenge
+    {
         let ticket = ticket("CreatePinChallenge", answered: answered)
-        return .createPin(CreatePinChallenge(userProfile: profile, pinLength: configuration.pinPolicy.length, error: error, sender: ticket, releaseObserver: ticket))
+        return .createPin(
+            CreatePinChallenge(userProfile: profile, pinLength: configuration.pinPolicy.length, error: error, sender: ticket, releaseObserver: ticket))
     }
 
     /// A new ``PinChallenge`` bound to this flow.
-    func pinChallenge(for profile: UserProfile, counters: PinCounters, error: IdentityFlowError?, answered: @escaping @Sendable (Redacted<String>) -> Machine.Event) -> Challenge {
+    func pinChallenge(
+        for profile: UserProfile, counters: PinCounters, error: IdentityFlowError?, answered: @escaping @Sendable (Redacted<String>) -> Machine.Event
+    ) -> Challenge {
         let ticket = ticket("PinChallenge", answered: answered)
         return .pin(PinChallenge(userProfile: profile, counters: counters, error: error, sender: ticket, releaseObserver: ticket))
     }

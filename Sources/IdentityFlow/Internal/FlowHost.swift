@@ -8,7 +8,8 @@ struct FlowHost<Start: Sendable, Success: Sendable>: Sendable {
     /// Callbacks (the delegate APIs), or the async API's waiter, which needs no closures
     /// (docs/performance-notes.md#async-waiting-task).
     private enum Route: Sendable {
-        case callbacks(started: @Sendable (Start) -> Void, challenge: @Sendable (Challenge) -> Void, finished: @Sendable (Result<Success, IdentityFlowError>) -> Void)
+        case callbacks(
+            started: @Sendable (Start) -> Void, challenge: @Sendable (Challenge) -> Void, finished: @Sendable (Result<Success, IdentityFlowError>) -> Void)
         case waiter(FlowWaiter)
     }
 
@@ -17,7 +18,10 @@ struct FlowHost<Start: Sendable, Success: Sendable>: Sendable {
     ///   - started: The flow started (the delegate's `didStart…`), with what it is about.
     ///   - challenge: A challenge for the host.
     ///   - finished: The terminal outcome.
-    init(started: @escaping @Sendable (Start) -> Void, challenge: @escaping @Sendable (Challenge) -> Void, finished: @escaping @Sendable (Result<Success, IdentityFlowError>) -> Void) {
+    init(
+        started: @escaping @Sendable (Start) -> Void, challenge: @escaping @Sendable (Challenge) -> Void,
+        finished: @escaping @Sendable (Result<Success, IdentityFlowError>) -> Void
+    ) {
         route = .callbacks(started: started, challenge: challenge, finished: finished)
     }
 
@@ -28,12 +32,15 @@ struct FlowHost<Start: Sendable, Success: Sendable>: Sendable {
     ///   - started: Calls the delegate's `didStart…`.
     ///   - challenge: Hands the delegate a challenge.
     ///   - finished: Calls the delegate's terminal callback.
-    static func delegate(on executor: CallbackExecutor, started: @escaping @Sendable (Start) -> Void = { _ in },
-                         challenge: @escaping @Sendable (Challenge) -> Void,
-                         finished: @escaping @Sendable (Result<Success, IdentityFlowError>) -> Void) -> FlowHost {
-        FlowHost(started: { start in executor.run { started(start) } },
-                 challenge: { next in executor.run { challenge(next) } },
-                 finished: { outcome in executor.run { finished(outcome) } })
+    static func delegate(
+        on executor: CallbackExecutor, started: @escaping @Sendable (Start) -> Void = { _ in },
+        challenge: @escaping @Sendable (Challenge) -> Void,
+        finished: @escaping @Sendable (Result<Success, IdentityFlowError>) -> Void
+    ) -> FlowHost {
+        FlowHost(
+            started: { start in executor.run { started(start) } },
+            challenge: { next in executor.run { challenge(next) } },
+            finished: { outcome in executor.run { finished(outcome) } })
     }
 
     /// A host for the async API: challenges go to the waiter's responder, the outcome to the waiter.
@@ -97,11 +104,13 @@ extension UserClient {
 extension FlowHost {
     /// A host for completion-handler calls: no challenges, one completion on the executor.
     static func completion(_ executor: CallbackExecutor, _ completion: @escaping @Sendable (IdentityFlowError?) -> Void) -> FlowHost {
-        .delegate(on: executor, challenge: { $0.cancel() }, finished: { outcome in
-            switch outcome {
-            case .success: completion(nil)
-            case .failure(let error): completion(error)
-            }
-        })
+        .delegate(
+            on: executor, challenge: { $0.cancel() },
+            finished: { outcome in
+                switch outcome {
+                case .success: completion(nil)
+                case .failure(let error): completion(error)
+                }
+            })
     }
 }

@@ -18,21 +18,22 @@ extension UserClient {
             host.finished(.failure(error))
             return nil
         }
-        slot.preparing(in: Task {
-            let flow: Flow
-            do throws(IdentityFlowError) { flow = try await prepare(slot.id) } catch {
-                flowEnded(slot.id)
-                host.finished(.failure(slot.wasCancelledWhilePreparing ? ChallengeAbandonment.flowCancelled : error))
-                return
-            }
-            let runner = flow.engine.runner
-            guard slot.run(cancel: { runner.post(.cancelRequested) }) else {
-                flowEnded(slot.id)
-                host.finished(.failure(ChallengeAbandonment.flowCancelled))
-                return
-            }
-            await runner.start(flow, with: flow.startEvent)
-        })
+        slot.preparing(
+            in: Task {
+                let flow: Flow
+                do throws(IdentityFlowError) { flow = try await prepare(slot.id) } catch {
+                    flowEnded(slot.id)
+                    host.finished(.failure(slot.wasCancelledWhilePreparing ? ChallengeAbandonment.flowCancelled : error))
+                    return
+                }
+                let runner = flow.engine.runner
+                guard slot.run(cancel: { runner.post(.cancelRequested) }) else {
+                    flowEnded(slot.id)
+                    host.finished(.failure(ChallengeAbandonment.flowCancelled))
+                    return
+                }
+                await runner.start(flow, with: flow.startEvent)
+            })
         return slot
     }
 }

@@ -28,7 +28,9 @@ final class MobileAuthFlow: FlowPerformer {
             let lookup = self.lookup
             return engine.call { () throws(IdentityFlowError) in
                 let fetched: MobileAuthRequest
-                do throws(IdentityFlowError) { fetched = try await client.fetchMobileAuthRequest(lookup, for: profile) } catch where error.code == .userDeregistered {
+                do throws(IdentityFlowError) { fetched = try await client.fetchMobileAuthRequest(lookup, for: profile) } catch
+                    where error.code == .userDeregistered
+                {
                     return .answerChecked(.deregistered)  // the server forgot the profile: it is deleted here too
                 }
                 return fetched.expiresAt <= client.configuration.now() ? .requestExpired : .requestFetched(fetched)
@@ -77,7 +79,9 @@ final class MobileAuthFlow: FlowPerformer {
 
     /// Sends an answer: past cancelling while it travels, open to cancels again when the server
     /// refuses the step-up (the host is asked once more).
-    private func send(_ request: MobileAuthRequest, _ body: @escaping @Sendable (MobileAuthRequest) async throws(IdentityFlowError) -> MobileAuthVerdict) -> EffectWork<Event> {
+    private func send(_ request: MobileAuthRequest, _ body: @escaping @Sendable (MobileAuthRequest) async throws(IdentityFlowError) -> MobileAuthVerdict)
+        -> EffectWork<Event>
+    {
         engine.commit()
         let engine = self.engine
         return engine.call { () throws(IdentityFlowError) in
@@ -93,7 +97,9 @@ final class MobileAuthFlow: FlowPerformer {
 
     /// A ticket that times out when the request expires (or at the configured challenge
     /// timeout, if that comes first): an expiry becomes `requestExpired`.
-    private func ticket<Answer: Sendable>(_ name: String, for request: MobileAuthRequest, answered: @escaping @Sendable (Answer) -> Event) -> ChallengeTicket<Answer> {
+    private func ticket<Answer: Sendable>(_ name: String, for request: MobileAuthRequest, answered: @escaping @Sendable (Answer) -> Event) -> ChallengeTicket<
+        Answer
+    > {
         let seconds = max(0, request.expiresAt.timeIntervalSince(client.configuration.now()))
         let untilExpiry = Duration.milliseconds(Int64((seconds * 1000).rounded(.up)))
         let expiryComesFirst = client.configuration.challengeTimeout.map { untilExpiry <= $0 } ?? true

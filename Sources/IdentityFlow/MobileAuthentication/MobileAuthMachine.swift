@@ -208,7 +208,9 @@ package struct MobileAuthMachine: StateMachine {
             case .answerChecked(let verdict):
                 guard let request else { return nil }
                 switch verdict {
-                case .handled: return go(.accepted, guard: "handled", Effects(.reportHandled(MobileAuthResult(request: request, accepted: true, authenticator: .biometric))))
+                case .handled:
+                    return go(
+                        .accepted, guard: "handled", Effects(.reportHandled(MobileAuthResult(request: request, accepted: true, authenticator: .biometric))))
                 case .rejected(let failures, let maximum):
                     let counters = PinCounters(maxFailureCount: maximum, previousFailureCount: failures)
                     return go(.awaitingPin(counters), guard: "rejected", Effects(.emitPinChallenge(request, counters, error: Self.biometricFailure)))
@@ -246,7 +248,8 @@ package struct MobileAuthMachine: StateMachine {
             case .answerChecked(let verdict):
                 guard let request else { return nil }
                 switch verdict {
-                case .handled: return go(.accepted, guard: "handled", Effects(.reportHandled(MobileAuthResult(request: request, accepted: true, authenticator: .pin))))
+                case .handled:
+                    return go(.accepted, guard: "handled", Effects(.reportHandled(MobileAuthResult(request: request, accepted: true, authenticator: .pin))))
                 case .rejected(let failures, let maximum):
                     let counters = PinCounters(maxFailureCount: maximum, previousFailureCount: failures)
                     let error = IdentityFlowError(.invalidPin, "The PIN is wrong; \(counters.remainingFailureCount) attempt(s) left.")

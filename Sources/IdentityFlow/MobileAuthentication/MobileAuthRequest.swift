@@ -73,8 +73,8 @@ public struct MobileAuthPush: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter payload: The notification's `userInfo`.
     public init?(pushPayload payload: [AnyHashable: Any]) {
         guard let entry = payload["identityflow"] as? [AnyHashable: Any],
-              let request = entry["request"] as? String, !request.isEmpty,
-              let profile = entry["profile"] as? String, !profile.isEmpty
+            let request = entry["request"] as? String, !request.isEmpty,
+            let profile = entry["profile"] as? String, !profile.isEmpty
         else { return nil }
         self.init(requestId: request, userProfile: UserProfile(profileId: profile))
     }

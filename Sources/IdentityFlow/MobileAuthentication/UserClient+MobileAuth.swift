@@ -16,8 +16,10 @@ extension UserClient {
     public func enrollMobileAuthentication() async throws(IdentityFlowError) {
         let (stored, tokens) = try loggedInProfileWithKeys(for: "Mobile authentication")
         let key = try deviceKey(.mobileAuthentication, of: stored)
-        let authorization = try await pinKeyAuthorization(.mobileAuthEnrolment, for: stored.profile, key: sessionPinKey(for: stored.profile), publicKey: key.publicKey)
-        try await service.enrolMobileAuthentication(publicKey: key.publicKey, for: stored.profile, authorization: authorization, accessToken: tokens.accessToken)
+        let authorization = try await pinKeyAuthorization(
+            .mobileAuthEnrolment, for: stored.profile, key: sessionPinKey(for: stored.profile), publicKey: key.publicKey)
+        try await service.enrolMobileAuthentication(
+            publicKey: key.publicKey, for: stored.profile, authorization: authorization, accessToken: tokens.accessToken)
         try updateStoredProfile(stored.profile) { $0.mobileAuthEnrolled = true }
     }
 
@@ -58,7 +60,8 @@ extension UserClient {
     ///   ``ErrorCode/statelessUser`` for a stateless one; the service's errors.
     public func pendingMobileAuthRequests(for profile: UserProfile? = nil) async throws(IdentityFlowError) -> [MobileAuthRequest] {
         try requireStarted()
-        let profiles = try profile.map { profile throws(IdentityFlowError) in [try enrolledProfile(profile).profile] }
+        let profiles =
+            try profile.map { profile throws(IdentityFlowError) in [try enrolledProfile(profile).profile] }
             ?? withState { state in state.profiles.values.filter(\.mobileAuthEnrolled).map(\.profile) }
         var requests: [MobileAuthRequest] = []
         let now = configuration.now()
@@ -134,7 +137,9 @@ extension UserClient {
     ///   - answer: Called with each challenge.
     /// - Returns: The request and the user's decision.
     /// - Throws: ``IdentityFlowError``.
-    public func handleMobileAuthRequest(_ source: MobileAuthSource, answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> MobileAuthResult {
+    public func handleMobileAuthRequest(_ source: MobileAuthSource, answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void)
+        async throws(IdentityFlowError) -> MobileAuthResult
+    {
         try await handleMobileAuthRequest(source, responder: ClosureResponder(answer))
     }
 
@@ -166,7 +171,9 @@ extension UserClient {
     // MARK: - Steps (the flow's effects)
 
     /// Looks one request up; it must be for this profile.
-    nonisolated(nonsending) func fetchMobileAuthRequest(_ lookup: MobileAuthLookup, for profile: UserProfile) async throws(IdentityFlowError) -> MobileAuthRequest {
+    nonisolated(nonsending) func fetchMobileAuthRequest(_ lookup: MobileAuthLookup, for profile: UserProfile) async throws(IdentityFlowError)
+        -> MobileAuthRequest
+    {
         let found = try await lookUpMobileAuthRequests(lookup, for: profile)
         guard found.count == 1, let request = found.first, request.userProfile == profile else {
             throw IdentityFlowError(.mobileAuthRequestNotFound, "The server has no open request \(lookup) for this profile.")
@@ -180,7 +187,9 @@ extension UserClient {
     }
 
     /// Sends an acceptance stepped up with the PIN key (derived from the PIN on a fresh challenge).
-    nonisolated(nonsending) func acceptMobileAuthRequest(_ request: MobileAuthRequest, pin: Redacted<String>) async throws(IdentityFlowError) -> MobileAuthVerdict {
+    nonisolated(nonsending) func acceptMobileAuthRequest(_ request: MobileAuthRequest, pin: Redacted<String>) async throws(IdentityFlowError)
+        -> MobileAuthVerdict
+    {
         let profile = request.userProfile
         let stored = try enrolledProfile(profile)
         guard let deviceSecret = stored.deviceSecret else { throw Self.notEnrolled(profile) }
@@ -206,7 +215,9 @@ extension UserClient {
     // MARK: - Helpers
 
     /// A lookup signed by the mobile authentication key over a fresh nonce.
-    private nonisolated(nonsending) func lookUpMobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile) async throws(IdentityFlowError) -> [MobileAuthRequest] {
+    private nonisolated(nonsending) func lookUpMobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile) async throws(IdentityFlowError)
+        -> [MobileAuthRequest]
+    {
         let key = try deviceKey(.mobileAuthentication, of: try enrolledProfile(profile))
         guard let challenge = try await challenge(for: profile, speaking: 2, derivesPinKey: false) else {
             throw PinEntry.deregisteredError(profile)
@@ -215,13 +226,16 @@ extension UserClient {
         return try await service.mobileAuthRequests(lookup, for: profile, authorization: PinKeyAuthorization(nonce: challenge.nonce, proof: proof))
     }
 
-    private func signedAnswer(_ request: MobileAuthRequest, accepted: Bool, stepUp: (Authenticator, PinKeyAuthorization)?) throws(IdentityFlowError) -> MobileAuthAnswer {
+    private func signedAnswer(_ request: MobileAuthRequest, accepted: Bool, stepUp: (Authenticator, PinKeyAuthorization)?) throws(IdentityFlowError)
+        -> MobileAuthAnswer
+    {
         let profile = request.userProfile
         let key = try deviceKey(.mobileAuthentication, of: try enrolledProfile(profile))
         let subject = DeviceKeyProof.answerSubject(requestId: request.id, accepted: accepted)
         let proof = key.sign(DeviceKeyProof.message(.mobileAuthAnswer, profile: profile, nonce: request.nonce, subject: subject))
-        return MobileAuthAnswer(requestId: request.id, profile: profile, accepted: accepted, proof: Redacted(proof),
-                                stepUp: stepUp?.1, stepUpAuthenticator: stepUp?.0)
+        return MobileAuthAnswer(
+            requestId: request.id, profile: profile, accepted: accepted, proof: Redacted(proof),
+            stepUp: stepUp?.1, stepUpAuthenticator: stepUp?.0)
     }
 
     /// The stored profile, enrolled for mobile authentication on this device; a stateless one is

@@ -58,8 +58,9 @@ package enum BrowserRedirect: Sendable, Hashable {
         case .authorized, .partial:
             return nil
         case .denied(let oauthError, let description):
-            var error = IdentityFlowError(.externalIdentityProviderFailure,
-                                          "The identity provider refused: \(oauthError)\(description.map { " (\($0))" } ?? "").")
+            var error = IdentityFlowError(
+                .externalIdentityProviderFailure,
+                "The identity provider refused: \(oauthError)\(description.map { " (\($0))" } ?? "").")
             error.oauthError = oauthError
             return error
         case .stateMismatch:

@@ -29,13 +29,16 @@ struct RegistrationCheckpoint: Sendable, Equatable, CustomStringConvertible, Cus
         guard let authorization = context.authorization else {
             throw IdentityFlowError(.invalidIdentityProvider, "Only a browser registration waits outside the app.")
         }
-        self.init(kind: "registration.browser", profile: context.profile, provider: context.provider,
-                  authorization: authorization, authorizationURL: authorizationURL,
-                  createdAt: now, expiresAt: now.addingTimeInterval(lifetime.timeInterval))
+        self.init(
+            kind: "registration.browser", profile: context.profile, provider: context.provider,
+            authorization: authorization, authorizationURL: authorizationURL,
+            createdAt: now, expiresAt: now.addingTimeInterval(lifetime.timeInterval))
     }
 
-    init(kind: String, profile: UserProfile, provider: IdentityProvider, authorization: AuthorizationRequest,
-         authorizationURL: URL, createdAt: Date, expiresAt: Date) {
+    init(
+        kind: String, profile: UserProfile, provider: IdentityProvider, authorization: AuthorizationRequest,
+        authorizationURL: URL, createdAt: Date, expiresAt: Date
+    ) {
         self.kind = kind
         self.profile = profile
         self.provider = provider
@@ -99,13 +102,15 @@ extension RegistrationCheckpoint {
     /// Reads a stored checkpoint; `nil` for data of another version or kind, or that is not one.
     init?(jsonData data: Data) {
         guard let stored = try? JSONDecoder().decode(Stored.self, from: data),
-              stored.version == Self.version, stored.kind == "registration.browser",
-              stored.createdAt.isFinite, stored.expiresAt.isFinite else { return nil }
+            stored.version == Self.version, stored.kind == "registration.browser",
+            stored.createdAt.isFinite, stored.expiresAt.isFinite
+        else { return nil }
         self.init(
             kind: stored.kind, profile: UserProfile(profileId: stored.profileId),
             provider: IdentityProvider(identifier: stored.providerIdentifier, name: stored.providerName, kind: .browser),
-            authorization: AuthorizationRequest(redirectURI: stored.redirectURI, scopes: stored.scopes, state: stored.state,
-                                                nonce: stored.nonce, codeVerifier: stored.codeVerifier),
+            authorization: AuthorizationRequest(
+                redirectURI: stored.redirectURI, scopes: stored.scopes, state: stored.state,
+                nonce: stored.nonce, codeVerifier: stored.codeVerifier),
             authorizationURL: stored.authorizationURL,
             createdAt: Date(timeIntervalSince1970: stored.createdAt), expiresAt: Date(timeIntervalSince1970: stored.expiresAt))
     }

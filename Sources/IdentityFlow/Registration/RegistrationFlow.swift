@@ -20,8 +20,10 @@ final class RegistrationFlow: FlowPerformer {
     /// with it, also when a cancel overtook the enrolment's answer.
     private let pinKey = Locked<ProvenPinKey>(.none)
 
-    init(client: UserClient, id: FlowID, context: RegistrationMachine.Context, host: FlowHost<RegistrationMachine.Context, RegistrationResult>,
-         startEvent: RegistrationMachine.Event = .started) {
+    init(
+        client: UserClient, id: FlowID, context: RegistrationMachine.Context, host: FlowHost<RegistrationMachine.Context, RegistrationResult>,
+        startEvent: RegistrationMachine.Event = .started
+    ) {
         self.client = client
         self.context = context
         self.host = host
@@ -54,9 +56,10 @@ final class RegistrationFlow: FlowPerformer {
         case .saveCheckpoint(let url):
             let client = self.client, context = self.context
             return engine.call { () throws(IdentityFlowError) in
-                try client.saveCheckpoint(RegistrationCheckpoint(
-                    context: context, authorizationURL: url, now: client.configuration.now(),
-                    lifetime: client.configuration.checkpointLifetime))
+                try client.saveCheckpoint(
+                    RegistrationCheckpoint(
+                        context: context, authorizationURL: url, now: client.configuration.now(),
+                        lifetime: client.configuration.checkpointLifetime))
                 return .checkpointSaved(url)
             }
         case .emitBrowserChallenge(let url):
@@ -91,8 +94,10 @@ final class RegistrationFlow: FlowPerformer {
         case .sendCredentials(let credentials):
             let context = self.context, service = self.service
             return engine.call { () throws(IdentityFlowError) in
-                .credentialsAnswered(try await service.passwordGrant(login: credentials.login, password: credentials.password,
-                                                                     scopes: context.authorization?.scopes ?? []))
+                .credentialsAnswered(
+                    try await service.passwordGrant(
+                        login: credentials.login, password: credentials.password,
+                        scopes: context.authorization?.scopes ?? []))
             }
         case .exchangeExternalToken:
             let context = self.context, service = self.service
@@ -111,8 +116,10 @@ final class RegistrationFlow: FlowPerformer {
             // The redirect is spent: the checkpoint could not serve again.
             client.deleteCheckpoint(of: profile, flow: engine.id)
             let ticket = engine.ticket("PartialRegistrationChallenge", answered: RegistrationMachine.Event.partialDataProvided)
-            host.challenge(.partialRegistration(PartialRegistrationChallenge(
-                identityProvider: provider, identifier: identifier, error: error, sender: ticket, releaseObserver: ticket)))
+            host.challenge(
+                .partialRegistration(
+                    PartialRegistrationChallenge(
+                        identityProvider: provider, identifier: identifier, error: error, sender: ticket, releaseObserver: ticket)))
             return .done
         case .sendPartialRegistration(let stateKey, let attributes):
             let context = self.context, service = self.service
@@ -130,8 +137,9 @@ final class RegistrationFlow: FlowPerformer {
                 let (salt, key) = try PinProof.newPinKey(pin: pin, iterations: iterations, deviceSecret: deviceSecret, profile: profile)
                 let pinKey = ProvenPinKey.v2(key.privateKey)
                 derived.withLock { $0 = pinKey }
-                _ = try await service.enrolPin(PinEnrolment(profile: profile, salt: salt, iterations: iterations, publicKey: key.publicKey),
-                                               accessToken: tokens.accessToken)
+                _ = try await service.enrolPin(
+                    PinEnrolment(profile: profile, salt: salt, iterations: iterations, publicKey: key.publicKey),
+                    accessToken: tokens.accessToken)
                 await client.enrolImplicitKeyIfOffered(of: profile, deviceSecret: deviceSecret, pinKey: pinKey, accessToken: tokens.accessToken)
                 return .pinEnrolled
             }
@@ -139,9 +147,11 @@ final class RegistrationFlow: FlowPerformer {
             engine.commit()
             let client = self.client, profile = self.profile, context = self.context, pinKey = self.pinKey.current
             return engine.call { () throws(IdentityFlowError) in
-                try client.storeRegisteredProfile(StoredProfile(profile: profile, tokens: credentials.tokens,
-                                                                deviceSecret: context.stateless ? nil : context.deviceSecret),
-                                                  pinKey: pinKey)
+                try client.storeRegisteredProfile(
+                    StoredProfile(
+                        profile: profile, tokens: credentials.tokens,
+                        deviceSecret: context.stateless ? nil : context.deviceSecret),
+                    pinKey: pinKey)
                 return .profileStored
             }
         case .discardRegistration(let tokens):
@@ -167,15 +177,18 @@ final class RegistrationFlow: FlowPerformer {
         let intermediate = client.configuration.intermediateRedirects
         if !intermediate.isEmpty {
             let runner = engine.runner
-            ticket.ignoreAnswers(where: { url in intermediate.contains { Self.url(url, isWithin: $0) } },
-                                 notice: { runner.post(.intermediateRedirectIgnored) })
+            ticket.ignoreAnswers(
+                where: { url in intermediate.contains { Self.url(url, isWithin: $0) } },
+                notice: { runner.post(.intermediateRedirectIgnored) })
         }
         if let request = context.authorization {
             client.awaitRedirect(RedirectWaiter(flowID: engine.id, state: request.state, ticket: ticket))
         }
-        host.challenge(.browserRegistration(BrowserRegistrationChallenge(
-            identityProvider: provider, url: url, appURL: appURL.current, prefersEphemeralSession: client.configuration.prefersEphemeralBrowserSession,
-            error: nil, sender: ticket, releaseObserver: ticket)))
+        host.challenge(
+            .browserRegistration(
+                BrowserRegistrationChallenge(
+                    identityProvider: provider, url: url, appURL: appURL.current, prefersEphemeralSession: client.configuration.prefersEphemeralBrowserSession,
+                    error: nil, sender: ticket, releaseObserver: ticket)))
     }
 
     /// Whether `url` has `prefix`'s scheme and host and a path that starts with its path.
@@ -186,9 +199,11 @@ final class RegistrationFlow: FlowPerformer {
 
     private func emitCustomChallenge(_ step: CustomRegistrationStep, info: CustomInfo?, error: IdentityFlowError?) {
         let ticket = engine.ticket("CustomRegistrationChallenge", answered: RegistrationMachine.Event.customDataProvided)
-        host.challenge(.customRegistration(CustomRegistrationChallenge(
-            step: step, userProfile: profile, identityProvider: provider, info: info, error: error,
-            sender: ticket, releaseObserver: ticket)))
+        host.challenge(
+            .customRegistration(
+                CustomRegistrationChallenge(
+                    step: step, userProfile: profile, identityProvider: provider, info: info, error: error,
+                    sender: ticket, releaseObserver: ticket)))
     }
 }
 

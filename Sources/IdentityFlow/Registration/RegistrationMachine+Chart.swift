@@ -59,15 +59,19 @@ extension RegistrationMachine {
 
     /// 7Pass: a login and password (the password grant), or another provider's token (RFC 8693);
     /// `interaction_required` continues in the browser with an autologin token.
-    private static let credentialsTransitions: [ChartTransition] = [
-        .init(from: "awaitingCredentials", on: "credentialsProvided", to: "sendingCredentials"),
-        .init(from: "sendingCredentials", on: "credentialsAnswered", guard: "invalid", to: "awaitingCredentials"),
-        .init(from: "exchangingExternalToken", on: "credentialsAnswered", guard: "invalid", to: "failed"),
-    ] + ["sendingCredentials", "exchangingExternalToken"].flatMap { state in [
-        ChartTransition(from: state, on: "credentialsAnswered", to: "awaitingPin"),
-        ChartTransition(from: state, on: "credentialsAnswered", guard: "stateless", to: "storingProfile"),
-        ChartTransition(from: state, on: "credentialsAnswered", guard: "interactionRequired", to: "preparingAuthorization"),
-    ] }
+    private static let credentialsTransitions: [ChartTransition] =
+        [
+            .init(from: "awaitingCredentials", on: "credentialsProvided", to: "sendingCredentials"),
+            .init(from: "sendingCredentials", on: "credentialsAnswered", guard: "invalid", to: "awaitingCredentials"),
+            .init(from: "exchangingExternalToken", on: "credentialsAnswered", guard: "invalid", to: "failed"),
+        ]
+        + ["sendingCredentials", "exchangingExternalToken"].flatMap { state in
+            [
+                ChartTransition(from: state, on: "credentialsAnswered", to: "awaitingPin"),
+                ChartTransition(from: state, on: "credentialsAnswered", guard: "stateless", to: "storingProfile"),
+                ChartTransition(from: state, on: "credentialsAnswered", guard: "interactionRequired", to: "preparingAuthorization"),
+            ]
+        }
 
     private static let pinTransitions: [ChartTransition] = [
         .init(from: "awaitingPin", on: "pinProvided", guard: "policySatisfied", to: "enrollingPin"),
@@ -84,10 +88,14 @@ extension RegistrationMachine {
         func ending(_ state: String, on event: String) -> ChartTransition {
             .init(from: state, on: event, to: holdingCredentials.contains(state) ? "discardingRegistration" : "failed")
         }
-        let calling = ["preparingAuthorization", "savingCheckpoint", "exchangingCode", "sendingCustomInitData", "sendingCustomFinishData",
-                       "sendingPartialRegistration", "sendingCredentials", "exchangingExternalToken", "enrollingPin", "storingProfile"]
-        let awaiting = ["awaitingBrowserRedirect", "awaitingCustomInitData", "awaitingCustomFinishData", "awaitingPartialRegistration",
-                        "awaitingCredentials", "awaitingPin"]
+        let calling = [
+            "preparingAuthorization", "savingCheckpoint", "exchangingCode", "sendingCustomInitData", "sendingCustomFinishData",
+            "sendingPartialRegistration", "sendingCredentials", "exchangingExternalToken", "enrollingPin", "storingProfile",
+        ]
+        let awaiting = [
+            "awaitingBrowserRedirect", "awaitingCustomInitData", "awaitingCustomFinishData", "awaitingPartialRegistration",
+            "awaitingCredentials", "awaitingPin",
+        ]
         let issuing = ["exchangingCode", "sendingCustomFinishData", "sendingPartialRegistration", "sendingCredentials", "exchangingExternalToken"]
         return calling.map { ending($0, on: "serviceFailed") }
             + awaiting.map { ending($0, on: "challengeAbandoned") }

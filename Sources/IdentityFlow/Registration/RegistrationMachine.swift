@@ -47,10 +47,14 @@ package struct RegistrationMachine: StateMachine {
         ///   - deviceSecret: The profile's device secret.
         ///   - stateless: Whether nothing is stored (no checkpoint, no PIN, the session in memory).
         ///   - externalToken: The other provider's token, for a token-exchange provider.
-        package init(profile: UserProfile, provider: IdentityProvider, authorization: AuthorizationRequest?, pinPolicy: PinPolicy,
-                     deviceSecret: Redacted<[UInt8]>, stateless: Bool = false, externalToken: ExternalToken? = nil) {
-            fields = Box(Fields(profile: profile, provider: provider, authorization: authorization, pinPolicy: pinPolicy,
-                                deviceSecret: deviceSecret, stateless: stateless, externalToken: externalToken))
+        package init(
+            profile: UserProfile, provider: IdentityProvider, authorization: AuthorizationRequest?, pinPolicy: PinPolicy,
+            deviceSecret: Redacted<[UInt8]>, stateless: Bool = false, externalToken: ExternalToken? = nil
+        ) {
+            fields = Box(
+                Fields(
+                    profile: profile, provider: provider, authorization: authorization, pinPolicy: pinPolicy,
+                    deviceSecret: deviceSecret, stateless: stateless, externalToken: externalToken))
         }
     }
 
@@ -337,8 +341,9 @@ package struct RegistrationMachine: StateMachine {
             switch event {
             case .partialRegistrationAnswered(.registered(let tokens)): return registered(Credentials(tokens: tokens, info: nil))
             case .partialRegistrationAnswered(.refused(let refusal)):
-                return go(.awaitingPartialRegistration(session), guard: "refused",
-                          Effects(.emitPartialRegistrationChallenge(identifier: session.identifier, error: refusal.error)))
+                return go(
+                    .awaitingPartialRegistration(session), guard: "refused",
+                    Effects(.emitPartialRegistrationChallenge(identifier: session.identifier, error: refusal.error)))
             case .serviceFailed(let error): return fail(error)
             case .cancelRequested: return cancelDuringIssuingCall()
             default: return nil
@@ -437,11 +442,13 @@ package struct RegistrationMachine: StateMachine {
             guard context.authorization != nil else { return nil }
             return go(.preparingAuthorization, guard: "browserProvider", Effects(.reportStarted, .buildAuthorizationURL))
         case .custom(.oneStep):
-            return go(.awaitingCustomFinishData(CustomSession(id: nil)), guard: "oneStepProvider",
-                      Effects(.reportStarted, .emitCustomRegistrationChallenge(.finish, info: nil, error: nil)))
+            return go(
+                .awaitingCustomFinishData(CustomSession(id: nil)), guard: "oneStepProvider",
+                Effects(.reportStarted, .emitCustomRegistrationChallenge(.finish, info: nil, error: nil)))
         case .custom(.twoStep):
-            return go(.awaitingCustomInitData, guard: "twoStepProvider",
-                      Effects(.reportStarted, .emitCustomRegistrationChallenge(.initialization, info: nil, error: nil)))
+            return go(
+                .awaitingCustomInitData, guard: "twoStepProvider",
+                Effects(.reportStarted, .emitCustomRegistrationChallenge(.initialization, info: nil, error: nil)))
         case .credentials:
             return go(.awaitingCredentials, guard: "credentialsProvider", Effects(.reportStarted, .emitCredentialsChallenge(error: nil)))
         case .tokenExchange:
@@ -465,8 +472,9 @@ package struct RegistrationMachine: StateMachine {
         case .authorized(let code, let issuer):
             return go(.exchangingCode, guard: redirect.guardName, Effects(.exchangeCode(code, issuer: issuer)))
         case .partial(let stateKey, let identifier):
-            return go(.awaitingPartialRegistration(PartialSession(stateKey: stateKey, identifier: identifier)), guard: redirect.guardName,
-                      Effects(.emitPartialRegistrationChallenge(identifier: identifier, error: nil)))
+            return go(
+                .awaitingPartialRegistration(PartialSession(stateKey: stateKey, identifier: identifier)), guard: redirect.guardName,
+                Effects(.emitPartialRegistrationChallenge(identifier: identifier, error: nil)))
         case .denied, .stateMismatch, .redirectMismatch, .malformed:
             return fail(redirect.failure(expecting: request.redirectURI) ?? IdentityFlowError(.unknown), guard: redirect.guardName)
         }
@@ -475,11 +483,13 @@ package struct RegistrationMachine: StateMachine {
     private mutating func receiveInitAnswer(_ answer: CustomRegistrationAnswer) -> Reaction<Effect>? {
         switch answer.info.outcome {
         case .success:
-            return go(.awaitingCustomFinishData(CustomSession(id: answer.session)), guard: "success",
-                      Effects(.emitCustomRegistrationChallenge(.finish, info: answer.info, error: nil)))
+            return go(
+                .awaitingCustomFinishData(CustomSession(id: answer.session)), guard: "success",
+                Effects(.emitCustomRegistrationChallenge(.finish, info: answer.info, error: nil)))
         case .recoverable:
-            return go(.awaitingCustomInitData, guard: "recoverable",
-                      Effects(.emitCustomRegistrationChallenge(.initialization, info: answer.info, error: Self.retryError(answer.info))))
+            return go(
+                .awaitingCustomInitData, guard: "recoverable",
+                Effects(.emitCustomRegistrationChallenge(.initialization, info: answer.info, error: Self.retryError(answer.info))))
         case .unrecoverable:
             return fail(Self.refusal(answer.info), guard: "unrecoverable")
         case .invalid:
@@ -497,8 +507,9 @@ package struct RegistrationMachine: StateMachine {
             if context.stateless { return go(.storingProfile(credentials), guard: "statelessSuccess", Effects(.storeProfile(credentials))) }
             return go(.awaitingPin(credentials), guard: "success", Effects(.emitCreatePinChallenge(error: nil)))
         case .recoverable:
-            return go(.awaitingCustomFinishData(session), guard: "recoverable",
-                      Effects(.emitCustomRegistrationChallenge(.finish, info: answer.info, error: Self.retryError(answer.info))))
+            return go(
+                .awaitingCustomFinishData(session), guard: "recoverable",
+                Effects(.emitCustomRegistrationChallenge(.finish, info: answer.info, error: Self.retryError(answer.info))))
         case .unrecoverable:
             return fail(Self.refusal(answer.info), guard: "unrecoverable")
         case .invalid:
@@ -549,7 +560,8 @@ package struct RegistrationMachine: StateMachine {
     }
 
     private static func invalidStatus(_ info: CustomInfo) -> IdentityFlowError {
-        var error = IdentityFlowError(.invalidServerResponse, "The identity provider answered status \(info.status), outside 2000-2999, 4000-4999 and 5000-5999.")
+        var error = IdentityFlowError(
+            .invalidServerResponse, "The identity provider answered status \(info.status), outside 2000-2999, 4000-4999 and 5000-5999.")
         error.customInfo = info
         return error
     }

@@ -19,7 +19,9 @@ extension UserClient {
     }
 
     /// A host that reports a registration's callbacks to `delegate`.
-    func registrationHost(_ delegate: some RegistrationDelegate, provider identityProvider: IdentityProvider?) -> FlowHost<RegistrationMachine.Context, RegistrationResult> {
+    func registrationHost(_ delegate: some RegistrationDelegate, provider identityProvider: IdentityProvider?) -> FlowHost<
+        RegistrationMachine.Context, RegistrationResult
+    > {
         // The provider the failure callback names: the requested one until the flow resolved it.
         let provider = Locked(identityProvider)
         return .delegate(
@@ -68,7 +70,9 @@ extension UserClient {
     ///   - responder: Receives each challenge and answers through its sender.
     /// - Returns: The new profile (now authenticated), the provider and its answer.
     /// - Throws: ``IdentityFlowError``; cancelling the awaiting task cancels the flow (``ErrorCode/actionCancelled``).
-    public func registerUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, responder: some ChallengeResponder) async throws(IdentityFlowError) -> RegistrationResult {
+    public func registerUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, responder: some ChallengeResponder)
+        async throws(IdentityFlowError) -> RegistrationResult
+    {
         try await runAsync(responder: responder) { (host: FlowHost<RegistrationMachine.Context, RegistrationResult>) in
             launchRegistration(provider: identityProvider, scopes: scopes, host: host)
         }
@@ -87,7 +91,10 @@ extension UserClient {
     ///   - answer: Called with each challenge; answers through the challenge's sender.
     /// - Returns: The new profile, the provider and its answer.
     /// - Throws: ``IdentityFlowError``.
-    public func registerUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> RegistrationResult {
+    public func registerUser(
+        with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil,
+        answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void
+    ) async throws(IdentityFlowError) -> RegistrationResult {
         try await registerUser(with: identityProvider, scopes: scopes, responder: ClosureResponder(answer))
     }
 
@@ -104,8 +111,9 @@ extension UserClient {
     /// - Important: Exactly one of `didRegisterUser` / `didFailToRegisterUser`; a refused token
     ///   fails with ``ErrorCode/externalTokenRefused``.
     public func registerUser(exchanging externalToken: ExternalToken, scopes: [String]? = nil, delegate: some RegistrationDelegate) {
-        launchRegistration(provider: Self.exchangeProvider(externalToken), scopes: scopes, externalToken: externalToken,
-                           host: registrationHost(delegate, provider: Self.exchangeProvider(externalToken)))
+        launchRegistration(
+            provider: Self.exchangeProvider(externalToken), scopes: scopes, externalToken: externalToken,
+            host: registrationHost(delegate, provider: Self.exchangeProvider(externalToken)))
     }
 
     /// Registers a user with another provider's token, answering challenges through a responder.
@@ -116,7 +124,9 @@ extension UserClient {
     ///   - responder: Receives each challenge and answers through its sender.
     /// - Returns: The new profile (now authenticated) and the provider.
     /// - Throws: ``IdentityFlowError``: ``ErrorCode/externalTokenRefused``, ...
-    public func registerUser(exchanging externalToken: ExternalToken, scopes: [String]? = nil, responder: some ChallengeResponder) async throws(IdentityFlowError) -> RegistrationResult {
+    public func registerUser(exchanging externalToken: ExternalToken, scopes: [String]? = nil, responder: some ChallengeResponder)
+        async throws(IdentityFlowError) -> RegistrationResult
+    {
         try await runAsync(responder: responder) { (host: FlowHost<RegistrationMachine.Context, RegistrationResult>) in
             launchRegistration(provider: Self.exchangeProvider(externalToken), scopes: scopes, externalToken: externalToken, host: host)
         }
@@ -129,7 +139,10 @@ extension UserClient {
     ///   - answer: Called with each challenge.
     /// - Returns: The new profile and the provider.
     /// - Throws: ``IdentityFlowError``.
-    public func registerUser(exchanging externalToken: ExternalToken, scopes: [String]? = nil, answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> RegistrationResult {
+    public func registerUser(
+        exchanging externalToken: ExternalToken, scopes: [String]? = nil,
+        answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void
+    ) async throws(IdentityFlowError) -> RegistrationResult {
         try await registerUser(exchanging: externalToken, scopes: scopes, responder: ClosureResponder(answer))
     }
 
@@ -142,7 +155,9 @@ extension UserClient {
     ///   - responder: Receives each challenge (a browser one after `interaction_required`).
     /// - Returns: The stateless profile (now authenticated) and the provider.
     /// - Throws: ``IdentityFlowError``.
-    public func registerStatelessUser(exchanging externalToken: ExternalToken, scopes: [String]? = nil, responder: some ChallengeResponder) async throws(IdentityFlowError) -> RegistrationResult {
+    public func registerStatelessUser(exchanging externalToken: ExternalToken, scopes: [String]? = nil, responder: some ChallengeResponder)
+        async throws(IdentityFlowError) -> RegistrationResult
+    {
         try await runAsync(responder: responder) { (host: FlowHost<RegistrationMachine.Context, RegistrationResult>) in
             launchRegistration(provider: Self.exchangeProvider(externalToken), scopes: scopes, stateless: true, externalToken: externalToken, host: host)
         }
@@ -155,8 +170,9 @@ extension UserClient {
     ///   - scopes: The scopes to ask for.
     ///   - delegate: Receives the callbacks; retained until the terminal one.
     public func registerStatelessUser(exchanging externalToken: ExternalToken, scopes: [String]? = nil, delegate: some RegistrationDelegate) {
-        launchRegistration(provider: Self.exchangeProvider(externalToken), scopes: scopes, stateless: true, externalToken: externalToken,
-                           host: registrationHost(delegate, provider: Self.exchangeProvider(externalToken)))
+        launchRegistration(
+            provider: Self.exchangeProvider(externalToken), scopes: scopes, stateless: true, externalToken: externalToken,
+            host: registrationHost(delegate, provider: Self.exchangeProvider(externalToken)))
     }
 
     /// Registers a user statelessly with another provider's token, answering challenges with a
@@ -167,7 +183,10 @@ extension UserClient {
     ///   - answer: Called with each challenge.
     /// - Returns: The stateless profile and the provider.
     /// - Throws: ``IdentityFlowError``.
-    public func registerStatelessUser(exchanging externalToken: ExternalToken, scopes: [String]? = nil, answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> RegistrationResult {
+    public func registerStatelessUser(
+        exchanging externalToken: ExternalToken, scopes: [String]? = nil,
+        answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void
+    ) async throws(IdentityFlowError) -> RegistrationResult {
         try await registerStatelessUser(exchanging: externalToken, scopes: scopes, responder: ClosureResponder(answer))
     }
 
@@ -200,7 +219,9 @@ extension UserClient {
     ///   - responder: Receives each challenge and answers through its sender.
     /// - Returns: The stateless profile (now authenticated), the provider and its answer.
     /// - Throws: ``IdentityFlowError``, as ``registerUser(with:scopes:responder:)``.
-    public func registerStatelessUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, responder: some ChallengeResponder) async throws(IdentityFlowError) -> RegistrationResult {
+    public func registerStatelessUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, responder: some ChallengeResponder)
+        async throws(IdentityFlowError) -> RegistrationResult
+    {
         try await runAsync(responder: responder) { (host: FlowHost<RegistrationMachine.Context, RegistrationResult>) in
             launchRegistration(provider: identityProvider, scopes: scopes, stateless: true, host: host)
         }
@@ -214,25 +235,33 @@ extension UserClient {
     ///   - answer: Called with each challenge.
     /// - Returns: The stateless profile, the provider and its answer.
     /// - Throws: ``IdentityFlowError``.
-    public func registerStatelessUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> RegistrationResult {
+    public func registerStatelessUser(
+        with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil,
+        answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void
+    ) async throws(IdentityFlowError) -> RegistrationResult {
         try await registerStatelessUser(with: identityProvider, scopes: scopes, responder: ClosureResponder(answer))
     }
 
     @discardableResult
-    private func launchRegistration(provider: IdentityProvider?, scopes: [String]?, stateless: Bool = false, externalToken: ExternalToken? = nil,
-                                    host: FlowHost<RegistrationMachine.Context, RegistrationResult>) -> FlowSlot? {
+    private func launchRegistration(
+        provider: IdentityProvider?, scopes: [String]?, stateless: Bool = false, externalToken: ExternalToken? = nil,
+        host: FlowHost<RegistrationMachine.Context, RegistrationResult>
+    ) -> FlowSlot? {
         launch(host: host) { id throws(IdentityFlowError) in
             // A new registration supersedes one that waited for its redirect in an earlier process
             // (a stateless one touches no storage).
             if !stateless { self.discardCheckpoint(self.loadCheckpoint()) }
-            let context = try await self.registrationContext(provider: provider, scopes: scopes ?? self.configuration.defaultScopes, stateless: stateless,
-                                                             externalToken: externalToken)
+            let context = try await self.registrationContext(
+                provider: provider, scopes: scopes ?? self.configuration.defaultScopes, stateless: stateless,
+                externalToken: externalToken)
             return RegistrationFlow(client: self, id: id, context: context, host: host)
         }
     }
 
-    private func registrationContext(provider: IdentityProvider?, scopes: [String], stateless: Bool,
-                                     externalToken: ExternalToken?) async throws(IdentityFlowError) -> RegistrationMachine.Context {
+    private func registrationContext(
+        provider: IdentityProvider?, scopes: [String], stateless: Bool,
+        externalToken: ExternalToken?
+    ) async throws(IdentityFlowError) -> RegistrationMachine.Context {
         guard !scopes.isEmpty else {
             throw IdentityFlowError(.requestInvalid, "Ask for at least one scope, or pass nil for ClientConfiguration.defaultScopes.")
         }
@@ -253,10 +282,11 @@ extension UserClient {
             throw IdentityFlowError(.invalidIdentityProvider, "A token-exchange provider needs the other provider's token: call registerUser(exchanging:).")
         }
         // Credentials and token-exchange providers may continue in the browser (interaction_required).
-        let authorization: AuthorizationRequest? = switch resolved.kind {
-        case .browser, .credentials, .tokenExchange: try AuthorizationRequest(redirectURI: configuration.redirectURI, scopes: scopes)
-        case .custom: nil
-        }
+        let authorization: AuthorizationRequest? =
+            switch resolved.kind {
+            case .browser, .credentials, .tokenExchange: try AuthorizationRequest(redirectURI: configuration.redirectURI, scopes: scopes)
+            case .custom: nil
+            }
         let profileId: String
         do { profileId = try SecureRandom.token(byteCount: 9) } catch {
             throw IdentityFlowError(.unknown, "The secure random generator failed.", underlying: error)
@@ -350,7 +380,9 @@ extension UserClient {
     /// - Parameter answer: Called with each challenge; answers through the challenge's sender.
     /// - Returns: The new profile, the provider and its answer.
     /// - Throws: ``IdentityFlowError``, as ``resumeRegistration(delegate:)`` reports them.
-    public func resumeRegistration(answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError) -> RegistrationResult {
+    public func resumeRegistration(answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError)
+        -> RegistrationResult
+    {
         try await resumeRegistration(responder: ClosureResponder(answer))
     }
 
@@ -371,8 +403,9 @@ extension UserClient {
             let context = RegistrationMachine.Context(
                 profile: checkpoint.profile, provider: checkpoint.provider,
                 authorization: checkpoint.authorization, pinPolicy: self.configuration.pinPolicy, deviceSecret: try PinProof.newDeviceSecret())
-            return RegistrationFlow(client: self, id: id, context: context, host: host,
-                                    startEvent: .resumed(authorizationURL: checkpoint.authorizationURL, redirect: redirect))
+            return RegistrationFlow(
+                client: self, id: id, context: context, host: host,
+                startEvent: .resumed(authorizationURL: checkpoint.authorizationURL, redirect: redirect))
         }
     }
 }

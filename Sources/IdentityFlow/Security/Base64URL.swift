@@ -66,9 +66,9 @@ package enum Base64URL {
         if let firstPad = characters.firstIndex(of: UInt8(ascii: "=")) {
             let padCount = characters.count - firstPad
             guard characters.count % 4 == 0,
-                  padCount <= 2,
-                  characters[firstPad...].allSatisfy({ $0 == UInt8(ascii: "=") }),
-                  (firstPad % 4) + padCount == 4
+                padCount <= 2,
+                characters[firstPad...].allSatisfy({ $0 == UInt8(ascii: "=") }),
+                (firstPad % 4) + padCount == 4
             else { return nil }
             characters.removeSubrange(firstPad...)
         }

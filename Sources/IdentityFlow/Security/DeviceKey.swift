@@ -57,7 +57,8 @@ package struct DeviceKey: Sendable, Hashable {
     package func sign(_ message: [UInt8]) -> [UInt8] {
         #if canImport(CryptoKit)
         if let key = try? P256.Signing.PrivateKey(rawRepresentation: privateKey.value),
-           let signature = try? key.signature(for: Data(message)) {
+            let signature = try? key.signature(for: Data(message))
+        {
             return Array(signature.rawRepresentation)
         }
         #endif
@@ -78,7 +79,8 @@ package struct DeviceKey: Sendable, Hashable {
         guard signature.count == 64, publicKey.count == 65 else { return false }
         #if canImport(CryptoKit)
         if let key = try? P256.Signing.PublicKey(x963Representation: publicKey),
-           let parsed = try? P256.Signing.ECDSASignature(rawRepresentation: signature) {
+            let parsed = try? P256.Signing.ECDSASignature(rawRepresentation: signature)
+        {
             return key.isValidSignature(parsed, for: Data(message))
         }
         #endif

@@ -34,9 +34,10 @@ package enum DeviceKeyProof {
     ///   - profile: The profile.
     /// - Returns: The key pair.
     package static func key(_ key: Key, deviceSecret: Redacted<[UInt8]>, profile: UserProfile) -> DeviceKey {
-        let material = HKDF.sha256(inputKeyMaterial: deviceSecret.value, salt: [],
-                                   info: Array(key.rawValue.utf8) + [0] + Array(profile.profileId.utf8),
-                                   outputLength: DeviceKey.keyMaterialLength)
+        let material = HKDF.sha256(
+            inputKeyMaterial: deviceSecret.value, salt: [],
+            info: Array(key.rawValue.utf8) + [0] + Array(profile.profileId.utf8),
+            outputLength: DeviceKey.keyMaterialLength)
         return DeviceKey(keyMaterial: material)
     }
 
@@ -79,8 +80,8 @@ package struct MobileAuthOTP: Sendable, Hashable {
         guard trimmed.hasPrefix(Self.prefix) else { return nil }
         let parts = trimmed.dropFirst(Self.prefix.count).split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let id = Base64URL.decode(String(parts[0])), !id.isEmpty,
-              let profileId = String(validating: id, as: UTF8.self),
-              let secret = Base64URL.decode(String(parts[1])), secret.count >= 24
+            let profileId = String(validating: id, as: UTF8.self),
+            let secret = Base64URL.decode(String(parts[1])), secret.count >= 24
         else { return nil }
         profile = UserProfile(profileId: profileId)
         code = Redacted(trimmed)

@@ -61,10 +61,11 @@ package struct EllipticCurve: Sendable, Equatable {
     func linearCombination(_ u1: [UInt8], _ u2: [UInt8], x: [UInt8], y: [UInt8]) -> (x: [UInt8], y: [UInt8])? {
         guard [u1, u2, x, y].allSatisfy({ $0.count == byteCount }) else { return nil }
         var rx = [UInt8](repeating: 0, count: byteCount), ry = rx
-        let found = switch identity {
-        case .p384: ifc_p384_linear_combination(&rx, &ry, u1, u2, x, y)
-        case .p521: ifc_p521_linear_combination(&rx, &ry, u1, u2, x, y)
-        }
+        let found =
+            switch identity {
+            case .p384: ifc_p384_linear_combination(&rx, &ry, u1, u2, x, y)
+            case .p521: ifc_p521_linear_combination(&rx, &ry, u1, u2, x, y)
+            }
         return found == 1 ? (rx, ry) : nil
     }
 }

@@ -111,7 +111,8 @@ extension JSONValue: Codable {
 // MARK: - Literals
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByBooleanLiteral, ExpressibleByNilLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    ExpressibleByBooleanLiteral, ExpressibleByNilLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
     /// Creates a `.string`.
     /// - Parameter value: The string.
     package init(stringLiteral value: String) { self = .string(value) }

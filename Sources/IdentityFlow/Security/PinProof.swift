@@ -59,12 +59,15 @@ package enum PinProof {
     ///   - profile: The profile.
     /// - Returns: The key pair.
     /// - Throws: ``ErrorCode/configurationInvalid`` for invalid parameters.
-    package static func pinKey(pin: Redacted<String>, salt: [UInt8], iterations: Int, deviceSecret: Redacted<[UInt8]>,
-                               profile: UserProfile) throws(IdentityFlowError) -> DeviceKey {
+    package static func pinKey(
+        pin: Redacted<String>, salt: [UInt8], iterations: Int, deviceSecret: Redacted<[UInt8]>,
+        profile: UserProfile
+    ) throws(IdentityFlowError) -> DeviceKey {
         let stretched = try LegacyPinProof.derivedKey(pin: pin, salt: salt, iterations: iterations)
-        let material = HKDF.sha256(inputKeyMaterial: stretched.value, salt: deviceSecret.value,
-                                   info: Array("identityflow-pin-key-v2".utf8) + [0] + Array(profile.profileId.utf8),
-                                   outputLength: DeviceKey.keyMaterialLength)
+        let material = HKDF.sha256(
+            inputKeyMaterial: stretched.value, salt: deviceSecret.value,
+            info: Array("identityflow-pin-key-v2".utf8) + [0] + Array(profile.profileId.utf8),
+            outputLength: DeviceKey.keyMaterialLength)
         return DeviceKey(keyMaterial: material)
     }
 
@@ -75,8 +78,10 @@ package enum PinProof {
     ///   - deviceSecret: The profile's device secret.
     ///   - profile: The profile.
     /// - Returns: The salt to send and the key (whose public half is sent).
-    package static func newPinKey(pin: Redacted<String>, iterations: Int, deviceSecret: Redacted<[UInt8]>,
-                                  profile: UserProfile) throws(IdentityFlowError) -> (salt: [UInt8], key: DeviceKey) {
+    package static func newPinKey(
+        pin: Redacted<String>, iterations: Int, deviceSecret: Redacted<[UInt8]>,
+        profile: UserProfile
+    ) throws(IdentityFlowError) -> (salt: [UInt8], key: DeviceKey) {
         let salt = try randomBytes(saltLength)
         return (salt, try pinKey(pin: pin, salt: salt, iterations: iterations, deviceSecret: deviceSecret, profile: profile))
     }

@@ -20,8 +20,10 @@ package enum ProvenPinKey: Sendable, Hashable {
     /// - Returns: What the server checks.
     /// - Throws: ``ErrorCode/pinProofRequired`` when this key cannot vouch for it: a v1 key can
     ///   only authorize the upgrade to a v2 PIN key, and a biometric login none.
-    package func authorization(for purpose: PinProof.Purpose, profile: UserProfile, nonce: [UInt8],
-                               publicKey: [UInt8] = []) throws(IdentityFlowError) -> PinKeyAuthorization {
+    package func authorization(
+        for purpose: PinProof.Purpose, profile: UserProfile, nonce: [UInt8],
+        publicKey: [UInt8] = []
+    ) throws(IdentityFlowError) -> PinKeyAuthorization {
         switch (self, purpose) {
         case (.v2(let scalar), _):
             guard let key = DeviceKey(privateKey: scalar) else {
@@ -39,8 +41,12 @@ package enum ProvenPinKey: Sendable, Hashable {
     /// (``ErrorCode/pinProofRequired``).
     package var proofRequired: IdentityFlowError {
         switch self {
-        case .v1: IdentityFlowError(.pinProofRequired, "This profile's PIN key is not upgraded to PIN proof v2 yet: log in with the PIN once more, then try again.")
-        case .v2, .none: IdentityFlowError(.pinProofRequired, "This change needs a proof by the PIN key, which only a session opened with the PIN holds: log in with the PIN, then try again.")
+        case .v1:
+            IdentityFlowError(.pinProofRequired, "This profile's PIN key is not upgraded to PIN proof v2 yet: log in with the PIN once more, then try again.")
+        case .v2, .none:
+            IdentityFlowError(
+                .pinProofRequired,
+                "This change needs a proof by the PIN key, which only a session opened with the PIN holds: log in with the PIN, then try again.")
         }
     }
 

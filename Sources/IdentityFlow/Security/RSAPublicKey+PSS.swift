@@ -57,8 +57,10 @@ extension RSAPublicKey {
         mask.reserveCapacity(length + hash.byteCount)
         var counter: UInt32 = 0
         while mask.count < length {
-            let c = [UInt8(truncatingIfNeeded: counter >> 24), UInt8(truncatingIfNeeded: counter >> 16),
-                     UInt8(truncatingIfNeeded: counter >> 8), UInt8(truncatingIfNeeded: counter)]
+            let c = [
+                UInt8(truncatingIfNeeded: counter >> 24), UInt8(truncatingIfNeeded: counter >> 16),
+                UInt8(truncatingIfNeeded: counter >> 8), UInt8(truncatingIfNeeded: counter),
+            ]
             mask += hash.hash(seed + c)
             counter += 1
         }

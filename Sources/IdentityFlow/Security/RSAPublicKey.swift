@@ -39,7 +39,8 @@ package struct RSAPublicKey: Sendable, Equatable {
         let n = BigUInt(bigEndianBytes: modulus)
         let e = BigUInt(bigEndianBytes: exponent)
         guard (Self.minimumModulusBitCount...Self.maximumModulusBitCount).contains(n.bitWidth) else {
-            throw CryptoError(.invalidKey, reason: "RSA modulus of \(n.bitWidth) bits is outside \(Self.minimumModulusBitCount)-\(Self.maximumModulusBitCount) bits")
+            throw CryptoError(
+                .invalidKey, reason: "RSA modulus of \(n.bitWidth) bits is outside \(Self.minimumModulusBitCount)-\(Self.maximumModulusBitCount) bits")
         }
         guard !n.isEven else {
             throw CryptoError(.invalidKey, reason: "RSA modulus is even")
@@ -106,8 +107,10 @@ package struct RSAPublicKey: Sendable, Equatable {
     ///   - scheme: The signature scheme: PKCS#1 v1.5 (`RS*`, the default) or PSS (`PS*`).
     /// - Returns: `true` only if the signature is valid for `message` under this key with `hash`
     ///   and `scheme`.
-    package func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>, hash: Hashing.Function = .sha256,
-                                  scheme: SignatureScheme = .pkcs1v15) -> Bool {
+    package func isValidSignature(
+        _ signature: [UInt8], for message: some Collection<UInt8>, hash: Hashing.Function = .sha256,
+        scheme: SignatureScheme = .pkcs1v15
+    ) -> Bool {
         // §8.1.2 and §8.2.2 step 1: the signature is exactly k octets.
         let k = modulusByteCount
         guard signature.count == k else { return false }

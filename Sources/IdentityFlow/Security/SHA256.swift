@@ -35,7 +35,7 @@ struct SHA256 {
             return result
         }
 
-            /// XORs another state into this one, word by word (PBKDF2's running `T ^= U`).
+        /// XORs another state into this one, word by word (PBKDF2's running `T ^= U`).
         mutating func formXOR(_ other: State) {
             h0 ^= other.h0; h1 ^= other.h1; h2 ^= other.h2; h3 ^= other.h3
             h4 ^= other.h4; h5 ^= other.h5; h6 ^= other.h6; h7 ^= other.h7

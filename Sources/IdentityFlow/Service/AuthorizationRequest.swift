@@ -32,10 +32,11 @@ public struct AuthorizationRequest: Sendable, Hashable, CustomStringConvertible 
         do { random = try SecureRandom.bytes(count: 3 * entropy) } catch {
             throw IdentityFlowError(.unknown, "The secure random generator failed.", underlying: error)
         }
-        self.init(redirectURI: redirectURI, scopes: scopes,
-                  state: Base64URL.encode(random[0..<entropy]),
-                  nonce: Base64URL.encode(random[entropy..<2 * entropy]),
-                  codeVerifier: Base64URL.encode(random[(2 * entropy)...]))
+        self.init(
+            redirectURI: redirectURI, scopes: scopes,
+            state: Base64URL.encode(random[0..<entropy]),
+            nonce: Base64URL.encode(random[entropy..<2 * entropy]),
+            codeVerifier: Base64URL.encode(random[(2 * entropy)...]))
     }
 
     /// Creates a request from known values (tests and replays).

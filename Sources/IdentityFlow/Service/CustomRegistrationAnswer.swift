@@ -43,6 +43,8 @@ extension CustomRegistrationAnswer: CustomStringConvertible, CustomDebugStringCo
 
     /// A mirror with the status and whether a session and tokens are present, so `dump` never reveals them.
     public var customMirror: Mirror {
-        Mirror(self, children: ["info": info, "session": session == nil ? "nil" : "<redacted>", "tokens": tokens == nil ? "nil" : "<redacted>"], displayStyle: .struct)
+        Mirror(
+            self, children: ["info": info, "session": session == nil ? "nil" : "<redacted>", "tokens": tokens == nil ? "nil" : "<redacted>"],
+            displayStyle: .struct)
     }
 }

@@ -49,7 +49,8 @@ public protocol IdentityService: Sendable {
     ///   - data: The host's optional initial data.
     /// - Returns: The provider's answer and the session the finish step names.
     /// - Throws: ``ErrorCode/customRegistrationExpired`` when the server ended the session.
-    nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer
+    nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError)
+        -> CustomRegistrationAnswer
 
     /// Sends the finish step of a custom registration.
     /// - Parameters:
@@ -58,7 +59,8 @@ public protocol IdentityService: Sendable {
     ///   - data: The host's registration data.
     /// - Returns: The provider's answer; on 2000-2999 with the new user's tokens.
     /// - Throws: ``ErrorCode/customRegistrationExpired`` when the session expired.
-    nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer
+    nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>)
+        async throws(IdentityFlowError) -> CustomRegistrationAnswer
 
     /// Binds a profile and its PIN public key to the user the access token belongs to;
     /// re-enrolling (a PIN change) needs the current PIN key's proof, replaces the key and resets
@@ -86,7 +88,8 @@ public protocol IdentityService: Sendable {
     ///   - proof: The signature, raw `r ‖ s` (64 bytes, big-endian).
     ///   - profile: The profile logging in.
     ///   - nonce: The nonce from ``pinLoginChallenge(for:)``.
-    nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification
+    nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError)
+        -> PinVerification
 
     /// Registers the profile's biometric public key. `authorization` is a proof by the PIN key
     /// over a fresh challenge's nonce and `publicKey` (`docs/pin-proof.md`); the server counts a
@@ -98,15 +101,17 @@ public protocol IdentityService: Sendable {
     ///   - accessToken: An access token of the profile's user.
     /// - Throws: ``ErrorCode/invalidPin`` for a wrong proof, ``ErrorCode/userDeregistered`` when it
     ///   was the last allowed one.
-    nonisolated(nonsending) func enrolBiometricKey(_ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
-                                                   accessToken: Redacted<String>) async throws(IdentityFlowError)
+    nonisolated(nonsending) func enrolBiometricKey(
+        _ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>) async throws(IdentityFlowError)
 
     /// Checks a proof by the biometric key over a challenge's nonce; the server counts a wrong one.
     /// - Parameters:
     ///   - proof: ECDSA r‖s by the biometric key (`docs/pin-proof.md`).
     ///   - profile: The profile logging in.
     ///   - nonce: The nonce from ``pinLoginChallenge(for:)``.
-    nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification
+    nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError)
+        -> PinVerification
 
     /// Revokes the profile's biometric key on the server; the PIN stays. `authorization` is a
     /// proof by the PIN key over a fresh challenge's nonce (`docs/pin-proof.md`); the server
@@ -147,8 +152,10 @@ public protocol IdentityService: Sendable {
     ///   - request: The browser step's request (redirect URI, PKCE verifier, scopes).
     /// - Returns: The new user's tokens, or why the attributes were refused.
     /// - Throws: ``ErrorCode/partialRegistrationExpired`` for an expired or unknown state key.
-    nonisolated(nonsending) func completePartialRegistration(stateKey: Redacted<String>, attributes: Redacted<[String: String]>,
-                                                             request: AuthorizationRequest) async throws(IdentityFlowError) -> PartialRegistrationOutcome
+    nonisolated(nonsending) func completePartialRegistration(
+        stateKey: Redacted<String>, attributes: Redacted<[String: String]>,
+        request: AuthorizationRequest
+    ) async throws(IdentityFlowError) -> PartialRegistrationOutcome
 
     /// Signs a user in with a login and password (the OAuth password grant, RFC 6749 §4.3).
     /// - Parameters:
@@ -156,7 +163,8 @@ public protocol IdentityService: Sendable {
     ///   - password: The password.
     ///   - scopes: The scopes to ask for.
     /// - Returns: Tokens, a refusal, or the browser continuation.
-    nonisolated(nonsending) func passwordGrant(login: String, password: Redacted<String>, scopes: [String]) async throws(IdentityFlowError) -> CredentialsOutcome
+    nonisolated(nonsending) func passwordGrant(login: String, password: Redacted<String>, scopes: [String]) async throws(IdentityFlowError)
+        -> CredentialsOutcome
 
     /// Exchanges another provider's token for this provider's tokens (RFC 8693).
     /// - Parameters:
@@ -171,15 +179,17 @@ public protocol IdentityService: Sendable {
     ///   - profile: The profile.
     ///   - authorization: The PIN key's proof over a fresh nonce and `publicKey`.
     ///   - accessToken: An access token of the profile's user (never an implicit one).
-    nonisolated(nonsending) func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
-                                                           accessToken: Redacted<String>) async throws(IdentityFlowError)
+    nonisolated(nonsending) func enrolMobileAuthentication(
+        publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>) async throws(IdentityFlowError)
 
     /// Registers the device's push token for the profile's mobile authentication requests.
     /// - Parameters:
     ///   - deviceToken: The push token (APNs on Apple platforms), as the host received it.
     ///   - profile: The profile, enrolled for mobile authentication.
     ///   - accessToken: An access token of the profile's user.
-    nonisolated(nonsending) func enrolPushMobileAuthentication(deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError)
+    nonisolated(nonsending) func enrolPushMobileAuthentication(deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>)
+        async throws(IdentityFlowError)
 
     /// Fetches open requests, authorized by the mobile authentication key's signature over a
     /// fresh nonce (``pinLoginChallenge(for:)``'s) and the lookup.
@@ -188,7 +198,8 @@ public protocol IdentityService: Sendable {
     ///   - profile: The profile.
     ///   - authorization: The nonce and the signature.
     /// - Returns: The requests; a lookup by id or one-time code returns one or throws.
-    nonisolated(nonsending) func mobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> [MobileAuthRequest]
+    nonisolated(nonsending) func mobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization)
+        async throws(IdentityFlowError) -> [MobileAuthRequest]
 
     /// Sends the device's answer to a request.
     /// - Parameter answer: The signed answer.
@@ -202,8 +213,9 @@ public protocol IdentityService: Sendable {
     ///   - profile: The profile.
     ///   - authorization: The PIN key's proof over a fresh nonce and `publicKey`.
     ///   - accessToken: An access token of the profile's user (never an implicit one).
-    nonisolated(nonsending) func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
-                                                             accessToken: Redacted<String>) async throws(IdentityFlowError)
+    nonisolated(nonsending) func enrolImplicitAuthentication(
+        publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>) async throws(IdentityFlowError)
 
     /// Issues an access token for implicit scopes, authorized by the implicit key's signature
     /// over a fresh nonce and the scopes.
@@ -212,20 +224,25 @@ public protocol IdentityService: Sendable {
     ///   - profile: The profile.
     ///   - authorization: The nonce and the signature.
     /// - Returns: The tokens (an access token, without a refresh token).
-    nonisolated(nonsending) func implicitAccessToken(scopes: [String], for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> TokenSet
+    nonisolated(nonsending) func implicitAccessToken(scopes: [String], for profile: UserProfile, authorization: PinKeyAuthorization)
+        async throws(IdentityFlowError) -> TokenSet
 }
 
 extension IdentityService {
     /// A service without biometric keys refuses to register one.
     /// - Throws: ``ErrorCode/authenticatorNotRegistered``.
-    public nonisolated(nonsending) func enrolBiometricKey(_ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
-                                                          accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    public nonisolated(nonsending) func enrolBiometricKey(
+        _ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>
+    ) async throws(IdentityFlowError) {
         throw IdentityFlowError(.authenticatorNotRegistered, "This identity service does not support biometric keys.")
     }
 
     /// A service without biometric keys has none to check.
     /// - Throws: ``ErrorCode/authenticatorNotRegistered``.
-    public nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
+    public nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8])
+        async throws(IdentityFlowError) -> PinVerification
+    {
         throw IdentityFlowError(.authenticatorNotRegistered, "This identity service does not support biometric keys.")
     }
 
@@ -234,7 +251,9 @@ extension IdentityService {
 
     /// No identity app: the browser URL alone.
     /// - Returns: `nil`.
-    public nonisolated(nonsending) func appAuthorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL? { nil }
+    public nonisolated(nonsending) func appAuthorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError)
+        -> URL?
+    { nil }
 
     /// Accepts any `iss`: a service that cannot name its issuer has nothing to compare with.
     /// - Parameter issuer: The redirect's `iss` value, ignored.
@@ -242,7 +261,9 @@ extension IdentityService {
 
     /// A service without the password grant refuses it.
     /// - Throws: ``ErrorCode/featureNotSupported``.
-    public nonisolated(nonsending) func passwordGrant(login: String, password: Redacted<String>, scopes: [String]) async throws(IdentityFlowError) -> CredentialsOutcome {
+    public nonisolated(nonsending) func passwordGrant(login: String, password: Redacted<String>, scopes: [String]) async throws(IdentityFlowError)
+        -> CredentialsOutcome
+    {
         throw Self.unsupported("the password grant")
     }
 
@@ -254,27 +275,35 @@ extension IdentityService {
 
     /// A service without partial registration refuses it.
     /// - Throws: ``ErrorCode/featureNotSupported``.
-    public nonisolated(nonsending) func completePartialRegistration(stateKey: Redacted<String>, attributes: Redacted<[String: String]>,
-                                                                    request: AuthorizationRequest) async throws(IdentityFlowError) -> PartialRegistrationOutcome {
+    public nonisolated(nonsending) func completePartialRegistration(
+        stateKey: Redacted<String>, attributes: Redacted<[String: String]>,
+        request: AuthorizationRequest
+    ) async throws(IdentityFlowError) -> PartialRegistrationOutcome {
         throw Self.unsupported("partial registration")
     }
 
     /// A service without mobile authentication refuses to enrol.
     /// - Throws: ``ErrorCode/featureNotSupported``.
-    public nonisolated(nonsending) func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
-                                                                  accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    public nonisolated(nonsending) func enrolMobileAuthentication(
+        publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>
+    ) async throws(IdentityFlowError) {
         throw Self.unsupported("mobile authentication")
     }
 
     /// A service without mobile authentication refuses to enrol.
     /// - Throws: ``ErrorCode/featureNotSupported``.
-    public nonisolated(nonsending) func enrolPushMobileAuthentication(deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    public nonisolated(nonsending) func enrolPushMobileAuthentication(deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>)
+        async throws(IdentityFlowError)
+    {
         throw Self.unsupported("push mobile authentication")
     }
 
     /// A service without mobile authentication has no requests.
     /// - Throws: ``ErrorCode/featureNotSupported``.
-    public nonisolated(nonsending) func mobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> [MobileAuthRequest] {
+    public nonisolated(nonsending) func mobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization)
+        async throws(IdentityFlowError) -> [MobileAuthRequest]
+    {
         throw Self.unsupported("mobile authentication")
     }
 
@@ -286,14 +315,18 @@ extension IdentityService {
 
     /// A service without implicit authentication refuses to enrol.
     /// - Throws: ``ErrorCode/featureNotSupported``.
-    public nonisolated(nonsending) func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
-                                                                    accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    public nonisolated(nonsending) func enrolImplicitAuthentication(
+        publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>
+    ) async throws(IdentityFlowError) {
         throw Self.unsupported("implicit authentication")
     }
 
     /// A service without implicit authentication issues no implicit tokens.
     /// - Throws: ``ErrorCode/featureNotSupported``.
-    public nonisolated(nonsending) func implicitAccessToken(scopes: [String], for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> TokenSet {
+    public nonisolated(nonsending) func implicitAccessToken(scopes: [String], for profile: UserProfile, authorization: PinKeyAuthorization)
+        async throws(IdentityFlowError) -> TokenSet
+    {
         throw Self.unsupported("implicit authentication")
     }
 

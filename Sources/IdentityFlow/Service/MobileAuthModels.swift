@@ -52,8 +52,10 @@ public struct MobileAuthAnswer: Sendable, Hashable, CustomStringConvertible {
     ///   - proof: The mobile authentication key's signature.
     ///   - stepUp: The step-up proof, if any.
     ///   - stepUpAuthenticator: The step-up authenticator, if any.
-    public init(requestId: String, profile: UserProfile, accepted: Bool, proof: Redacted<[UInt8]>,
-                stepUp: PinKeyAuthorization? = nil, stepUpAuthenticator: Authenticator? = nil) {
+    public init(
+        requestId: String, profile: UserProfile, accepted: Bool, proof: Redacted<[UInt8]>,
+        stepUp: PinKeyAuthorization? = nil, stepUpAuthenticator: Authenticator? = nil
+    ) {
         self.requestId = requestId
         self.profile = profile
         self.accepted = accepted

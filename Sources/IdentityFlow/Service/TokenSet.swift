@@ -48,9 +48,10 @@ public struct TokenSet: Sendable, Hashable, Codable, CustomStringConvertible {
     ///   - expiresAt: When the access token expires.
     ///   - scopes: The scopes granted.
     public init(accessToken: String, refreshToken: String? = nil, idToken: String? = nil, expiresAt: Date? = nil, scopes: [String] = []) {
-        fields = Box(Fields(
-            accessToken: Redacted(accessToken), refreshToken: refreshToken.map(Redacted.init),
-            idToken: idToken.map(Redacted.init), expiresAt: expiresAt, scopes: scopes))
+        fields = Box(
+            Fields(
+                accessToken: Redacted(accessToken), refreshToken: refreshToken.map(Redacted.init),
+                idToken: idToken.map(Redacted.init), expiresAt: expiresAt, scopes: scopes))
     }
 
     /// Decodes a token set from the keys its properties are named after.

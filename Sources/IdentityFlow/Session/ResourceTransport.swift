@@ -46,7 +46,8 @@ public struct URLSessionTransport: ResourceTransport {
         }
         let response = try await transport.send(request)
         guard let url = response.url ?? request.url,
-              let http = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: response.headers) else {
+            let http = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: response.headers)
+        else {
             throw IdentityFlowError(.invalidServerResponse, "The answer was not an HTTP response.")
         }
         return (response.body, http)
@@ -59,9 +60,13 @@ public struct URLSessionTransport: ResourceTransport {
         case "https": return nil
         case "http" where HTTPServiceConfiguration.isLoopback(url.host): return nil
         case "http":
-            return IdentityFlowError(.insecureTransport, "The access token is sent over https only (or http to a loopback host), not plain http to \(url.host ?? "a URL without host"); nothing was sent.")
+            return IdentityFlowError(
+                .insecureTransport,
+                "The access token is sent over https only (or http to a loopback host), not plain http to \(url.host ?? "a URL without host"); nothing was sent."
+            )
         default:
-            return IdentityFlowError(.insecureTransport, "The access token is sent over https only (or http to a loopback host), not over '\(url.scheme ?? "")'; nothing was sent.")
+            return IdentityFlowError(
+                .insecureTransport, "The access token is sent over https only (or http to a loopback host), not over '\(url.scheme ?? "")'; nothing was sent.")
         }
     }
 }

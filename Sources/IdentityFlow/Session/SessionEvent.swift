@@ -42,7 +42,10 @@ public struct LaunchReport: Sendable, Hashable {
     ///   - reconciled: Whether the server was asked.
     ///   - resumableRegistrations: Registrations waiting for their redirect.
     ///   - unreadableStorageKeys: Keys of stored profiles that could not be read.
-    package init(profiles: Set<UserProfile>, removedProfiles: Set<UserProfile>, reconciled: Bool, resumableRegistrations: [ResumableRegistration] = [], unreadableStorageKeys: [String] = []) {
+    package init(
+        profiles: Set<UserProfile>, removedProfiles: Set<UserProfile>, reconciled: Bool, resumableRegistrations: [ResumableRegistration] = [],
+        unreadableStorageKeys: [String] = []
+    ) {
         self.profiles = profiles
         self.removedProfiles = removedProfiles
         self.reconciled = reconciled

@@ -91,7 +91,8 @@ extension UserClient {
         if let problem = IdTokenContinuity.problem(previous: current.idToken, refreshed: fresh.idToken) {
             // Tokens for someone else, or from elsewhere: never stored, never left live.
             await revokeUnused(fresh, flow: nil)
-            throw endSession(of: profile, because: IdentityFlowError(.invalidServerResponse, "The refresh was refused: \(problem) (OpenID Connect Core §12.2)."))
+            throw endSession(
+                of: profile, because: IdentityFlowError(.invalidServerResponse, "The refresh was refused: \(problem) (OpenID Connect Core §12.2)."))
         }
         // A refresh may omit the ID token; the session keeps the one it began with.
         if fresh.idToken == nil { fresh.idToken = current.idToken }

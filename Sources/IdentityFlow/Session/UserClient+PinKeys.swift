@@ -34,8 +34,10 @@ extension UserClient {
 
     /// Enrols a new PIN, authorized by the current PIN key (a v1 key authorizes the upgrade).
     /// - Returns: The new PIN key, for the session.
-    nonisolated(nonsending) func enrolNewPin(_ pin: Redacted<String>, for profile: UserProfile, currentKey: ProvenPinKey,
-                                             accessToken: Redacted<String>) async throws(IdentityFlowError) -> ProvenPinKey {
+    nonisolated(nonsending) func enrolNewPin(
+        _ pin: Redacted<String>, for profile: UserProfile, currentKey: ProvenPinKey,
+        accessToken: Redacted<String>
+    ) async throws(IdentityFlowError) -> ProvenPinKey {
         let stored = try storedProfile(profile)
         let deviceSecret: Redacted<[UInt8]>
         if let existing = stored.deviceSecret { deviceSecret = existing } else { deviceSecret = try PinProof.newDeviceSecret() }
@@ -49,7 +51,9 @@ extension UserClient {
     /// Creates the biometric key, registers it with the server under the PIN key's proof, and
     /// stores it as an item of its own that needs the user's presence. A failure to store it
     /// revokes it on the server.
-    nonisolated(nonsending) func registerBiometricKey(for profile: UserProfile, pinKey: ProvenPinKey, accessToken: Redacted<String>, flow: FlowID) async throws(IdentityFlowError) {
+    nonisolated(nonsending) func registerBiometricKey(for profile: UserProfile, pinKey: ProvenPinKey, accessToken: Redacted<String>, flow: FlowID)
+        async throws(IdentityFlowError)
+    {
         let biometric = try DeviceKey.random()
         let authorization = try await pinKeyAuthorization(.biometricEnrolment, for: profile, key: pinKey, publicKey: biometric.publicKey)
         try await service.enrolBiometricKey(biometric.publicKey, for: profile, authorization: authorization, accessToken: accessToken)
@@ -82,8 +86,10 @@ extension UserClient {
     /// (`docs/pin-proof.md`). A key that cannot prove the PIN (a biometric session, a v1 key
     /// outside the upgrade) is refused before anything is sent.
     /// - Throws: ``ErrorCode/pinProofRequired``; the challenge's errors.
-    nonisolated(nonsending) func pinKeyAuthorization(_ purpose: PinProof.Purpose, for profile: UserProfile, key: ProvenPinKey,
-                                                     publicKey: [UInt8] = []) async throws(IdentityFlowError) -> PinKeyAuthorization {
+    nonisolated(nonsending) func pinKeyAuthorization(
+        _ purpose: PinProof.Purpose, for profile: UserProfile, key: ProvenPinKey,
+        publicKey: [UInt8] = []
+    ) async throws(IdentityFlowError) -> PinKeyAuthorization {
         guard key.provesPin else { throw key.proofRequired }
         let nonce = try await service.pinLoginChallenge(for: profile).nonce
         return try key.authorization(for: purpose, profile: profile, nonce: nonce, publicKey: publicKey)
@@ -98,9 +104,11 @@ extension UserClient {
 
     /// A fresh challenge, refused when its parameters are out of bounds (11013); `nil` when the
     /// server no longer knows the profile.
-    nonisolated(nonsending) func challenge(for profile: UserProfile, speaking version: Int, derivesPinKey: Bool = true) async throws(IdentityFlowError) -> PinLoginChallenge? {
+    nonisolated(nonsending) func challenge(for profile: UserProfile, speaking version: Int, derivesPinKey: Bool = true) async throws(IdentityFlowError)
+        -> PinLoginChallenge?
+    {
         let challenge: PinLoginChallenge
-        do { challenge = try await service.pinLoginChallenge(for: profile) } catch where error.code == .userDeregistered {
+        do { challenge = try await service.pinLoginChallenge(for: profile) } catch  where error.code == .userDeregistered {
             return nil
         }
         if let refusal = PinProof.refusal(of: challenge, iterations: derivesPinKey ? configuration.acceptedPinKeyIterations : nil, version: version) {
@@ -111,19 +119,24 @@ extension UserClient {
 
     /// Sends an enrolment of a new PIN key; `authorize` makes the current key's proof over a
     /// fresh nonce and the new public key.
-    private nonisolated(nonsending) func enrol(_ pin: Redacted<String>, for profile: UserProfile, deviceSecret: Redacted<[UInt8]>, accessToken: Redacted<String>,
-                                              authorize: ([UInt8], [UInt8]) throws(IdentityFlowError) -> PinKeyAuthorization) async throws(IdentityFlowError) -> DeviceKey {
+    private nonisolated(nonsending) func enrol(
+        _ pin: Redacted<String>, for profile: UserProfile, deviceSecret: Redacted<[UInt8]>, accessToken: Redacted<String>,
+        authorize: ([UInt8], [UInt8]) throws(IdentityFlowError) -> PinKeyAuthorization
+    ) async throws(IdentityFlowError) -> DeviceKey {
         let (salt, key) = try PinProof.newPinKey(pin: pin, iterations: configuration.pinKeyIterations, deviceSecret: deviceSecret, profile: profile)
         let nonce = try await service.pinLoginChallenge(for: profile).nonce
-        let enrolment = PinEnrolment(profile: profile, salt: salt, iterations: configuration.pinKeyIterations, publicKey: key.publicKey,
-                                     authorization: try authorize(nonce, key.publicKey))
+        let enrolment = PinEnrolment(
+            profile: profile, salt: salt, iterations: configuration.pinKeyIterations, publicKey: key.publicKey,
+            authorization: try authorize(nonce, key.publicKey))
         _ = try await service.enrolPin(enrolment, accessToken: accessToken)
         return key
     }
 
     /// A v1 login: the v1 proof, then (once accepted) the upgrade to v2 with the same PIN. An
     /// upgrade that fails is logged and tried again at the next login; the login stands.
-    private nonisolated(nonsending) func checkLegacyPin(_ pin: Redacted<String>, for profile: UserProfile, challenge: PinLoginChallenge) async throws(IdentityFlowError) -> PinCheck {
+    private nonisolated(nonsending) func checkLegacyPin(_ pin: Redacted<String>, for profile: UserProfile, challenge: PinLoginChallenge)
+        async throws(IdentityFlowError) -> PinCheck
+    {
         let legacyKey = try LegacyPinProof.derivedKey(pin: pin, salt: challenge.salt, iterations: challenge.iterations)
         let proof = LegacyPinProof.proof(key: legacyKey, profile: profile, nonce: challenge.nonce)
         let verdict = try await service.verifyPinProof(proof, for: profile, nonce: challenge.nonce)

@@ -23,7 +23,7 @@ extension UserClient {
         do {
             let challenge = try await service.pinLoginChallenge(for: profile)
             return PinCounters(maxFailureCount: challenge.maxFailureCount, previousFailureCount: challenge.failureCount)
-        } catch where error.code == .userDeregistered {
+        } catch  where error.code == .userDeregistered {
             return nil
         }
     }

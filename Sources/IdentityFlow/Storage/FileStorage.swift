@@ -112,7 +112,8 @@ public final class FileStorage: SecureStorage {
     }
 
     private static func posixError(_ message: String, _ code: Int32) -> IdentityFlowError {
-        IdentityFlowError(.dataStorageNotAvailable, "\(message) (errno \(code)).",
-                          underlying: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))
+        IdentityFlowError(
+            .dataStorageNotAvailable, "\(message) (errno \(code)).",
+            underlying: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))
     }
 }

@@ -31,7 +31,9 @@ struct StoredProfile: Sendable, Hashable, Decodable {
     /// The authenticators registered: the PIN always, biometrics when a key is stored.
     var authenticators: [Authenticator] { hasBiometricKey || biometricKey != nil ? [.pin, .biometric] : [.pin] }
 
-    private enum CodingKeys: String, CodingKey { case profile, tokens, deviceSecret, hasBiometricKey, biometricKey, mobileAuthEnrolled, pushMobileAuthEnrolled, biometricRevocationPending }
+    private enum CodingKeys: String, CodingKey {
+        case profile, tokens, deviceSecret, hasBiometricKey, biometricKey, mobileAuthEnrolled, pushMobileAuthEnrolled, biometricRevocationPending
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -66,7 +68,10 @@ struct ProfileStore: Sendable {
                 profiles.append(try JSONDecoder().decode(StoredProfile.self, from: data))
             } catch {
                 unreadable.append(key)
-                logger.log(.error, "[\(ErrorCode.dataStorageNotAvailable.rawValue)] The stored profile under \(key) could not be read; start() reports it in LaunchReport.unreadableStorageKeys.")
+                logger.log(
+                    .error,
+                    "[\(ErrorCode.dataStorageNotAvailable.rawValue)] The stored profile under \(key) could not be read; start() reports it in LaunchReport.unreadableStorageKeys."
+                )
             }
         }
         return (profiles, unreadable)

@@ -103,7 +103,9 @@ public struct DemoScenario: Sendable {
 
     // MARK: - Registrations
 
-    private func registerThroughDelegate(client: UserClient, server: ReferenceIdentityService, transcript: DemoTranscript) async -> Result<RegistrationResult, IdentityFlowError> {
+    private func registerThroughDelegate(client: UserClient, server: ReferenceIdentityService, transcript: DemoTranscript) async -> Result<
+        RegistrationResult, IdentityFlowError
+    > {
         transcript.note("client.registerUser(delegate:) with no provider: the server's browser provider.")
         let answerer = DemoChallengeAnswerer(registration: .browser, server: server, browserUser: browserUser, answers: answers, transcript: transcript)
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<RegistrationResult, IdentityFlowError>, Never>) in
@@ -120,7 +122,9 @@ public struct DemoScenario: Sendable {
         return result
     }
 
-    private func registerThroughAsyncAPI(client: UserClient, provider: IdentityProvider, answerer: DemoChallengeAnswerer, transcript: DemoTranscript) async -> Result<RegistrationResult, IdentityFlowError> {
+    private func registerThroughAsyncAPI(client: UserClient, provider: IdentityProvider, answerer: DemoChallengeAnswerer, transcript: DemoTranscript) async
+        -> Result<RegistrationResult, IdentityFlowError>
+    {
         transcript.note("try await client.registerUser(with: \(provider.identifier), responder:)")
         let result: Result<RegistrationResult, IdentityFlowError>
         do {
@@ -194,11 +198,15 @@ public struct DemoScenario: Sendable {
             let kind = outcome.identityProvider.kind == .browser ? "browser" : "custom"
             switch outcome.result {
             case .success(let result):
-                rows.append([outcome.registration.rawValue, outcome.registration.api, "\(outcome.identityProvider.identifier) (\(kind))",
-                             "registered \(result.profile.profileId)", result.info.map { String($0.status) } ?? "none"])
+                rows.append([
+                    outcome.registration.rawValue, outcome.registration.api, "\(outcome.identityProvider.identifier) (\(kind))",
+                    "registered \(result.profile.profileId)", result.info.map { String($0.status) } ?? "none",
+                ])
             case .failure(let error):
-                rows.append([outcome.registration.rawValue, outcome.registration.api, "\(outcome.identityProvider.identifier) (\(kind))",
-                             "failed \(error.code) \(error.code.entry.name)", "-"])
+                rows.append([
+                    outcome.registration.rawValue, outcome.registration.api, "\(outcome.identityProvider.identifier) (\(kind))",
+                    "failed \(error.code) \(error.code.entry.name)", "-",
+                ])
             }
         }
         transcript.table(rows)
@@ -209,7 +217,10 @@ public struct DemoScenario: Sendable {
             ["state transitions", String(report.transitionCount)],
             ["mobile authentication", report.mobileAuthentication.map(Self.describe).joined(separator: ", ")],
             ["implicit token", report.implicitAuthentication.map { result in (try? result.get()).map { "scopes \($0.tokens.scopes)" } ?? "failed" } ?? "-"],
-            ["result", report.succeeded ? "both registrations succeeded, one request accepted, one denied, an implicit token issued" : "not every step succeeded"],
+            [
+                "result",
+                report.succeeded ? "both registrations succeeded, one request accepted, one denied, an implicit token issued" : "not every step succeeded",
+            ],
         ])
     }
 }

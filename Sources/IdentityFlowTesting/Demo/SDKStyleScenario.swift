@@ -48,65 +48,79 @@ public enum SDKStyleScenario: String, Sendable, CaseIterable {
         case .zephr:
             transcript.section("Partial registration: the provider needs the e-mail address")
             let attempts = ScriptedAttempts(["email": "alice@example.com"], then: ["email": "ada@example.com"])
-            try transcript.result(.success(await client.registerUser(responder: Narrator(transcript) { challenge in
-                switch challenge {
-                case .browserRegistration(let browser):
-                    browser.sender.respond(with: try server.logIn(at: browser.url, consent: .partial(identifier: "ada@example.com")), to: browser)
-                case .partialRegistration(let partial): partial.sender.respond(with: attempts.next(), to: partial)
-                case .createPin(let create): create.sender.respond(with: "24680", to: create)
-                default: challenge.cancel()
-                }
-            })))
+            try transcript.result(
+                .success(
+                    await client.registerUser(
+                        responder: Narrator(transcript) { challenge in
+                            switch challenge {
+                            case .browserRegistration(let browser):
+                                browser.sender.respond(with: try server.logIn(at: browser.url, consent: .partial(identifier: "ada@example.com")), to: browser)
+                            case .partialRegistration(let partial): partial.sender.respond(with: attempts.next(), to: partial)
+                            case .createPin(let create): create.sender.respond(with: "24680", to: create)
+                            default: challenge.cancel()
+                            }
+                        })))
         case .sevenPass:
             let provider = server.addCredentialsProvider(id: "seven-pass", name: "7Pass")
             server.setPassword("correct horse", for: "carol")
             server.requireInteraction(for: "carol")
             transcript.section("Login and password, then interaction_required in the browser")
             let passwords = ScriptedAttempts("wrong horse", then: "correct horse")
-            try transcript.result(.success(await client.registerUser(with: provider, responder: Narrator(transcript) { challenge in
-                switch challenge {
-                case .credentials(let credentials): credentials.sender.respond(withLogin: "carol", password: passwords.next(), to: credentials)
-                case .browserRegistration(let browser): browser.sender.respond(with: try server.logIn(at: browser.url), to: browser)
-                case .createPin(let create): create.sender.respond(with: "24680", to: create)
-                default: challenge.cancel()
-                }
-            })))
+            try transcript.result(
+                .success(
+                    await client.registerUser(
+                        with: provider,
+                        responder: Narrator(transcript) { challenge in
+                            switch challenge {
+                            case .credentials(let credentials): credentials.sender.respond(withLogin: "carol", password: passwords.next(), to: credentials)
+                            case .browserRegistration(let browser): browser.sender.respond(with: try server.logIn(at: browser.url), to: browser)
+                            case .createPin(let create): create.sender.respond(with: "24680", to: create)
+                            default: challenge.cancel()
+                            }
+                        })))
             transcript.section("Social login: a Google token exchanged (RFC 8693)")
             server.addExternalToken("google-demo-token", provider: "google", for: "dave")
-            try transcript.result(.success(await client.registerUser(exchanging: ExternalToken(provider: "google", token: "google-demo-token"),
-                                                                     responder: Narrator(transcript) { challenge in
-                if case .createPin(let create) = challenge { create.sender.respond(with: "24680", to: create) } else { challenge.cancel() }
-            })))
+            try transcript.result(
+                .success(
+                    await client.registerUser(
+                        exchanging: ExternalToken(provider: "google", token: "google-demo-token"),
+                        responder: Narrator(transcript) { challenge in
+                            if case .createPin(let create) = challenge { create.sender.respond(with: "24680", to: create) } else { challenge.cancel() }
+                        })))
         case .grab:
             server.offersAppLogin = true
             transcript.section("App-to-app login: the identity app's URL is opened")
-            let registered = try await client.registerUser(responder: Narrator(transcript) { challenge in
-                switch challenge {
-                case .browserRegistration(let browser):
-                    let app = browser.appURL ?? browser.url
-                    transcript.line("host", "the identity app is installed: open \(app.scheme ?? "")://…")
-                    browser.sender.respond(with: try server.logIn(at: app), to: browser)
-                case .createPin(let create): create.sender.respond(with: "24680", to: create)
-                default: challenge.cancel()
-                }
-            })
+            let registered = try await client.registerUser(
+                responder: Narrator(transcript) { challenge in
+                    switch challenge {
+                    case .browserRegistration(let browser):
+                        let app = browser.appURL ?? browser.url
+                        transcript.line("host", "the identity app is installed: open \(app.scheme ?? "")://…")
+                        browser.sender.respond(with: try server.logIn(at: app), to: browser)
+                    case .createPin(let create): create.sender.respond(with: "24680", to: create)
+                    default: challenge.cancel()
+                    }
+                })
             transcript.result(.success(registered))
             transcript.section("Login with a valid session: no challenge (reusesValidSession)")
             let login = try await client.authenticateUser(registered.profile, responder: Narrator(transcript) { $0.cancel() })
             transcript.line("result", "logged in \(login.profile.profileId) without a challenge")
         case .schibsted:
             transcript.section("Ephemeral browser session; a BankID return is ignored")
-            try transcript.result(.success(await client.registerUser(responder: Narrator(transcript) { challenge in
-                switch challenge {
-                case .browserRegistration(let browser):
-                    transcript.line("host", "prefersEphemeralSession: \(browser.prefersEphemeralSession)")
-                    let bankID = URL(string: "identityflow-demo:/bankId")!
-                    transcript.line("host", "BankID returns to \(bankID): taken and ignored = \(browser.sender.respond(with: bankID, to: browser))")
-                    browser.sender.respond(with: try server.logIn(at: browser.url), to: browser)
-                case .createPin(let create): create.sender.respond(with: "24680", to: create)
-                default: challenge.cancel()
-                }
-            })))
+            try transcript.result(
+                .success(
+                    await client.registerUser(
+                        responder: Narrator(transcript) { challenge in
+                            switch challenge {
+                            case .browserRegistration(let browser):
+                                transcript.line("host", "prefersEphemeralSession: \(browser.prefersEphemeralSession)")
+                                let bankID = URL(string: "identityflow-demo:/bankId")!
+                                transcript.line("host", "BankID returns to \(bankID): taken and ignored = \(browser.sender.respond(with: bankID, to: browser))")
+                                browser.sender.respond(with: try server.logIn(at: browser.url), to: browser)
+                            case .createPin(let create): create.sender.respond(with: "24680", to: create)
+                            default: challenge.cancel()
+                            }
+                        })))
         }
     }
 }

@@ -49,7 +49,9 @@ extension ReferenceIdentityService {
     }
 
     /// Checks a login and password.
-    public nonisolated(nonsending) func passwordGrant(login: String, password: Redacted<String>, scopes: [String]) async throws(IdentityFlowError) -> CredentialsOutcome {
+    public nonisolated(nonsending) func passwordGrant(login: String, password: Redacted<String>, scopes: [String]) async throws(IdentityFlowError)
+        -> CredentialsOutcome
+    {
         try await enter(.passwordGrant)
         return state.withLock { state in
             guard let expected = state.passwords[login], LegacyPinProof.constantTimeEquals(Array(expected.utf8), Array(password.value.utf8)) else {

@@ -17,8 +17,10 @@ extension ReferenceIdentityService {
     /// - Returns: The push (what the host hands to ``UserClient/handleMobileAuthRequest(_:delegate:)``).
     /// - Throws: ``ErrorCode/mobileAuthNotEnrolled`` for a profile that is not enrolled.
     @discardableResult
-    public func sendMobileAuthRequest(to profile: UserProfile, message: String, type: MobileAuthType = .confirmation,
-                                      expiresIn: TimeInterval = 300) throws(IdentityFlowError) -> MobileAuthPush {
+    public func sendMobileAuthRequest(
+        to profile: UserProfile, message: String, type: MobileAuthType = .confirmation,
+        expiresIn: TimeInterval = 300
+    ) throws(IdentityFlowError) -> MobileAuthPush {
         let request = try newRequest(for: profile, message: message, type: type, expiresIn: expiresIn, otp: nil)
         let push = MobileAuthPush(requestId: request.id, userProfile: profile)
         state.withLock { state in
@@ -36,8 +38,10 @@ extension ReferenceIdentityService {
     ///   - expiresIn: Seconds until the server stops taking an answer.
     /// - Returns: The one-time code.
     /// - Throws: ``ErrorCode/mobileAuthNotEnrolled`` for a profile that is not enrolled.
-    public func createMobileAuthOTP(for profile: UserProfile, message: String, type: MobileAuthType = .confirmation,
-                                    expiresIn: TimeInterval = 300) throws(IdentityFlowError) -> String {
+    public func createMobileAuthOTP(
+        for profile: UserProfile, message: String, type: MobileAuthType = .confirmation,
+        expiresIn: TimeInterval = 300
+    ) throws(IdentityFlowError) -> String {
         let otp = try MobileAuthOTP.make(for: profile)
         _ = try newRequest(for: profile, message: message, type: type, expiresIn: expiresIn, otp: otp)
         return otp
@@ -78,8 +82,10 @@ extension ReferenceIdentityService {
         state.withLock { $0.implicitKeys[profile.profileId] != nil }
     }
 
-    private func newRequest(for profile: UserProfile, message: String, type: MobileAuthType, expiresIn: TimeInterval,
-                            otp: String?) throws(IdentityFlowError) -> MobileAuthRequest {
+    private func newRequest(
+        for profile: UserProfile, message: String, type: MobileAuthType, expiresIn: TimeInterval,
+        otp: String?
+    ) throws(IdentityFlowError) -> MobileAuthRequest {
         let nonce: [UInt8]
         do { nonce = try SecureRandom.bytes(count: 32) } catch { throw IdentityFlowError(.unknown, underlying: error) }
         let expiresAt = now().addingTimeInterval(expiresIn)
@@ -87,8 +93,9 @@ extension ReferenceIdentityService {
             guard state.mobileAuth[profile.profileId] != nil else {
                 throw IdentityFlowError(.mobileAuthNotEnrolled, "The reference server holds no mobile authentication key for \(profile.profileId).")
             }
-            let request = MobileAuthRequest(id: "mar-" + state.nextSerial(), userProfile: profile, message: message, type: type,
-                                            expiresAt: expiresAt, nonce: nonce)
+            let request = MobileAuthRequest(
+                id: "mar-" + state.nextSerial(), userProfile: profile, message: message, type: type,
+                expiresAt: expiresAt, nonce: nonce)
             state.mobileAuthRequests[request.id] = ServerState.MobileAuthEntry(request: request, otp: otp, accepted: nil)
             return request
         }
@@ -97,8 +104,10 @@ extension ReferenceIdentityService {
     // MARK: - IdentityService
 
     /// Registers the profile's mobile authentication key; the access token must be its user's.
-    public nonisolated(nonsending) func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
-                                                                  accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    public nonisolated(nonsending) func enrolMobileAuthentication(
+        publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>
+    ) async throws(IdentityFlowError) {
         try await enter(.enrolMobileAuthentication)
         try enrolDeviceKey(publicKey, of: profile, purpose: .mobileAuthEnrolment, authorization: authorization, accessToken: accessToken) { state in
             state.mobileAuth[profile.profileId] = ServerState.MobileAuthEnrolment(publicKey: publicKey, pushToken: nil)
@@ -106,7 +115,9 @@ extension ReferenceIdentityService {
     }
 
     /// Records the device's push token for an enrolled profile.
-    public nonisolated(nonsending) func enrolPushMobileAuthentication(deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    public nonisolated(nonsending) func enrolPushMobileAuthentication(deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>)
+        async throws(IdentityFlowError)
+    {
         try await enter(.enrolPushMobileAuthentication)
         let date = now()
         try state.withLock { state throws(IdentityFlowError) in
@@ -119,7 +130,9 @@ extension ReferenceIdentityService {
     }
 
     /// Returns open requests for a lookup signed by the profile's mobile authentication key.
-    public nonisolated(nonsending) func mobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> [MobileAuthRequest] {
+    public nonisolated(nonsending) func mobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization)
+        async throws(IdentityFlowError) -> [MobileAuthRequest]
+    {
         try await enter(.mobileAuthRequests)
         let date = now()
         return try state.withLock { state throws(IdentityFlowError) in
@@ -175,8 +188,10 @@ extension ReferenceIdentityService {
     }
 
     /// Registers the profile's implicit authentication key; the access token must be its user's.
-    public nonisolated(nonsending) func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
-                                                                    accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    public nonisolated(nonsending) func enrolImplicitAuthentication(
+        publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>
+    ) async throws(IdentityFlowError) {
         try await enter(.enrolImplicitAuthentication)
         try enrolDeviceKey(publicKey, of: profile, purpose: .implicitEnrolment, authorization: authorization, accessToken: accessToken) {
             $0.implicitKeys[profile.profileId] = publicKey
@@ -184,7 +199,9 @@ extension ReferenceIdentityService {
     }
 
     /// Issues an access token (no refresh token) for implicit scopes, on the implicit key's signature.
-    public nonisolated(nonsending) func implicitAccessToken(scopes: [String], for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> TokenSet {
+    public nonisolated(nonsending) func implicitAccessToken(scopes: [String], for profile: UserProfile, authorization: PinKeyAuthorization)
+        async throws(IdentityFlowError) -> TokenSet
+    {
         try await enter(.implicitAccessToken)
         let expiresAt = now().addingTimeInterval(state.withLock { $0.accessTokenLifetime })
         return try state.withLock { state throws(IdentityFlowError) in
@@ -211,8 +228,10 @@ extension ReferenceIdentityService {
     /// Checks the token is the profile's user's (never an implicit one), the key a P-256 point
     /// and the PIN key's proof over a fresh nonce and the key (a wrong one counted), then stores
     /// it with `store`.
-    private func enrolDeviceKey(_ publicKey: [UInt8], of profile: UserProfile, purpose: PinProof.Purpose, authorization: PinKeyAuthorization,
-                                accessToken: Redacted<String>, store: (inout ServerState) -> Void) throws(IdentityFlowError) {
+    private func enrolDeviceKey(
+        _ publicKey: [UInt8], of profile: UserProfile, purpose: PinProof.Purpose, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>, store: (inout ServerState) -> Void
+    ) throws(IdentityFlowError) {
         let date = now()
         try state.withLock { state throws(IdentityFlowError) in
             _ = try state.enrolment(of: profile, boundTo: accessToken, at: date, required: true)

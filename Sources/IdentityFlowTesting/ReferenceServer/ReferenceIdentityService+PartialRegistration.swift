@@ -7,13 +7,15 @@ extension ReferenceIdentityService {
     /// Completes a partial registration: the PKCE verifier must match the browser step's
     /// challenge; `email` is required, a `@blocked.example` address is refused, and so is the
     /// address of a user the server knows. Success creates the user and issues tokens.
-    public nonisolated(nonsending) func completePartialRegistration(stateKey: Redacted<String>, attributes: Redacted<[String: String]>,
-                                                                    request: AuthorizationRequest) async throws(IdentityFlowError) -> PartialRegistrationOutcome {
+    public nonisolated(nonsending) func completePartialRegistration(
+        stateKey: Redacted<String>, attributes: Redacted<[String: String]>,
+        request: AuthorizationRequest
+    ) async throws(IdentityFlowError) -> PartialRegistrationOutcome {
         try await enter(.completePartialRegistration)
         let date = now()
         return try state.withLock { state throws(IdentityFlowError) in
             guard let pending = state.partialGrants[stateKey.value], pending.expiresAt > date,
-                  PKCE.challenge(for: request.codeVerifier.value) == pending.grant.codeChallenge, pending.grant.redirectURI == request.redirectURI
+                PKCE.challenge(for: request.codeVerifier.value) == pending.grant.codeChallenge, pending.grant.redirectURI == request.redirectURI
             else {
                 state.partialGrants[stateKey.value] = nil
                 throw IdentityFlowError(.partialRegistrationExpired, "The reference server has no partial registration for this state key and verifier.")

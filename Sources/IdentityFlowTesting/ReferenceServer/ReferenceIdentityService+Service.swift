@@ -11,7 +11,10 @@ extension ReferenceIdentityService {
     /// An authorization URL under ``authorizationEndpoint`` carrying the request's parameters.
     public nonisolated(nonsending) func authorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL {
         try await enter(.authorizationURL)
-        guard provider.kind == .tokenExchange || (provider.kind != .custom(.oneStep) && provider.kind != .custom(.twoStep) && state.withLock({ $0.providers.contains(provider) })) else {
+        guard
+            provider.kind == .tokenExchange
+                || (provider.kind != .custom(.oneStep) && provider.kind != .custom(.twoStep) && state.withLock({ $0.providers.contains(provider) }))
+        else {
             throw IdentityFlowError(.invalidIdentityProvider, "The reference server has no browser provider \(provider.identifier).")
         }
         guard let url = Self.authorizationURL(at: Self.authorizationEndpoint, request: request) else {
@@ -21,22 +24,26 @@ extension ReferenceIdentityService {
     }
 
     /// The same request for the reference identity app, when ``offersAppLogin`` is on.
-    public nonisolated(nonsending) func appAuthorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL? {
+    public nonisolated(nonsending) func appAuthorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError)
+        -> URL?
+    {
         guard provider.kind == .browser, state.withLock({ $0.offersAppLogin }) else { return nil }
         return Self.authorizationURL(at: Self.appAuthorizationEndpoint, request: request)
     }
 
     private static func authorizationURL(at endpoint: URL, request: AuthorizationRequest) -> URL? {
-        URLQuery.url(endpoint, appending: [
-            ("response_type", "code"),
-            ("client_id", "identityflow-reference"),
-            ("redirect_uri", request.redirectURI.absoluteString),
-            ("scope", request.scopes.joined(separator: " ")),
-            ("state", request.state.value),
-            ("nonce", request.nonce.value),
-            ("code_challenge", request.codeChallenge),
-            ("code_challenge_method", request.codeChallengeMethod),
-        ] + (request.autologinToken.map { [("autologin_token", $0.value)] } ?? []))
+        URLQuery.url(
+            endpoint,
+            appending: [
+                ("response_type", "code"),
+                ("client_id", "identityflow-reference"),
+                ("redirect_uri", request.redirectURI.absoluteString),
+                ("scope", request.scopes.joined(separator: " ")),
+                ("state", request.state.value),
+                ("nonce", request.nonce.value),
+                ("code_challenge", request.codeChallenge),
+                ("code_challenge_method", request.codeChallengeMethod),
+            ] + (request.autologinToken.map { [("autologin_token", $0.value)] } ?? []))
     }
 
     /// Refuses an authorization response whose `iss` is not ``issuer`` (RFC 9207); one without
@@ -51,14 +58,18 @@ extension ReferenceIdentityService {
         try await enter(.exchangeCode)
         return try state.withLock { state throws(IdentityFlowError) in
             guard let grant = state.grants.removeValue(forKey: code.value) else { throw Self.invalidGrant("The code is unknown or was used before.") }
-            guard PKCE.challenge(for: request.codeVerifier.value) == grant.codeChallenge else { throw Self.invalidGrant("The PKCE verifier does not match the challenge.") }
+            guard PKCE.challenge(for: request.codeVerifier.value) == grant.codeChallenge else {
+                throw Self.invalidGrant("The PKCE verifier does not match the challenge.")
+            }
             guard grant.redirectURI == request.redirectURI else { throw Self.invalidGrant("The redirect URI differs from the one authorized.") }
             return issueTokens(for: grant.user, scopes: grant.scopes, in: &state)
         }
     }
 
     /// Runs the provider's script for the init step and opens a session on success.
-    public nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
+    public nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError)
+        -> CustomRegistrationAnswer
+    {
         try await enter(.initCustomRegistration)
         let script = try script(for: provider)
         let info = try Self.info(from: script(.initialization, data.value))
@@ -71,7 +82,9 @@ extension ReferenceIdentityService {
     }
 
     /// Runs the provider's script for the finish step; on 2xxx creates a user and issues tokens.
-    public nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
+    public nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>)
+        async throws(IdentityFlowError) -> CustomRegistrationAnswer
+    {
         try await enter(.completeCustomRegistration)
         let script = try script(for: provider)
         if provider.kind == .custom(.twoStep) {
@@ -100,7 +113,9 @@ extension ReferenceIdentityService {
     /// token of a sign-in no profile is bound to yet, and binds it; a profile that has a PIN is
     /// re-enrolled only with a proof by its current key (`docs/pin-proof.md`); a wrong one is
     /// counted like a wrong PIN.
-    public nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt {
+    public nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError)
+        -> PinEnrolmentReceipt
+    {
         try await enter(.enrolPin)
         let date = now()
         return try state.withLock { state throws(IdentityFlowError) in
@@ -119,16 +134,22 @@ extension ReferenceIdentityService {
                 let valid: Bool
                 switch existing.verifier {
                 case .v2(let publicKey):
-                    valid = DeviceKey.verify(authorization.proof.value, of: PinProof.message(PinProof.Purpose.change.rawValue, profile: profile, nonce: authorization.nonce,
-                                                                                             subject: enrolment.publicKey), publicKey: publicKey)
+                    valid = DeviceKey.verify(
+                        authorization.proof.value,
+                        of: PinProof.message(
+                            PinProof.Purpose.change.rawValue, profile: profile, nonce: authorization.nonce,
+                            subject: enrolment.publicKey), publicKey: publicKey)
                 case .v1(let verifier):
-                    valid = LegacyPinProof.constantTimeEquals(authorization.proof.value, LegacyPinProof.upgradeProof(
-                        key: verifier, profile: profile, nonce: authorization.nonce, publicKey: enrolment.publicKey))
+                    valid = LegacyPinProof.constantTimeEquals(
+                        authorization.proof.value,
+                        LegacyPinProof.upgradeProof(
+                            key: verifier, profile: profile, nonce: authorization.nonce, publicKey: enrolment.publicKey))
                 }
                 guard valid else { throw Self.wrongProof(state.countWrongProof(of: profile), profile: profile) }
             } else {
                 guard let family = try state.bearer(accessToken, at: date).family, state.boundFamilies[family] == nil else {
-                    throw ServerState.tokenNotAllowed("A first PIN enrolment needs the access token of the sign-in that just happened; this one's sign-in is bound to a profile already.")
+                    throw ServerState.tokenNotAllowed(
+                        "A first PIN enrolment needs the access token of the sign-in that just happened; this one's sign-in is bound to a profile already.")
                 }
                 state.boundFamilies[family] = profile.profileId
             }
@@ -148,14 +169,17 @@ extension ReferenceIdentityService {
             guard let enrolment = state.enrolments[profile.profileId] else { throw Self.unknownProfile(profile) }
             state.nonces[nonce] = profile.profileId
             let version = if case .v1 = enrolment.verifier { 1 } else { 2 }
-            return PinLoginChallenge(nonce: nonce, salt: enrolment.salt, iterations: enrolment.iterations,
-                                     maxFailureCount: state.maxPinFailures, failureCount: enrolment.failureCount, version: version)
+            return PinLoginChallenge(
+                nonce: nonce, salt: enrolment.salt, iterations: enrolment.iterations,
+                maxFailureCount: state.maxPinFailures, failureCount: enrolment.failureCount, version: version)
         }
     }
 
     /// Checks a PIN proof (a v2 signature, or a v1 profile's HMAC); counts wrong ones and
     /// deregisters at the limit. A malformed proof is refused without counting.
-    public nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
+    public nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError)
+        -> PinVerification
+    {
         try await enter(.verifyPinProof)
         return try state.withLock { state throws(IdentityFlowError) in
             try state.consumeNonce(nonce, of: profile)
@@ -164,7 +188,8 @@ extension ReferenceIdentityService {
             switch enrolment.verifier {
             case .v2(let publicKey):
                 guard DeviceKey.isWellFormedSignature(proof.value) else { throw Self.invalidRequest("The proof is not a P-256 signature.") }
-                valid = DeviceKey.verify(proof.value, of: PinProof.message(PinProof.Purpose.login.rawValue, profile: profile, nonce: nonce), publicKey: publicKey)
+                valid = DeviceKey.verify(
+                    proof.value, of: PinProof.message(PinProof.Purpose.login.rawValue, profile: profile, nonce: nonce), publicKey: publicKey)
             case .v1(let verifier):
                 guard proof.value.count == LegacyPinProof.keyLength else { throw Self.invalidRequest("The proof is not 32 bytes.") }
                 valid = LegacyPinProof.constantTimeEquals(LegacyPinProof.proof(key: verifier, profile: profile, nonce: nonce).value, proof.value)
@@ -175,8 +200,10 @@ extension ReferenceIdentityService {
 
     /// Registers the profile's biometric public key under a proof by its PIN key; a wrong proof
     /// is counted like a wrong PIN.
-    public nonisolated(nonsending) func enrolBiometricKey(_ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
-                                                          accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    public nonisolated(nonsending) func enrolBiometricKey(
+        _ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>
+    ) async throws(IdentityFlowError) {
         try await enter(.enrolBiometricKey)
         let date = now()
         try state.withLock { state throws(IdentityFlowError) in
@@ -188,7 +215,9 @@ extension ReferenceIdentityService {
     }
 
     /// Checks a proof by the profile's biometric key; counts wrong ones like wrong PINs.
-    public nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
+    public nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8])
+        async throws(IdentityFlowError) -> PinVerification
+    {
         try await enter(.verifyBiometricProof)
         return try state.withLock { state throws(IdentityFlowError) in
             try state.consumeNonce(nonce, of: profile)
@@ -281,8 +310,10 @@ extension ReferenceIdentityService {
 
     /// Checks a proof by the profile's current (v2) PIN key over a fresh nonce and `subject` for
     /// `purpose`; a wrong one is counted like a wrong PIN.
-    static func checkPinKeyProof(_ authorization: PinKeyAuthorization, for purpose: PinProof.Purpose, subject: [UInt8], of profile: UserProfile,
-                                 in state: inout ServerState) throws(IdentityFlowError) {
+    static func checkPinKeyProof(
+        _ authorization: PinKeyAuthorization, for purpose: PinProof.Purpose, subject: [UInt8], of profile: UserProfile,
+        in state: inout ServerState
+    ) throws(IdentityFlowError) {
         guard let enrolment = state.enrolments[profile.profileId] else { throw unknownProfile(profile) }
         guard DeviceKey.isWellFormedSignature(authorization.proof.value) else { throw invalidRequest("The proof is not a P-256 signature.") }
         guard case .v2(let pinKey) = enrolment.verifier else { throw invalidRequest("The profile's PIN is not v2 yet.") }

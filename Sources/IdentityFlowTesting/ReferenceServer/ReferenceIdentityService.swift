@@ -85,8 +85,10 @@ public final class ReferenceIdentityService: IdentityService {
     ///   - user: The user it belongs to.
     ///   - salt: The v1 salt.
     ///   - iterations: The v1 iteration count.
-    public func enrolLegacyPin(_ pin: String, for profile: UserProfile, user: String = "alice",
-                               salt: [UInt8] = Array(0..<16), iterations: Int = 16) throws(IdentityFlowError) {
+    public func enrolLegacyPin(
+        _ pin: String, for profile: UserProfile, user: String = "alice",
+        salt: [UInt8] = Array(0..<16), iterations: Int = 16
+    ) throws(IdentityFlowError) {
         let verifier = try LegacyPinProof.derivedKey(pin: Redacted(pin), salt: salt, iterations: iterations)
         state.withLock { state in
             state.users.insert(user)
@@ -157,9 +159,11 @@ public final class ReferenceIdentityService: IdentityService {
     public func logIn(at url: URL, as username: String = "alice", consent: Consent = .allow) throws(IdentityFlowError) -> URL {
         let items = URLQuery.items(of: url) ?? []
         func query(_ name: String) -> String? { items.last { $0.name == name }.map { $0.value ?? "" } }
-        guard url.absoluteString.hasPrefix(Self.authorizationEndpoint.absoluteString) || url.absoluteString.hasPrefix(Self.appAuthorizationEndpoint.absoluteString),
-              let redirect = query("redirect_uri").flatMap(URL.init(string:)),
-              let challenge = query("code_challenge"), query("code_challenge_method") == "S256"
+        guard
+            url.absoluteString.hasPrefix(Self.authorizationEndpoint.absoluteString)
+                || url.absoluteString.hasPrefix(Self.appAuthorizationEndpoint.absoluteString),
+            let redirect = query("redirect_uri").flatMap(URL.init(string:)),
+            let challenge = query("code_challenge"), query("code_challenge_method") == "S256"
         else { throw IdentityFlowError(.requestInvalid, "Not an authorization URL of this reference server.") }
         var answer: [(name: String, value: String)] = []
         switch consent {

@@ -27,7 +27,8 @@ public final class ReferenceResourceServer: ResourceTransport {
         let accepted = identityService.acceptsAccessToken(token)
         served.withLock { accepted ? ($0.accepted += 1) : ($0.refused += 1) }
         let url = request.url ?? URL(string: "https://resource.identityflow.invalid")!
-        guard let response = HTTPURLResponse(url: url, statusCode: accepted ? 200 : 401, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "text/plain"]) else {
+        guard let response = HTTPURLResponse(url: url, statusCode: accepted ? 200 : 401, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "text/plain"])
+        else {
             throw IdentityFlowError(.unknown, "Could not build the test response.")
         }
         return (Data((accepted ? "ok" : "unauthorized").utf8), response)

@@ -46,7 +46,8 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
     public static func browserRegistration(_ action: ScriptAction<BrowserRegistrationChallenge, URL>, expecting error: ErrorCode? = nil) -> ScriptStep {
         ScriptStep(kind: .browserRegistration, expectedError: error) { challenge, responder in
             guard case .browserRegistration(let browser) = challenge else { return "" }
-            return try responder.apply(action, to: browser, wrapped: challenge, answer: { browser.sender.respond(with: $0, to: browser) }, cancel: { browser.sender.cancel(browser) })
+            return try responder.apply(
+                action, to: browser, wrapped: challenge, answer: { browser.sender.respond(with: $0, to: browser) }, cancel: { browser.sender.cancel(browser) })
         }
     }
 
@@ -76,7 +77,8 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
     public static func createPin(_ action: ScriptAction<CreatePinChallenge, String>, expecting error: ErrorCode? = nil) -> ScriptStep {
         ScriptStep(kind: .createPin, expectedError: error) { challenge, responder in
             guard case .createPin(let create) = challenge else { return "" }
-            return try responder.apply(action, to: create, wrapped: challenge, answer: { create.sender.respond(with: $0, to: create) }, cancel: { create.sender.cancel(create) })
+            return try responder.apply(
+                action, to: create, wrapped: challenge, answer: { create.sender.respond(with: $0, to: create) }, cancel: { create.sender.cancel(create) })
         }
     }
 
@@ -88,7 +90,8 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
     public static func pin(_ action: ScriptAction<PinChallenge, String>, expecting error: ErrorCode? = nil) -> ScriptStep {
         ScriptStep(kind: .pin, expectedError: error) { challenge, responder in
             guard case .pin(let pin) = challenge else { return "" }
-            return try responder.apply(action, to: pin, wrapped: challenge, answer: { pin.sender.respond(with: $0, to: pin) }, cancel: { pin.sender.cancel(pin) })
+            return try responder.apply(
+                action, to: pin, wrapped: challenge, answer: { pin.sender.respond(with: $0, to: pin) }, cancel: { pin.sender.cancel(pin) })
         }
     }
 
@@ -98,13 +101,15 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
     public static func biometric(_ action: ScriptAction<BiometricChallenge, BiometricAnswer>) -> ScriptStep {
         ScriptStep(kind: .biometric, expectedError: nil) { challenge, responder in
             guard case .biometric(let biometric) = challenge else { return "" }
-            return try responder.apply(action, to: biometric, wrapped: challenge, answer: { verdict in
-                switch verdict {
-                case .confirmed: biometric.sender.respond(to: biometric)
-                case .pinFallback: biometric.sender.respondWithPinFallback(to: biometric)
-                case .failed: biometric.sender.reportFailure(for: biometric)
-                }
-            }, cancel: { biometric.sender.cancel(biometric) })
+            return try responder.apply(
+                action, to: biometric, wrapped: challenge,
+                answer: { verdict in
+                    switch verdict {
+                    case .confirmed: biometric.sender.respond(to: biometric)
+                    case .pinFallback: biometric.sender.respondWithPinFallback(to: biometric)
+                    case .failed: biometric.sender.reportFailure(for: biometric)
+                    }
+                }, cancel: { biometric.sender.cancel(biometric) })
         }
     }
 
@@ -114,8 +119,9 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
     public static func mobileAuthConfirmation(_ action: ScriptAction<MobileAuthConfirmationChallenge, Bool>) -> ScriptStep {
         ScriptStep(kind: .mobileAuthConfirmation, expectedError: nil) { challenge, responder in
             guard case .mobileAuthConfirmation(let confirmation) = challenge else { return "" }
-            return try responder.apply(action, to: confirmation, wrapped: challenge, answer: { confirmation.sender.respond(with: $0, to: confirmation) },
-                                       cancel: { confirmation.sender.cancel(confirmation) })
+            return try responder.apply(
+                action, to: confirmation, wrapped: challenge, answer: { confirmation.sender.respond(with: $0, to: confirmation) },
+                cancel: { confirmation.sender.cancel(confirmation) })
         }
     }
 
@@ -124,12 +130,15 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
     ///   - action: What to do; the answer is the login and the password.
     ///   - error: The error code it must carry (`nil`: none).
     /// - Returns: The step.
-    public static func credentials(_ action: ScriptAction<CredentialsChallenge, (login: String, password: String)>, expecting error: ErrorCode? = nil) -> ScriptStep {
+    public static func credentials(_ action: ScriptAction<CredentialsChallenge, (login: String, password: String)>, expecting error: ErrorCode? = nil)
+        -> ScriptStep
+    {
         ScriptStep(kind: .credentials, expectedError: error) { challenge, responder in
             guard case .credentials(let credentials) = challenge else { return "" }
-            return try responder.apply(action, to: credentials, wrapped: challenge,
-                                       answer: { credentials.sender.respond(withLogin: $0.login, password: $0.password, to: credentials) },
-                                       cancel: { credentials.sender.cancel(credentials) })
+            return try responder.apply(
+                action, to: credentials, wrapped: challenge,
+                answer: { credentials.sender.respond(withLogin: $0.login, password: $0.password, to: credentials) },
+                cancel: { credentials.sender.cancel(credentials) })
         }
     }
 
@@ -138,18 +147,22 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
     ///   - action: What to do; the answer is the attributes.
     ///   - error: The error code it must carry (`nil`: none).
     /// - Returns: The step.
-    public static func partialRegistration(_ action: ScriptAction<PartialRegistrationChallenge, [String: String]>, expecting error: ErrorCode? = nil) -> ScriptStep {
+    public static func partialRegistration(_ action: ScriptAction<PartialRegistrationChallenge, [String: String]>, expecting error: ErrorCode? = nil)
+        -> ScriptStep
+    {
         ScriptStep(kind: .partialRegistration, expectedError: error) { challenge, responder in
             guard case .partialRegistration(let partial) = challenge else { return "" }
-            return try responder.apply(action, to: partial, wrapped: challenge, answer: { partial.sender.respond(with: $0, to: partial) },
-                                       cancel: { partial.sender.cancel(partial) })
+            return try responder.apply(
+                action, to: partial, wrapped: challenge, answer: { partial.sender.respond(with: $0, to: partial) },
+                cancel: { partial.sender.cancel(partial) })
         }
     }
 
     private static func custom(_ kind: ChallengeKind, _ action: ScriptAction<CustomRegistrationChallenge, String?>, _ error: ErrorCode?) -> ScriptStep {
         ScriptStep(kind: kind, expectedError: error) { challenge, responder in
             guard case .customRegistration(let custom) = challenge else { return "" }
-            return try responder.apply(action, to: custom, wrapped: challenge, answer: { custom.sender.respond(with: $0, to: custom) }, cancel: { custom.sender.cancel(custom) })
+            return try responder.apply(
+                action, to: custom, wrapped: challenge, answer: { custom.sender.respond(with: $0, to: custom) }, cancel: { custom.sender.cancel(custom) })
         }
     }
 }
@@ -190,4 +203,3 @@ public enum ChallengeKind: String, Sendable, Hashable, CaseIterable {
         }
     }
 }
-

@@ -2,7 +2,8 @@
 /// Python's `cryptography` (a JWS-like signing input, SHA-384 on P-384, SHA-512 on P-521).
 enum BenchECDSAKeys {
     /// The signed bytes (ASCII, a JWS signing input's shape).
-    static let message = Array("eyJhbGciOiJFUzM4NCIsImtpZCI6ImJlbmNoIn0.eyJpc3MiOiJodHRwczovL2lkcC50ZXN0Iiwic3ViIjoiYWxpY2UiLCJhdWQiOiJjbGllbnQiLCJleHAiOjE3MDAwMDAwMDB9".utf8)
+    static let message = Array(
+        "eyJhbGciOiJFUzM4NCIsImtpZCI6ImJlbmNoIn0.eyJpc3MiOiJodHRwczovL2lkcC50ZXN0Iiwic3ViIjoiYWxpY2UiLCJhdWQiOiJjbGllbnQiLCJleHAiOjE3MDAwMDAwMDB9".utf8)
 
     /// The P-384 key's x coordinate.
     static let p384X: [UInt8] = [

@@ -22,8 +22,12 @@ struct BenchSuite {
         let settings = settings
 
         // Memory first, while the heap is still young.
-        let floorTask = await measure("g5") { BenchRow("g5", "floor: task suspended on a continuation", unit: "B/task", await MemoryScenarios.floorSuspendedTask(settings)) }
-        let idleClient = try await measure("e2") { BenchRow("e2", "a started, idle UserClient (not counted in e)", unit: "B/client", try await MemoryScenarios.idleClient(settings)) }
+        let floorTask = await measure("g5") {
+            BenchRow("g5", "floor: task suspended on a continuation", unit: "B/task", await MemoryScenarios.floorSuspendedTask(settings))
+        }
+        let idleClient = try await measure("e2") {
+            BenchRow("e2", "a started, idle UserClient (not counted in e)", unit: "B/client", try await MemoryScenarios.idleClient(settings))
+        }
         let suspended = try await measure("e") {
             // Printed without a target (issue 30), as a and d are: what it costs, not a goal.
             BenchRow("e", "registration suspended on its challenge", unit: "B/flow", try await MemoryScenarios.suspendedFlow(settings))
@@ -31,30 +35,42 @@ struct BenchSuite {
         }
 
         let suspendedDelegate = try await measure("e3") {
-            BenchRow("e3", "registration suspended, delegate API", unit: "B/flow", try await MemoryScenarios.suspendedFlow(settings, delegate: true),
-                     note: "no task waits per flow: the flow is objects only")
-                .against(floorTask, atMost: .infinity)
+            BenchRow(
+                "e3", "registration suspended, delegate API", unit: "B/flow", try await MemoryScenarios.suspendedFlow(settings, delegate: true),
+                note: "no task waits per flow: the flow is objects only"
+            )
+            .against(floorTask, atMost: .infinity)
         }
 
         let floorSwitch = await measure("g1") { BenchRow("g1", "floor: enum switch in a struct", unit: "ns", await MachineScenarios.floorSwitch(settings)) }
         let transition = await measure("a") {
-            BenchRow("a", "RegistrationMachine transition, as a value", unit: "ns", await MachineScenarios.machineTransition(settings),
-                     note: "mean over a custom one-step registration's 6 events (start, data, server answer, PIN policy check, enrol, store)")
-                .against(floorSwitch, atMost: .infinity)
+            BenchRow(
+                "a", "RegistrationMachine transition, as a value", unit: "ns", await MachineScenarios.machineTransition(settings),
+                note: "mean over a custom one-step registration's 6 events (start, data, server answer, PIN policy check, enrol, store)"
+            )
+            .against(floorSwitch, atMost: .infinity)
         }
 
-        let floorActor = await measure("g2") { BenchRow("g2", "floor: actor method call with an enum switch", unit: "ns", await MachineScenarios.floorActorCall(settings)) }
+        let floorActor = await measure("g2") {
+            BenchRow("g2", "floor: actor method call with an enum switch", unit: "ns", await MachineScenarios.floorActorCall(settings))
+        }
         let event = await measure("b") {
             BenchRow("b", "event through MachineRunner, no effect", unit: "ns", await MachineScenarios.runnerEvent(settings)).against(floorActor, atMost: 2)
         }
 
-        let floorLock = await measure("g3") { BenchRow("g3", "floor: round trip, locked slot + continuation", unit: "µs", await RoundTripScenarios.floorLockAndContinuation(settings)) }
-        let floorStream = await measure("g4") { BenchRow("g4", "floor: round trip, AsyncStream", unit: "µs", await RoundTripScenarios.floorAsyncStream(settings)) }
+        let floorLock = await measure("g3") {
+            BenchRow("g3", "floor: round trip, locked slot + continuation", unit: "µs", await RoundTripScenarios.floorLockAndContinuation(settings))
+        }
+        let floorStream = await measure("g4") {
+            BenchRow("g4", "floor: round trip, AsyncStream", unit: "µs", await RoundTripScenarios.floorAsyncStream(settings))
+        }
         let fasterFloor = [floorLock, floorStream].compactMap { $0 }.min { ($0.stats?.median ?? .infinity) < ($1.stats?.median ?? .infinity) }
         let roundTripAsync = try await measure("c") {
-            BenchRow("c", "challenge round trip, async API", unit: "µs", try await RoundTripScenarios.engine(settings, delegate: false),
-                     note: "create-PIN challenge answered with a refused PIN: sender → ticket → runner → machine (policy check) → next challenge")
-                .against(fasterFloor, atMost: 2)
+            BenchRow(
+                "c", "challenge round trip, async API", unit: "µs", try await RoundTripScenarios.engine(settings, delegate: false),
+                note: "create-PIN challenge answered with a refused PIN: sender → ticket → runner → machine (policy check) → next challenge"
+            )
+            .against(fasterFloor, atMost: 2)
         }
         let roundTripDelegate = try await measure("c2") {
             BenchRow("c2", "challenge round trip, delegate .immediate", unit: "µs", try await RoundTripScenarios.engine(settings, delegate: true))
@@ -71,19 +87,24 @@ struct BenchSuite {
             slow.runs = min(3, settings.runs)
             let iterations = settings.count(100_000)
             let perFlow = try await FlowScenarios.registrations(slow, api: .async, flowsPerStream: 5, pinKeyIterations: iterations)
-            return BenchRow("d4", "registration, async API, \(iterations) PBKDF2 iterations", unit: "flows/s", perFlow.mapped { 1e6 / $0 },
-                            note: "the default pinKeyIterations (100000, scaled in a --quick run): the PIN key derivation is the server's policy and dominates")
+            return BenchRow(
+                "d4", "registration, async API, \(iterations) PBKDF2 iterations", unit: "flows/s", perFlow.mapped { 1e6 / $0 },
+                note: "the default pinKeyIterations (100000, scaled in a --quick run): the PIN key derivation is the server's policy and dominates")
         }
 
         let login = try await measure("l") {
-            BenchRow("l", "PIN login: PIN answer to session", unit: "µs", try await LoginScenarios.pinAnswerToSession(settings),
-                     note: "PIN key derivation (PBKDF2 at pinKeyIterations = \(settings.pinKeyIterations); the default 100000 adds about k4), P-256 key and proof, the reference server's P-256 check, tokens, stored session")
+            BenchRow(
+                "l", "PIN login: PIN answer to session", unit: "µs", try await LoginScenarios.pinAnswerToSession(settings),
+                note:
+                    "PIN key derivation (PBKDF2 at pinKeyIterations = \(settings.pinKeyIterations); the default 100000 adds about k4), P-256 key and proof, the reference server's P-256 check, tokens, stored session"
+            )
         }
 
         let scaling = try await measure("f") {
             let perFlow = try await FlowScenarios.registrations(settings, api: .async, streams: cores)
-            var row = BenchRow("f", "registrations, \(cores) streams, async API", unit: "flows/s", perFlow.mapped { 1e6 / $0 },
-                               note: "needs every core free: another job on the machine takes its share of the second stream")
+            var row = BenchRow(
+                "f", "registrations, \(cores) streams, async API", unit: "flows/s", perFlow.mapped { 1e6 / $0 },
+                note: "needs every core free: another job on the machine takes its share of the second stream")
             if let total = row.stats?.median, let single = asyncFlows?.stats?.median {
                 row.floorID = "d"
                 row.floorMedian = single
@@ -104,8 +125,10 @@ struct BenchSuite {
                 ? "Resident size unavailable on this platform: rows e, e2, g5 are n/a."
                 : "Memory: resident size (RSS) difference while \(settings.suspendedFlows) flows/tasks wait at once, divided by their number.",
         ]
-        let rows = [transition, event, roundTripAsync, roundTripDelegate, asyncFlows, immediateFlows, mainActorFlows, defaultFlows, login,
-                    suspended, suspendedDelegate, idleClient, scaling, floorSwitch, floorActor, floorLock, floorStream, floorTask]
+        let rows = [
+            transition, event, roundTripAsync, roundTripDelegate, asyncFlows, immediateFlows, mainActorFlows, defaultFlows, login,
+            suspended, suspendedDelegate, idleClient, scaling, floorSwitch, floorActor, floorLock, floorStream, floorTask,
+        ]
         return BenchReport(machine: Self.machineDescription, cores: cores, settings: settings, notes: notes, rows: rows.compactMap { $0 } + cryptoRows)
     }
 

@@ -22,62 +22,80 @@ enum CryptoScenarios {
         let key = [UInt8](repeating: 0x0b, count: 32)
         let smallCount = settings.count(200_000), largeCount = settings.count(5_000)
 
-        await add("k1", "SHA-256, 64 B", unit: "ns", target: .infinity, ours: {
-            hashLoop(smallCount) { Hashing.sha256(small) }
-        }, theirs: { lib in
-            hashLoop(smallCount) { digest(32) { out in small.withUnsafeBufferPointer { _ = lib.sha256($0.baseAddress, $0.count, out) } } }
-        })
-        await add("k2", "SHA-256, 16 KiB", unit: "µs", target: 1.2, ours: {
-            hashLoop(largeCount) { Hashing.sha256(large) } / 1_000
-        }, theirs: { lib in
-            hashLoop(largeCount) { digest(32) { out in large.withUnsafeBufferPointer { _ = lib.sha256($0.baseAddress, $0.count, out) } } } / 1_000
-        })
-        await add("k3", "HMAC-SHA256, 32 B key, 64 B message", unit: "ns", target: .infinity, ours: {
-            hashLoop(smallCount) { Hashing.hmacSHA256(key: key, message: small) }
-        }, theirs: { lib in
-            hashLoop(smallCount) {
-                digest(32) { out in
-                    key.withUnsafeBytes { k in
-                        small.withUnsafeBufferPointer { m in
-                            _ = lib.hmac(lib.evpSHA256(), k.baseAddress, Int32(k.count), m.baseAddress, m.count, out, nil)
-                        }
-                    }
-                }
-            }
-        })
-        let iterations = settings.count(100_000)
-        let password = Array("correct horse battery staple".utf8), salt = [UInt8](repeating: 0x11, count: 16)
-        await add("k4", "PBKDF2-HMAC-SHA256, \(iterations) iterations", unit: "ms", target: 1.0, ours: {
-            hashLoop(1) { (try? KeyDerivation.pbkdf2SHA256(password: password, salt: salt, iterations: iterations, keyLength: 32)) ?? [] } / 1e6
-        }, theirs: { lib in
-            hashLoop(1) {
-                digest(32) { out in
-                    password.withUnsafeBufferPointer { p in
-                        p.withMemoryRebound(to: CChar.self) { chars in
-                            salt.withUnsafeBufferPointer { s in
-                                _ = lib.pbkdf2(chars.baseAddress, Int32(chars.count), s.baseAddress, Int32(s.count), Int32(iterations), lib.evpSHA256(), 32, out)
+        await add(
+            "k1", "SHA-256, 64 B", unit: "ns", target: .infinity,
+            ours: {
+                hashLoop(smallCount) { Hashing.sha256(small) }
+            },
+            theirs: { lib in
+                hashLoop(smallCount) { digest(32) { out in small.withUnsafeBufferPointer { _ = lib.sha256($0.baseAddress, $0.count, out) } } }
+            })
+        await add(
+            "k2", "SHA-256, 16 KiB", unit: "µs", target: 1.2,
+            ours: {
+                hashLoop(largeCount) { Hashing.sha256(large) } / 1_000
+            },
+            theirs: { lib in
+                hashLoop(largeCount) { digest(32) { out in large.withUnsafeBufferPointer { _ = lib.sha256($0.baseAddress, $0.count, out) } } } / 1_000
+            })
+        await add(
+            "k3", "HMAC-SHA256, 32 B key, 64 B message", unit: "ns", target: .infinity,
+            ours: {
+                hashLoop(smallCount) { Hashing.hmacSHA256(key: key, message: small) }
+            },
+            theirs: { lib in
+                hashLoop(smallCount) {
+                    digest(32) { out in
+                        key.withUnsafeBytes { k in
+                            small.withUnsafeBufferPointer { m in
+                                _ = lib.hmac(lib.evpSHA256(), k.baseAddress, Int32(k.count), m.baseAddress, m.count, out, nil)
                             }
                         }
                     }
                 }
-            } / 1e6
-        })
+            })
+        let iterations = settings.count(100_000)
+        let password = Array("correct horse battery staple".utf8), salt = [UInt8](repeating: 0x11, count: 16)
+        await add(
+            "k4", "PBKDF2-HMAC-SHA256, \(iterations) iterations", unit: "ms", target: 1.0,
+            ours: {
+                hashLoop(1) { (try? KeyDerivation.pbkdf2SHA256(password: password, salt: salt, iterations: iterations, keyLength: 32)) ?? [] } / 1e6
+            },
+            theirs: { lib in
+                hashLoop(1) {
+                    digest(32) { out in
+                        password.withUnsafeBufferPointer { p in
+                            p.withMemoryRebound(to: CChar.self) { chars in
+                                salt.withUnsafeBufferPointer { s in
+                                    _ = lib.pbkdf2(
+                                        chars.baseAddress, Int32(chars.count), s.baseAddress, Int32(s.count), Int32(iterations), lib.evpSHA256(), 32, out)
+                                }
+                            }
+                        }
+                    }
+                } / 1e6
+            })
         let rsaCount = settings.count(2_000)
         let publicKey = try? RSAPublicKey(modulus: BenchRSAKey.modulus, exponent: BenchRSAKey.exponent)
         let theirKey = OpenSSLLibrary.shared?.publicKey(modulus: BenchRSAKey.modulus, exponent: BenchRSAKey.exponent)
-        await add("k5", "RSA-2048 PKCS#1 v1.5 SHA-256 verify", unit: "µs", target: 1.5, ours: {
-            hashLoop(rsaCount) { publicKey?.isValidSignature(BenchRSAKey.signature, for: BenchRSAKey.message) == true ? [1] : [] } / 1_000
-        }, theirs: theirKey == nil ? nil : { lib in
-            hashLoop(rsaCount) {
-                let hash = digest(32) { out in BenchRSAKey.message.withUnsafeBufferPointer { _ = lib.sha256($0.baseAddress, $0.count, out) } }
-                let valid = hash.withUnsafeBufferPointer { h in
-                    BenchRSAKey.signature.withUnsafeBufferPointer { s in
-                        lib.rsaVerify(OpenSSLLibrary.sha256NID, h.baseAddress, UInt32(h.count), s.baseAddress, UInt32(s.count), theirKey)
-                    }
-                }
-                return valid == 1 ? [1] : []
-            } / 1_000
-        })
+        await add(
+            "k5", "RSA-2048 PKCS#1 v1.5 SHA-256 verify", unit: "µs", target: 1.5,
+            ours: {
+                hashLoop(rsaCount) { publicKey?.isValidSignature(BenchRSAKey.signature, for: BenchRSAKey.message) == true ? [1] : [] } / 1_000
+            },
+            theirs: theirKey == nil
+                ? nil
+                : { lib in
+                    hashLoop(rsaCount) {
+                        let hash = digest(32) { out in BenchRSAKey.message.withUnsafeBufferPointer { _ = lib.sha256($0.baseAddress, $0.count, out) } }
+                        let valid = hash.withUnsafeBufferPointer { h in
+                            BenchRSAKey.signature.withUnsafeBufferPointer { s in
+                                lib.rsaVerify(OpenSSLLibrary.sha256NID, h.baseAddress, UInt32(h.count), s.baseAddress, UInt32(s.count), theirKey)
+                            }
+                        }
+                        return valid == 1 ? [1] : []
+                    } / 1_000
+                })
         rows += await SignatureScenarios.rows(settings, only: only)
         if !rows.isEmpty {
             let engine = ifc_sha256_has_hardware() != 0 ? "SHA instructions (SHA-NI / ARMv8 SHA2)" : "the portable C engine"

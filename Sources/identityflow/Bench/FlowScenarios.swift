@@ -14,7 +14,9 @@ enum FlowScenarios {
 
     /// µs per registration, `streams` independent streams at once (each its own server and
     /// client, registering one user after another), measured as wall time over all flows.
-    static func registrations(_ settings: BenchSettings, api: API, streams: Int = 1, flowsPerStream base: Int = 2_000, pinKeyIterations: Int? = nil) async throws -> Stats {
+    static func registrations(_ settings: BenchSettings, api: API, streams: Int = 1, flowsPerStream base: Int = 2_000, pinKeyIterations: Int? = nil)
+        async throws -> Stats
+    {
         let flows = settings.count(base)
         let iterations = pinKeyIterations ?? settings.pinKeyIterations
         return try await Harness.measure(settings) {

@@ -29,8 +29,11 @@ enum LoginScenarios {
     /// (each followed by a logout, outside the measured time).
     static func pinAnswerToSession(_ settings: BenchSettings, logins base: Int = 500) async throws -> Stats {
         let bench = try await BenchClient.make(pinKeyIterations: settings.pinKeyIterations)
-        guard let registration = try? await bench.client.registerUser(with: ReferenceIdentityService.browserProvider,
-                                                                       responder: BenchHost(server: bench.server)) else {
+        guard
+            let registration = try? await bench.client.registerUser(
+                with: ReferenceIdentityService.browserProvider,
+                responder: BenchHost(server: bench.server))
+        else {
             throw BenchFailure(description: "the login bench's registration failed")
         }
         let logins = settings.count(base)

@@ -13,18 +13,21 @@ import Darwin
 struct OpenSSLLibrary: @unchecked Sendable {
     typealias SHA256Function = @convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> UnsafeMutablePointer<UInt8>?
     typealias DigestFunction = @convention(c) () -> OpaquePointer?
-    typealias HMACFunction = @convention(c) (
-        OpaquePointer?, UnsafeRawPointer?, Int32, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt32>?
-    ) -> UnsafeMutablePointer<UInt8>?
-    typealias PBKDF2Function = @convention(c) (
-        UnsafePointer<CChar>?, Int32, UnsafePointer<UInt8>?, Int32, Int32, OpaquePointer?, Int32, UnsafeMutablePointer<UInt8>?
-    ) -> Int32
+    typealias HMACFunction =
+        @convention(c) (
+            OpaquePointer?, UnsafeRawPointer?, Int32, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt32>?
+        ) -> UnsafeMutablePointer<UInt8>?
+    typealias PBKDF2Function =
+        @convention(c) (
+            UnsafePointer<CChar>?, Int32, UnsafePointer<UInt8>?, Int32, Int32, OpaquePointer?, Int32, UnsafeMutablePointer<UInt8>?
+        ) -> Int32
     typealias BinToBNFunction = @convention(c) (UnsafePointer<UInt8>?, Int32, OpaquePointer?) -> OpaquePointer?
     typealias RSANewFunction = @convention(c) () -> OpaquePointer?
     typealias RSASetKeyFunction = @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, OpaquePointer?) -> Int32
-    typealias RSAVerifyFunction = @convention(c) (
-        Int32, UnsafePointer<UInt8>?, UInt32, UnsafePointer<UInt8>?, UInt32, OpaquePointer?
-    ) -> Int32
+    typealias RSAVerifyFunction =
+        @convention(c) (
+            Int32, UnsafePointer<UInt8>?, UInt32, UnsafePointer<UInt8>?, UInt32, OpaquePointer?
+        ) -> Int32
 
     /// The file that was opened, e.g. `libcrypto.so.3`.
     let name: String
@@ -50,13 +53,13 @@ struct OpenSSLLibrary: @unchecked Sendable {
                 dlsym(handle, symbolName).map { unsafeBitCast($0, to: type) }
             }
             guard let sha256 = symbol("SHA256", as: SHA256Function.self),
-                  let evpSHA256 = symbol("EVP_sha256", as: DigestFunction.self),
-                  let hmac = symbol("HMAC", as: HMACFunction.self),
-                  let pbkdf2 = symbol("PKCS5_PBKDF2_HMAC", as: PBKDF2Function.self),
-                  let binToBN = symbol("BN_bin2bn", as: BinToBNFunction.self),
-                  let rsaNew = symbol("RSA_new", as: RSANewFunction.self),
-                  let rsaSetKey = symbol("RSA_set0_key", as: RSASetKeyFunction.self),
-                  let rsaVerify = symbol("RSA_verify", as: RSAVerifyFunction.self)
+                let evpSHA256 = symbol("EVP_sha256", as: DigestFunction.self),
+                let hmac = symbol("HMAC", as: HMACFunction.self),
+                let pbkdf2 = symbol("PKCS5_PBKDF2_HMAC", as: PBKDF2Function.self),
+                let binToBN = symbol("BN_bin2bn", as: BinToBNFunction.self),
+                let rsaNew = symbol("RSA_new", as: RSANewFunction.self),
+                let rsaSetKey = symbol("RSA_set0_key", as: RSASetKeyFunction.self),
+                let rsaVerify = symbol("RSA_verify", as: RSAVerifyFunction.self)
             else {
                 dlclose(handle)
                 continue

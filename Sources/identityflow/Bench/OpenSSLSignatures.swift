@@ -58,17 +58,17 @@ struct OpenSSLSignatures: @unchecked Sendable {
             dlsym(handle, symbolName).map { unsafeBitCast($0, to: type) }
         }
         guard let sha384 = symbol("SHA384", as: HashFunction.self), let sha512 = symbol("SHA512", as: HashFunction.self),
-              let keyByCurve = symbol("EC_KEY_new_by_curve_name", as: KeyByCurveFunction.self),
-              let setPublicCoordinates = symbol("EC_KEY_set_public_key_affine_coordinates", as: SetCoordinatesFunction.self),
-              let setPrivateKey = symbol("EC_KEY_set_private_key", as: SetBignumFunction.self),
-              let group = symbol("EC_KEY_get0_group", as: GroupFunction.self), let pointNew = symbol("EC_POINT_new", as: GroupFunction.self),
-              let pointMultiply = symbol("EC_POINT_mul", as: PointMultiplyFunction.self),
-              let pointToBytes = symbol("EC_POINT_point2oct", as: PointToBytesFunction.self),
-              let setPublicPoint = symbol("EC_KEY_set_public_key", as: SetPointFunction.self),
-              let verify = symbol("ECDSA_do_verify", as: VerifyFunction.self), let sign = symbol("ECDSA_do_sign", as: SignFunction.self),
-              let signatureNew = symbol("ECDSA_SIG_new", as: NewFunction.self), let signatureFree = symbol("ECDSA_SIG_free", as: FreeFunction.self),
-              let signatureSet = symbol("ECDSA_SIG_set0", as: SignatureSetFunction.self),
-              let binToBN = symbol("BN_bin2bn", as: BinToBNFunction.self), let contextNew = symbol("BN_CTX_new", as: NewFunction.self)
+            let keyByCurve = symbol("EC_KEY_new_by_curve_name", as: KeyByCurveFunction.self),
+            let setPublicCoordinates = symbol("EC_KEY_set_public_key_affine_coordinates", as: SetCoordinatesFunction.self),
+            let setPrivateKey = symbol("EC_KEY_set_private_key", as: SetBignumFunction.self),
+            let group = symbol("EC_KEY_get0_group", as: GroupFunction.self), let pointNew = symbol("EC_POINT_new", as: GroupFunction.self),
+            let pointMultiply = symbol("EC_POINT_mul", as: PointMultiplyFunction.self),
+            let pointToBytes = symbol("EC_POINT_point2oct", as: PointToBytesFunction.self),
+            let setPublicPoint = symbol("EC_KEY_set_public_key", as: SetPointFunction.self),
+            let verify = symbol("ECDSA_do_verify", as: VerifyFunction.self), let sign = symbol("ECDSA_do_sign", as: SignFunction.self),
+            let signatureNew = symbol("ECDSA_SIG_new", as: NewFunction.self), let signatureFree = symbol("ECDSA_SIG_free", as: FreeFunction.self),
+            let signatureSet = symbol("ECDSA_SIG_set0", as: SignatureSetFunction.self),
+            let binToBN = symbol("BN_bin2bn", as: BinToBNFunction.self), let contextNew = symbol("BN_CTX_new", as: NewFunction.self)
         else { return nil }
         return OpenSSLSignatures(
             sha384: sha384, sha512: sha512, keyByCurve: keyByCurve, setPublicCoordinates: setPublicCoordinates, setPrivateKey: setPrivateKey,
@@ -92,7 +92,8 @@ struct OpenSSLSignatures: @unchecked Sendable {
     func privateKey(nid: Int32, scalar: [UInt8]) -> OpaquePointer? {
         let key = keyByCurve(nid), d = bignum(scalar), point = pointNew(group(key))
         guard setPrivateKey(key, d) == 1, pointMultiply(group(key), point, d, nil, nil, contextNew()) == 1,
-              setPublicPoint(key, point) == 1 else { return nil }
+            setPublicPoint(key, point) == 1
+        else { return nil }
         return key
     }
 

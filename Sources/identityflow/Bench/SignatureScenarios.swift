@@ -23,32 +23,43 @@ enum SignatureScenarios {
             let message = [UInt8](repeating: 0x3c, count: size), count = settings.count(base)
             let label = size >= 1_024 ? "\(size / 1_024) KiB" : "\(size) B"
             let unit = size >= 1_024 ? "µs" : "ns", scale = size >= 1_024 ? 1_000.0 : 1
-            await add(id, "SHA-512, \(label)", unit: unit, target: 1.2, ours: {
-                hashLoop(count) { Hashing.sha512(message) } / scale
-            }, theirs: { lib in
-                hashLoop(count) { digest(64) { out in message.withUnsafeBufferPointer { _ = lib.sha512($0.baseAddress, $0.count, out) } } } / scale
-            })
+            await add(
+                id, "SHA-512, \(label)", unit: unit, target: 1.2,
+                ours: {
+                    hashLoop(count) { Hashing.sha512(message) } / scale
+                },
+                theirs: { lib in
+                    hashLoop(count) { digest(64) { out in message.withUnsafeBufferPointer { _ = lib.sha512($0.baseAddress, $0.count, out) } } } / scale
+                })
         }
 
         // ES384 and ES512: SHA-384/512 of a token's signing input, then the verification.
         let message = BenchECDSAKeys.message
         for (id, curve, nid, x, y, signature, hash) in [
-            ("k9", EllipticCurve.p384, OpenSSLSignatures.p384NID, BenchECDSAKeys.p384X, BenchECDSAKeys.p384Y, BenchECDSAKeys.p384Signature, Hashing.Function.sha384),
+            (
+                "k9", EllipticCurve.p384, OpenSSLSignatures.p384NID, BenchECDSAKeys.p384X, BenchECDSAKeys.p384Y, BenchECDSAKeys.p384Signature,
+                Hashing.Function.sha384
+            ),
             ("k10", .p521, OpenSSLSignatures.p521NID, BenchECDSAKeys.p521X, BenchECDSAKeys.p521Y, BenchECDSAKeys.p521Signature, .sha512),
         ] {
             let key = ECDSAPublicKey(curve: curve, x: x, y: y), count = settings.count(200)
             let theirKey = openSSL?.publicKey(nid: nid, x: x, y: y), theirSignature = openSSL?.signature(signature)
             let algorithm = hash == .sha384 ? "ES384 (P-384, SHA-384)" : "ES512 (P-521, SHA-512)"
-            await add(id, "\(algorithm) verify", unit: "µs", target: 1.5, ours: {
-                hashLoop(count) { key?.isValidSignature(signature, for: message, hash: hash) == true ? [1] : [] } / 1_000
-            }, theirs: theirKey == nil || theirSignature == nil ? nil : { lib in
-                hashLoop(count) {
-                    let hashed = digest(hash.byteCount) { out in
-                        message.withUnsafeBufferPointer { _ = (hash == .sha384 ? lib.sha384 : lib.sha512)($0.baseAddress, $0.count, out) }
-                    }
-                    return lib.verify(hashed, Int32(hashed.count), theirSignature, theirKey) == 1 ? [1] : []
-                } / 1_000
-            })
+            await add(
+                id, "\(algorithm) verify", unit: "µs", target: 1.5,
+                ours: {
+                    hashLoop(count) { key?.isValidSignature(signature, for: message, hash: hash) == true ? [1] : [] } / 1_000
+                },
+                theirs: theirKey == nil || theirSignature == nil
+                    ? nil
+                    : { lib in
+                        hashLoop(count) {
+                            let hashed = digest(hash.byteCount) { out in
+                                message.withUnsafeBufferPointer { _ = (hash == .sha384 ? lib.sha384 : lib.sha512)($0.baseAddress, $0.count, out) }
+                            }
+                            return lib.verify(hashed, Int32(hashed.count), theirSignature, theirKey) == 1 ? [1] : []
+                        } / 1_000
+                    })
         }
 
         // P-256: the PIN proof's signature and its check, and a public key from a private scalar.
@@ -58,35 +69,50 @@ enum SignatureScenarios {
         let theirPrivate = openSSL?.privateKey(nid: OpenSSLSignatures.p256NID, scalar: scalar)
         let theirProof = openSSL?.signature(proof)
         let sha256 = OpenSSLLibrary.shared?.sha256
-        await add("k11", "P-256 ECDSA verify (SHA-256 included)", unit: "µs", target: 1.2, ours: {
-            hashLoop(p256Count) { DeviceKey.verify(proof, of: message, publicKey: deviceKey.publicKey) ? [1] : [] } / 1_000
-        }, theirs: theirPrivate == nil || sha256 == nil ? nil : { lib in
-            hashLoop(p256Count) {
-                let hashed = digest(32) { out in message.withUnsafeBufferPointer { _ = sha256?($0.baseAddress, $0.count, out) } }
-                return lib.verify(hashed, 32, theirProof, theirPrivate) == 1 ? [1] : []
-            } / 1_000
-        })
-        await add("k12", "P-256 ECDSA sign (SHA-256 and the nonce included)", unit: "µs", target: 1.2, ours: {
-            hashLoop(p256Count) { deviceKey.sign(message) } / 1_000
-        }, theirs: theirPrivate == nil || sha256 == nil ? nil : { lib in
-            hashLoop(p256Count) {
-                let hashed = digest(32) { out in message.withUnsafeBufferPointer { _ = sha256?($0.baseAddress, $0.count, out) } }
-                lib.signatureFree(lib.sign(hashed, 32, theirPrivate))
-                return hashed
-            } / 1_000
-        })
+        await add(
+            "k11", "P-256 ECDSA verify (SHA-256 included)", unit: "µs", target: 1.2,
+            ours: {
+                hashLoop(p256Count) { DeviceKey.verify(proof, of: message, publicKey: deviceKey.publicKey) ? [1] : [] } / 1_000
+            },
+            theirs: theirPrivate == nil || sha256 == nil
+                ? nil
+                : { lib in
+                    hashLoop(p256Count) {
+                        let hashed = digest(32) { out in message.withUnsafeBufferPointer { _ = sha256?($0.baseAddress, $0.count, out) } }
+                        return lib.verify(hashed, 32, theirProof, theirPrivate) == 1 ? [1] : []
+                    } / 1_000
+                })
+        await add(
+            "k12", "P-256 ECDSA sign (SHA-256 and the nonce included)", unit: "µs", target: 1.2,
+            ours: {
+                hashLoop(p256Count) { deviceKey.sign(message) } / 1_000
+            },
+            theirs: theirPrivate == nil || sha256 == nil
+                ? nil
+                : { lib in
+                    hashLoop(p256Count) {
+                        let hashed = digest(32) { out in message.withUnsafeBufferPointer { _ = sha256?($0.baseAddress, $0.count, out) } }
+                        lib.signatureFree(lib.sign(hashed, 32, theirPrivate))
+                        return hashed
+                    } / 1_000
+                })
         let group = theirPrivate.flatMap { openSSL?.group($0) }, point = group.flatMap { openSSL?.pointNew($0) }
         let scalarNumber = openSSL?.bignum(scalar), context = openSSL?.contextNew()
-        await add("k13", "P-256 public key k·G, encoded", unit: "µs", target: 1.2, ours: {
-            hashLoop(p256Count) { DeviceKey(privateKey: Redacted(scalar))?.publicKey ?? [] } / 1_000
-        }, theirs: group == nil ? nil : { lib in
-            hashLoop(p256Count) {
-                digest(65) { out in
-                    _ = lib.pointMultiply(group, point, scalarNumber, nil, nil, context)
-                    _ = lib.pointToBytes(group, point, OpenSSLSignatures.uncompressed, out, 65, context)
-                }
-            } / 1_000
-        })
+        await add(
+            "k13", "P-256 public key k·G, encoded", unit: "µs", target: 1.2,
+            ours: {
+                hashLoop(p256Count) { DeviceKey(privateKey: Redacted(scalar))?.publicKey ?? [] } / 1_000
+            },
+            theirs: group == nil
+                ? nil
+                : { lib in
+                    hashLoop(p256Count) {
+                        digest(65) { out in
+                            _ = lib.pointMultiply(group, point, scalarNumber, nil, nil, context)
+                            _ = lib.pointToBytes(group, point, OpenSSLSignatures.uncompressed, out, 65, context)
+                        }
+                    } / 1_000
+                })
         return rows
     }
 }

@@ -12,7 +12,9 @@ struct AuthenticationFlowTests {
         return try await harness.client.registerUser(responder: responder).profile
     }
 
-    func authenticate(_ harness: Harness, _ profile: UserProfile, authenticator: Authenticator? = nil, _ steps: [ScriptStep]) async throws -> (Result<AuthenticationResult, IdentityFlowError>, ScriptedResponder) {
+    func authenticate(_ harness: Harness, _ profile: UserProfile, authenticator: Authenticator? = nil, _ steps: [ScriptStep]) async throws -> (
+        Result<AuthenticationResult, IdentityFlowError>, ScriptedResponder
+    ) {
         let responder = ScriptedResponder(steps)
         let result = await Result { () async throws(IdentityFlowError) in
             try await harness.client.authenticateUser(profile, authenticator: authenticator, responder: responder)
@@ -25,15 +27,17 @@ struct AuthenticationFlowTests {
         let harness = try await Harness.make()
         let profile = try await Self.registered(harness)
         let steps: [ScriptStep] = [
-            .pin(.respondWith { challenge in
-                #expect(challenge.counters == PinCounters(maxFailureCount: 3, previousFailureCount: 0))
-                return "11223"
-            }),
-            .pin(.respondWith { challenge in
-                #expect(challenge.previousFailureCount == 1)
-                #expect(challenge.remainingFailureCount == 2)
-                return "24680"
-            }, expecting: .invalidPin),
+            .pin(
+                .respondWith { challenge in
+                    #expect(challenge.counters == PinCounters(maxFailureCount: 3, previousFailureCount: 0))
+                    return "11223"
+                }),
+            .pin(
+                .respondWith { challenge in
+                    #expect(challenge.previousFailureCount == 1)
+                    #expect(challenge.remainingFailureCount == 2)
+                    return "24680"
+                }, expecting: .invalidPin),
         ]
         let (result, responder) = try await authenticate(harness, profile, steps)
         try responder.verify()
@@ -62,19 +66,22 @@ struct AuthenticationFlowTests {
         let profile = try await Self.registered(harness)
         let steps: [ScriptStep] = [
             .pin(.respond("99999")),
-            .pin(.respondWith { [server = harness.server] challenge in
-                #expect(challenge.previousFailureCount == 1)
-                server.inject(.networkError, into: .verifyPinProof)
-                return "99999"
-            }, expecting: .invalidPin),
-            .pin(.respondWith { challenge in
-                #expect(challenge.previousFailureCount == 1)
-                return "99999"
-            }, expecting: .networkConnectivityFailure),
-            .pin(.respondWith { challenge in
-                #expect(challenge.previousFailureCount == 2)
-                return "24680"
-            }, expecting: .invalidPin),
+            .pin(
+                .respondWith { [server = harness.server] challenge in
+                    #expect(challenge.previousFailureCount == 1)
+                    server.inject(.networkError, into: .verifyPinProof)
+                    return "99999"
+                }, expecting: .invalidPin),
+            .pin(
+                .respondWith { challenge in
+                    #expect(challenge.previousFailureCount == 1)
+                    return "99999"
+                }, expecting: .networkConnectivityFailure),
+            .pin(
+                .respondWith { challenge in
+                    #expect(challenge.previousFailureCount == 2)
+                    return "24680"
+                }, expecting: .invalidPin),
         ]
         let (result, responder) = try await authenticate(harness, profile, steps)
         try responder.verify()

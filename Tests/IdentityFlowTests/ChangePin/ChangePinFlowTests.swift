@@ -42,9 +42,11 @@ struct ChangePinFlowTests {
         let service = HookedService(server)
         let client = UserClient(configuration: .testing(), service: service, storage: InMemoryStorage())
         try await client.start()
-        let profile = try await client.registerUser(responder: ScriptedResponder([
-            .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
-        ])).profile
+        let profile = try await client.registerUser(
+            responder: ScriptedResponder([
+                .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
+            ])
+        ).profile
         let cancelled = Locked<Bool?>(nil)
         // The new PIN's enrolment is under way: the server has taken it, the flow has not seen the answer.
         service.after("enrolPin") { cancelled.withLock { $0 = client.cancelCurrentFlow() } }

@@ -39,7 +39,9 @@ struct ChallengeTicketTests {
         #expect(deliveries.withLock { $0 }.isEmpty)
     }
 
-    @Test("an outcome becomes the flow's event: an answer through `answered`, a timeout through `expired` when the flow has one, anything else `challengeAbandoned`")
+    @Test(
+        "an outcome becomes the flow's event: an answer through `answered`, a timeout through `expired` when the flow has one, anything else `challengeAbandoned`"
+    )
     func outcomeToEvent() {
         typealias Event = MobileAuthMachine.Event
         let answered: (Bool) -> Event = Event.confirmationAnswered

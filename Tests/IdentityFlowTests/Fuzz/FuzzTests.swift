@@ -83,10 +83,14 @@ struct FuzzTests {
         return token.header == header && token.claims == claims ? nil : "parts read differently"
     }
 
-    @Test("Signatures: a mutated RS384, RS512, PS256, PS384, PS512, ES384 or ES512 token verifies only if its signing input and signature bytes are a valid seed's")
+    @Test(
+        "Signatures: a mutated RS384, RS512, PS256, PS384, PS512, ES384 or ES512 token verifies only if its signing input and signature bytes are a valid seed's"
+    )
     func signatures() throws {
         let vectors = try IdTokenVectors.load(), pss = try PSSIdTokenVectors.load(), ec = try ECIdTokenVectors.load()
-        let seeds = try ["rs384_valid", "rs512_valid"].map { try vectors.token($0).value } + ["ps256_valid", "ps384_valid", "ps512_valid"].map { try pss.token($0).value }
+        let seeds =
+            try ["rs384_valid", "rs512_valid"].map { try vectors.token($0).value }
+            + ["ps256_valid", "ps384_valid", "ps512_valid"].map { try pss.token($0).value }
             + ["es384_valid", "es512_valid"].map { try ec.token($0).value }
         let originals = try seeds.map { try JSONWebToken(compact: $0) }
         // r1 and p1, RSA keys whose JWKs name no alg: each verifies all six RS and PS algorithms;
@@ -97,7 +101,9 @@ struct FuzzTests {
         }
         #expect(keys.count == 4 && originals.allSatisfy { token in keys.contains { $0.verifies(token) } }, "every seed verifies under its key")
         Fuzzer.run("signatures", seeds: seeds, dictionary: [".", "-", "_", "A", "eyJ", "RS512", "PS256", "PS384", "ES384", "ES512", "AAAA", "____"]) { input in
-            guard let token = try? JSONWebToken(compact: String(decoding: input, as: UTF8.self)), keys.contains(where: { $0.verifies(token) }) else { return nil }
+            guard let token = try? JSONWebToken(compact: String(decoding: input, as: UTF8.self)), keys.contains(where: { $0.verifies(token) }) else {
+                return nil
+            }
             let isOriginal = originals.contains { $0.signingInput == token.signingInput && $0.signature == token.signature }
             return isOriginal ? nil : "a mutated token verified"
         }
@@ -105,8 +111,10 @@ struct FuzzTests {
 
     @Test("Configuration: the loader gives a usable configuration or configurationInvalid, and no number loosens validation")
     func configuration() {
-        let json = #"{"issuer":"https://idp.test","client_id":"c","redirect_uri":"app://cb","scopes":["openid"],"clock_skew_seconds":60,"request_timeout_seconds":30,"max_response_body_bytes":1048576}"#
-        let plist = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>issuer</key><string>https://idp.test</string><key>client_id</key><string>c</string><key>redirect_uri</key><string>app://cb</string><key>clock_skew_seconds</key><real>60</real><key>max_response_body_bytes</key><integer>1048576</integer></dict></plist>"#
+        let json =
+            #"{"issuer":"https://idp.test","client_id":"c","redirect_uri":"app://cb","scopes":["openid"],"clock_skew_seconds":60,"request_timeout_seconds":30,"max_response_body_bytes":1048576}"#
+        let plist =
+            #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>issuer</key><string>https://idp.test</string><key>client_id</key><string>c</string><key>redirect_uri</key><string>app://cb</string><key>clock_skew_seconds</key><real>60</real><key>max_response_body_bytes</key><integer>1048576</integer></dict></plist>"#
         let dictionary = [
             "1e300", "-1e300", "nan", "inf", "-inf", "1e-300", "0", "-1", "301", "300", "9223372036854775808", "<real>", "</real>", "<integer>",
             "</integer>", "<true/>", "<string>", "<array>", "<dict>", "\"clock_skew_seconds\":", "\"request_timeout_seconds\":",

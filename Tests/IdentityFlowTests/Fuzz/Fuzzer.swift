@@ -47,7 +47,8 @@ struct Fuzzer {
         _ target: String, byteSeeds: [[UInt8]], dictionary: [[UInt8]], iterations: Int = iterations,
         sourceLocation: SourceLocation = #_sourceLocation, check: ([UInt8]) -> String?
     ) {
-        run(target, fuzzer: Fuzzer(target: target, byteSeeds: byteSeeds, dictionary: dictionary), iterations: iterations,
+        run(
+            target, fuzzer: Fuzzer(target: target, byteSeeds: byteSeeds, dictionary: dictionary), iterations: iterations,
             sourceLocation: sourceLocation, check: check)
     }
 

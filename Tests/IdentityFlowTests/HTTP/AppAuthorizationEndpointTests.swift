@@ -9,21 +9,28 @@ import Testing
 struct AppAuthorizationEndpointTests {
     static let redirect = URL(string: "identityflow://callback")!
     static let browser = IdentityProvider(identifier: "oidc", name: "OIDC", kind: .browser)
-    static let refused = ["http://attacker.example/authorize", "javascript:alert(document.cookie)//", "file:///etc/passwd",
-                          "data:text/html;base64,PHNjcmlwdD4=", "grabconnect2://authorize"]
+    static let refused = [
+        "http://attacker.example/authorize", "javascript:alert(document.cookie)//", "file:///etc/passwd",
+        "data:text/html;base64,PHNjcmlwdD4=", "grabconnect2://authorize",
+    ]
 
-    private static func service(discovering endpoint: String?, configured: URL? = nil, schemes: Set<String> = [],
-                                _ body: (HTTPIdentityService) async throws -> Void) async throws {
+    private static func service(
+        discovering endpoint: String?, configured: URL? = nil, schemes: Set<String> = [],
+        _ body: (HTTPIdentityService) async throws -> Void
+    ) async throws {
         let server = try LoopbackHTTPServer { request in
             let origin = "http://\(request.headers["host"] ?? "127.0.0.1")"
-            var document: [String: Any] = ["issuer": "https://issuer.test", "authorization_endpoint": "\(origin)/o/authorize/",
-                                           "token_endpoint": "\(origin)/o/token/"]
+            var document: [String: Any] = [
+                "issuer": "https://issuer.test", "authorization_endpoint": "\(origin)/o/authorize/",
+                "token_endpoint": "\(origin)/o/token/",
+            ]
             if let endpoint { document["app_authorization_endpoint"] = endpoint }
             return .json(200, object: document)
         }
         defer { server.stop() }
-        var configuration = HTTPServiceConfiguration(discoveryURL: server.baseURL.appendingPathComponent("o/.well-known/openid-configuration"),
-                                                     clientID: "client-1", redirectURI: Self.redirect)
+        var configuration = HTTPServiceConfiguration(
+            discoveryURL: server.baseURL.appendingPathComponent("o/.well-known/openid-configuration"),
+            clientID: "client-1", redirectURI: Self.redirect)
         configuration.appAuthorizationEndpoint = configured
         configuration.appAuthorizationSchemes = schemes
         try await body(try HTTPIdentityService(configuration: configuration))
@@ -44,8 +51,10 @@ struct AppAuthorizationEndpointTests {
         var configuration = HTTPServiceConfiguration(issuer: URL(string: "https://id.example")!, clientID: "c", redirectURI: Self.redirect)
         configuration.appAuthorizationEndpoint = URL(string: endpoint)
         #expect(configuration.problem?.code == .configurationInvalid)
-        let file = try JSONSerialization.data(withJSONObject: ["issuer": "https://id.example", "client_id": "c", "redirect_uri": "x://y",
-                                                               "app_authorization_endpoint": endpoint])
+        let file = try JSONSerialization.data(withJSONObject: [
+            "issuer": "https://id.example", "client_id": "c", "redirect_uri": "x://y",
+            "app_authorization_endpoint": endpoint,
+        ])
         let loaded = try HTTPServiceConfiguration(data: file)
         #expect(loaded.problem?.code == .configurationInvalid, "a file cannot allow a custom scheme")
     }

@@ -27,10 +27,12 @@ struct BearerOriginTests {
                 case .userinfo: _ = try await service.userInfo(accessToken: secret, subject: "someone-else")
                 case .revocation: try await service.revoke(TokenSet(accessToken: token))
                 case .pinEnrolment:
-                    _ = try await service.enrolPin(PinEnrolment(profile: UserProfile(profileId: "profile-1"), salt: [1], iterations: 1000, publicKey: [2]), accessToken: secret)
+                    _ = try await service.enrolPin(
+                        PinEnrolment(profile: UserProfile(profileId: "profile-1"), salt: [1], iterations: 1000, publicKey: [2]), accessToken: secret)
                 case .mobileAuthEnrolment:
-                    try await service.enrolMobileAuthentication(publicKey: [2], for: UserProfile(profileId: "profile-1"),
-                                                                authorization: PinKeyAuthorization(nonce: [1], proof: [3]), accessToken: secret)
+                    try await service.enrolMobileAuthentication(
+                        publicKey: [2], for: UserProfile(profileId: "profile-1"),
+                        authorization: PinKeyAuthorization(nonce: [1], proof: [3]), accessToken: secret)
                 }
             } catch {
                 // The outcome of the call is not the point here; where the token went is.
@@ -64,10 +66,13 @@ struct BearerOriginTests {
         }
         defer { origin.stop() }
         let service = try HTTPTestSupport.service(origin)
-        _ = await HangGuard.run(onHang: { origin.stop(); elsewhere.stop() }) { await scenario.kind.run(service, token: token) }
+        _ = await HangGuard.run(onHang: {
+            origin.stop(); elsewhere.stop()
+        }) { await scenario.kind.run(service, token: token) }
         let reached = try #require(origin.requests.first { $0.path == scenario.kind.path }, "the origin was not asked")
-        #expect(reached.headers["authorization"] == "Bearer \(token)" || String(decoding: reached.body, as: UTF8.self).contains(token),
-                "the origin got the token")
+        #expect(
+            reached.headers["authorization"] == "Bearer \(token)" || String(decoding: reached.body, as: UTF8.self).contains(token),
+            "the origin got the token")
         for request in elsewhere.requests {
             #expect(request.headers["authorization"] == nil, "Authorization went to another origin")
             #expect(!String(decoding: request.body, as: UTF8.self).contains(token) && !request.target.contains(token), "the token went to another origin")

@@ -30,8 +30,10 @@ struct ES256TokenSigner: Sendable {
 
     /// An ID token for `subject`, issued now and valid for five minutes.
     func idToken(issuer: String, clientID: String, subject: String, nonce: String?, now: Date = Date()) -> String {
-        var claims: [String: Any] = ["iss": issuer, "aud": clientID, "sub": subject, "iat": Int(now.timeIntervalSince1970),
-                                     "exp": Int(now.timeIntervalSince1970) + 300]
+        var claims: [String: Any] = [
+            "iss": issuer, "aud": clientID, "sub": subject, "iat": Int(now.timeIntervalSince1970),
+            "exp": Int(now.timeIntervalSince1970) + 300,
+        ]
         if let nonce { claims["nonce"] = nonce }
         return token(claims)
     }

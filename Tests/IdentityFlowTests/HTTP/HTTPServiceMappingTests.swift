@@ -74,16 +74,25 @@ struct HTTPServiceMappingTests {
                 let origin = "http://\(request.headers["host"] ?? "")"
                 switch request.path {
                 case "/o/.well-known/openid-configuration":
-                    return .json(200, object: ["issuer": "\(origin)/o", "authorization_endpoint": "\(origin)/o/authorize/", "token_endpoint": "\(origin)/o/token/",
-                                               "jwks_uri": "\(origin)/o/jwks/", "userinfo_endpoint": "\(origin)/o/userinfo/"])
+                    return .json(
+                        200,
+                        object: [
+                            "issuer": "\(origin)/o", "authorization_endpoint": "\(origin)/o/authorize/", "token_endpoint": "\(origin)/o/token/",
+                            "jwks_uri": "\(origin)/o/jwks/", "userinfo_endpoint": "\(origin)/o/userinfo/",
+                        ])
                 case "/o/.well-known/oauth-authorization-server":
-                    return .json(200, object: ["issuer": sameIssuer ? "\(origin)/o" : "\(origin)/other", "authorization_endpoint": "\(origin)/o/authorize/",
-                                               "token_endpoint": "\(origin)/o/token/", "revocation_endpoint": "\(origin)/o/revoke/"])
+                    return .json(
+                        200,
+                        object: [
+                            "issuer": sameIssuer ? "\(origin)/o" : "\(origin)/other", "authorization_endpoint": "\(origin)/o/authorize/",
+                            "token_endpoint": "\(origin)/o/token/", "revocation_endpoint": "\(origin)/o/revoke/",
+                        ])
                 default: return .json(404, #"{"error": "not_found"}"#)
                 }
             }
             defer { server.stop() }
-            let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
+            let service = try HTTPIdentityService(
+                configuration: HTTPServiceConfiguration(issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
             let metadata = try await service.providerMetadata()
             #expect((metadata.revocationEndpoint?.absoluteString.hasSuffix("/o/revoke/") ?? false) == sameIssuer)
             #expect(metadata.jwksURI?.absoluteString.hasSuffix("/o/jwks/") == true)
@@ -98,13 +107,17 @@ struct HTTPServiceMappingTests {
             return .json(200, object: ["issuer": "\(origin)/o", "authorization_endpoint": "\(origin)/o/authorize/", "token_endpoint": "\(origin)/o/token/"])
         }
         defer { server.stop() }
-        let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
+        let service = try HTTPIdentityService(
+            configuration: HTTPServiceConfiguration(issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
         let metadata = try await service.providerMetadata()
         #expect(metadata.tokenEndpoint.absoluteString.hasSuffix("/o/token/"))
         _ = try await service.providerMetadata()
         // The document lacks revocation, userinfo and JWKS, so the last candidate is asked for them too.
-        #expect(server.requests.map(\.path) == ["/o/.well-known/openid-configuration", "/o/.well-known/oauth-authorization-server",
-                                                 "/.well-known/oauth-authorization-server/o"], "cached after the first success")
+        #expect(
+            server.requests.map(\.path) == [
+                "/o/.well-known/openid-configuration", "/o/.well-known/oauth-authorization-server",
+                "/.well-known/oauth-authorization-server/o",
+            ], "cached after the first success")
     }
 
     @Test("the authorization URL carries PKCE S256, state, nonce, scopes and the optional parameters")
@@ -112,8 +125,9 @@ struct HTTPServiceMappingTests {
         let provider = ScriptedProvider(issuer: "https://issuer.test", jwks: { _ in "{}" }, token: { _ in .close })
         let server = try LoopbackHTTPServer(handler: provider.handler)
         defer { server.stop() }
-        var configuration = HTTPServiceConfiguration(discoveryURL: server.baseURL.appendingPathComponent("o/.well-known/openid-configuration"),
-                                                     clientID: "client-1", redirectURI: Self.redirect)
+        var configuration = HTTPServiceConfiguration(
+            discoveryURL: server.baseURL.appendingPathComponent("o/.well-known/openid-configuration"),
+            clientID: "client-1", redirectURI: Self.redirect)
         configuration.prompt = "login"
         configuration.loginHint = "alice@example.test"
         configuration.idTokenHint = Redacted("old.id.token")
@@ -121,7 +135,8 @@ struct HTTPServiceMappingTests {
         configuration.requestObject = "req.jwt"
         configuration.extraAuthorizationParameters = ["ui_locales": "nl", "state": "attacker"]
         let service = try HTTPIdentityService(configuration: configuration)
-        let request = AuthorizationRequest(redirectURI: Self.redirect, scopes: ["openid", "email"], state: "st", nonce: "no", codeVerifier: String(repeating: "a", count: 43))
+        let request = AuthorizationRequest(
+            redirectURI: Self.redirect, scopes: ["openid", "email"], state: "st", nonce: "no", codeVerifier: String(repeating: "a", count: 43))
         let url = try await service.authorizationURL(for: IdentityProvider(identifier: "oidc", name: "OIDC", kind: .browser), request: request)
         let items = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)
         let query = Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
@@ -153,18 +168,22 @@ struct HTTPServiceMappingTests {
         var testDescription: String { "\(status) \(error) → \(code)" }
     }
 
-    @Test("token endpoint errors map to their documented codes, with oauthError set", arguments: [
-        OAuthCase(status: 400, error: "invalid_grant", code: .externalIdentityProviderFailure),
-        OAuthCase(status: 401, error: "invalid_client", code: .configurationInvalid),
-        OAuthCase(status: 400, error: "unauthorized_client", code: .configurationInvalid),
-        OAuthCase(status: 400, error: "invalid_request", code: .requestInvalid),
-        OAuthCase(status: 400, error: "temporarily_unavailable", code: .externalIdentityProviderFailure),
-        OAuthCase(status: 429, error: "slow_down", code: .serverNotReachable),
-    ])
+    @Test(
+        "token endpoint errors map to their documented codes, with oauthError set",
+        arguments: [
+            OAuthCase(status: 400, error: "invalid_grant", code: .externalIdentityProviderFailure),
+            OAuthCase(status: 401, error: "invalid_client", code: .configurationInvalid),
+            OAuthCase(status: 400, error: "unauthorized_client", code: .configurationInvalid),
+            OAuthCase(status: 400, error: "invalid_request", code: .requestInvalid),
+            OAuthCase(status: 400, error: "temporarily_unavailable", code: .externalIdentityProviderFailure),
+            OAuthCase(status: 429, error: "slow_down", code: .serverNotReachable),
+        ])
     func tokenErrors(_ oauth: OAuthCase) async throws {
-        let provider = ScriptedProvider(issuer: "https://issuer.test", jwks: { _ in "{}" }, token: { _ in
-            .json(oauth.status, #"{"error": "\#(oauth.error)", "error_description": "secret-code-xyz was bad"}"#)
-        })
+        let provider = ScriptedProvider(
+            issuer: "https://issuer.test", jwks: { _ in "{}" },
+            token: { _ in
+                .json(oauth.status, #"{"error": "\#(oauth.error)", "error_description": "secret-code-xyz was bad"}"#)
+            })
         let server = try LoopbackHTTPServer(handler: provider.handler)
         defer { server.stop() }
         let service = try HTTPTestSupport.service(server)
@@ -177,17 +196,20 @@ struct HTTPServiceMappingTests {
         #expect(refresh?.oauthError == oauth.error)
     }
 
-    @Test("token responses: expires_in as a number or a string of digits, token_type in any case; anything else is 11001", arguments: [
-        (#""expires_in": 300, "token_type": "Bearer""#, Optional(300.0)),
-        (#""expires_in": "300", "token_type": "bearer""#, 300),
-        (#""token_type": "BEARER""#, nil),
-        (#""expires_in": "5 minutes", "token_type": "Bearer""#, -1),
-        (#""expires_in": "-300", "token_type": "Bearer""#, -1),
-        (#""expires_in": "", "token_type": "Bearer""#, -1),
-        (#""expires_in": 300, "token_type": "mac""#, -1),
-    ])
+    @Test(
+        "token responses: expires_in as a number or a string of digits, token_type in any case; anything else is 11001",
+        arguments: [
+            (#""expires_in": 300, "token_type": "Bearer""#, Optional(300.0)),
+            (#""expires_in": "300", "token_type": "bearer""#, 300),
+            (#""token_type": "BEARER""#, nil),
+            (#""expires_in": "5 minutes", "token_type": "Bearer""#, -1),
+            (#""expires_in": "-300", "token_type": "Bearer""#, -1),
+            (#""expires_in": "", "token_type": "Bearer""#, -1),
+            (#""expires_in": 300, "token_type": "mac""#, -1),
+        ])
     func tokenResponseMembers(_ members: String, _ expiresIn: Double?) async throws {
-        let provider = ScriptedProvider(issuer: "https://issuer.test", jwks: { _ in "{}" }, token: { _ in .json(200, #"{"access_token": "a", "# + members + "}") })
+        let provider = ScriptedProvider(
+            issuer: "https://issuer.test", jwks: { _ in "{}" }, token: { _ in .json(200, #"{"access_token": "a", "# + members + "}") })
         let server = try LoopbackHTTPServer(maxRequests: 8, handler: provider.handler)
         defer { server.stop() }
         let now = Date(timeIntervalSince1970: 1_700_000_000)
@@ -201,16 +223,19 @@ struct HTTPServiceMappingTests {
         }
     }
 
-    @Test("a bare 404 or 405 at an extension endpoint is 11020 naming extensionBaseURL, never a profile that is gone", arguments: [
-        LoopbackHTTPServer.Reply.response(status: 404, headers: ["Content-Type": "text/html"], body: Data("<h1>Not Found</h1>".utf8)),
-        .json(404, #"{"detail": "Not found."}"#),
-        .response(status: 405, headers: [:], body: Data()),
-    ])
+    @Test(
+        "a bare 404 or 405 at an extension endpoint is 11020 naming extensionBaseURL, never a profile that is gone",
+        arguments: [
+            LoopbackHTTPServer.Reply.response(status: 404, headers: ["Content-Type": "text/html"], body: Data("<h1>Not Found</h1>".utf8)),
+            .json(404, #"{"detail": "Not found."}"#),
+            .response(status: 405, headers: [:], body: Data()),
+        ])
     func extensionAbsent(_ reply: LoopbackHTTPServer.Reply) async throws {
         let server = try LoopbackHTTPServer(maxRequests: 8) { _ in reply }
         defer { server.stop() }
-        let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(
-            issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
+        let service = try HTTPIdentityService(
+            configuration: HTTPServiceConfiguration(
+                issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
         let profile = UserProfile(profileId: "p1")
         let enrol = await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
             try await service.enrolPin(PinEnrolment(profile: profile, salt: [1], iterations: 1000, publicKey: [2]), accessToken: Redacted("t"))
@@ -220,7 +245,9 @@ struct HTTPServiceMappingTests {
         await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in _ = try await service.profileExists(profile) }
         let proof = PinKeyAuthorization(nonce: [1], proof: [2])
         await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in try await service.deregister(profile, authorization: proof) }
-        await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in try await service.revokeBiometricKey(for: profile, authorization: proof) }
+        await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
+            try await service.revokeBiometricKey(for: profile, authorization: proof)
+        }
     }
 
     @Test("429 at an extension endpoint is 9001, the PIN check's passing failure, with Retry-After in the message, whatever error it names")
@@ -231,31 +258,38 @@ struct HTTPServiceMappingTests {
                 : .response(status: 429, headers: [:], body: Data())
         }
         defer { server.stop() }
-        let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(
-            issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
+        let service = try HTTPIdentityService(
+            configuration: HTTPServiceConfiguration(
+                issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
         let profile = UserProfile(profileId: "p1")
         let verify = await HTTPTestSupport.expectError(.serverNotReachable) { () throws(IdentityFlowError) in
             try await service.verifyPinProof(Redacted([UInt8](repeating: 7, count: 32)), for: profile, nonce: [1])
         }
         #expect(verify?.message.contains("HTTP 429") == true && verify?.message.contains("wait 30 s") == true, "\(String(describing: verify))")
-        let challenge = await HTTPTestSupport.expectError(.serverNotReachable) { () throws(IdentityFlowError) in try await service.pinLoginChallenge(for: profile) }
+        let challenge = await HTTPTestSupport.expectError(.serverNotReachable) { () throws(IdentityFlowError) in
+            try await service.pinLoginChallenge(for: profile)
+        }
         #expect(challenge?.message.contains("wait") == false)
     }
 
     @Test("a mobile authentication request's expiry is moved onto the device's clock by the answer's Date", arguments: [true, false])
     func mobileAuthExpiryOnDeviceClock(_ sendsDate: Bool) async throws {
         let serverNow = Date(timeIntervalSince1970: 1_700_000_000)
-        let device = serverNow.addingTimeInterval(3600)   // an hour ahead
+        let device = serverNow.addingTimeInterval(3600)  // an hour ahead
         let server = try LoopbackHTTPServer(maxRequests: 4) { _ in
-            let body = #"{"requests": [{"id": "r1", "profile_id": "p1", "message": "Pay?", "type": "confirmation", "expires_at": 1700000300, "nonce": "\#(Base64URL.encode([UInt8](repeating: 5, count: 32)))"}]}"#
-            return .response(status: 200, headers: ["Content-Type": "application/json"].merging(sendsDate ? ["Date": "Tue, 14 Nov 2023 22:13:20 GMT"] : [:]) { $1 },
-                             body: Data(body.utf8))
+            let body =
+                #"{"requests": [{"id": "r1", "profile_id": "p1", "message": "Pay?", "type": "confirmation", "expires_at": 1700000300, "nonce": "\#(Base64URL.encode([UInt8](repeating: 5, count: 32)))"}]}"#
+            return .response(
+                status: 200, headers: ["Content-Type": "application/json"].merging(sendsDate ? ["Date": "Tue, 14 Nov 2023 22:13:20 GMT"] : [:]) { $1 },
+                body: Data(body.utf8))
         }
         defer { server.stop() }
-        let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(
-            issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect), now: { device })
-        let requests = try await service.mobileAuthRequests(.pending, for: UserProfile(profileId: "p1"),
-                                                            authorization: PinKeyAuthorization(nonce: [1], proof: [2]))
+        let service = try HTTPIdentityService(
+            configuration: HTTPServiceConfiguration(
+                issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect), now: { device })
+        let requests = try await service.mobileAuthRequests(
+            .pending, for: UserProfile(profileId: "p1"),
+            authorization: PinKeyAuthorization(nonce: [1], proof: [2]))
         #expect(requests.map(\.expiresAt) == [sendsDate ? device.addingTimeInterval(300) : serverNow.addingTimeInterval(300)])
     }
 
@@ -271,8 +305,9 @@ struct HTTPServiceMappingTests {
             }
         }
         defer { server.stop() }
-        let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(
-            issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
+        let service = try HTTPIdentityService(
+            configuration: HTTPServiceConfiguration(
+                issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
         #expect(try await !service.profileExists(UserProfile(profileId: "unknown")))
         #expect(try await !service.profileExists(UserProfile(profileId: "deregistered")))
         let proof = PinKeyAuthorization(nonce: [1], proof: [2])
@@ -291,29 +326,43 @@ struct HTTPServiceMappingTests {
             case "/identityflow/registration/custom/odd/init": .json(200, #"{"session": "s", "status": 7000, "data": ""}"#)
             case "/identityflow/registration/custom/twice/init": .json(200, #"{"session": "s", "status": 2000, "status": 5000, "data": ""}"#)
             case "/identityflow/registration/custom/ok/complete": .json(200, #"{"status": 2000, "data": "d"}"#)
-            case "/identityflow/pin/challenge" where String(decoding: request.body, as: UTF8.self).contains("gone"): .json(410, #"{"error": "user_deregistered", "error_description": "x"}"#)
+            case "/identityflow/pin/challenge" where String(decoding: request.body, as: UTF8.self).contains("gone"):
+                .json(410, #"{"error": "user_deregistered", "error_description": "x"}"#)
             case "/identityflow/pin/enrol": .json(401, #"{"error": "invalid_token", "error_description": "x"}"#)
             case "/identityflow/pin/verify" where String(decoding: request.body, as: UTF8.self).contains("a-long"):
                 .json(401, #"{"error": "invalid_pin", "error_description": "x", "failure_count": 1, "max_failure_count": 3, "remaining_failure_count": 2}"#)
             case "/identityflow/pin/verify": .json(410, #"{"error": "user_deregistered", "error_description": "x"}"#)
-            case "/identityflow/profiles/gone": request.method == "GET" ? .json(410, #"{"error": "user_deregistered", "error_description": "x"}"#) : .response(status: 204, headers: [:], body: Data())
+            case "/identityflow/profiles/gone":
+                request.method == "GET"
+                    ? .json(410, #"{"error": "user_deregistered", "error_description": "x"}"#) : .response(status: 204, headers: [:], body: Data())
             default: .json(404, #"{"error": "unknown_profile", "error_description": "x"}"#)
             }
         }
         defer { server.stop() }
-        let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(
-            issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
+        let service = try HTTPIdentityService(
+            configuration: HTTPServiceConfiguration(
+                issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
         func custom(_ id: String) -> IdentityProvider { IdentityProvider(identifier: id, name: id, kind: .custom(.twoStep)) }
-        let expired = await HTTPTestSupport.expectError(.customRegistrationExpired) { () throws(IdentityFlowError) in try await service.initCustomRegistration(provider: custom("gone"), data: Redacted(nil)) }
+        let expired = await HTTPTestSupport.expectError(.customRegistrationExpired) { () throws(IdentityFlowError) in
+            try await service.initCustomRegistration(provider: custom("gone"), data: Redacted(nil))
+        }
         #expect(expired?.oauthError == "registration_expired")
-        await HTTPTestSupport.expectError(.invalidIdentityProvider) { () throws(IdentityFlowError) in try await service.initCustomRegistration(provider: custom("nope"), data: Redacted(nil)) }
-        await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in try await service.initCustomRegistration(provider: custom("odd"), data: Redacted(nil)) }
-        await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in try await service.initCustomRegistration(provider: custom("twice"), data: Redacted(nil)) }
+        await HTTPTestSupport.expectError(.invalidIdentityProvider) { () throws(IdentityFlowError) in
+            try await service.initCustomRegistration(provider: custom("nope"), data: Redacted(nil))
+        }
+        await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
+            try await service.initCustomRegistration(provider: custom("odd"), data: Redacted(nil))
+        }
+        await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
+            try await service.initCustomRegistration(provider: custom("twice"), data: Redacted(nil))
+        }
         await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
             try await service.completeCustomRegistration(provider: custom("ok"), session: "s", data: Redacted("d"))
         }
         let profile = UserProfile(profileId: "gone")
-        let deregistered = await HTTPTestSupport.expectError(.userDeregistered) { () throws(IdentityFlowError) in try await service.pinLoginChallenge(for: profile) }
+        let deregistered = await HTTPTestSupport.expectError(.userDeregistered) { () throws(IdentityFlowError) in
+            try await service.pinLoginChallenge(for: profile)
+        }
         #expect(deregistered?.userProfile == profile)
         await HTTPTestSupport.expectError(.userNotAuthenticated) { () throws(IdentityFlowError) in
             try await service.enrolPin(PinEnrolment(profile: profile, salt: [1], iterations: 1000, publicKey: [2]), accessToken: Redacted("t"))
@@ -328,18 +377,23 @@ struct HTTPServiceMappingTests {
         let otherExists = try await service.profileExists(UserProfile(profileId: "other"))
         #expect(!otherExists)
         try await service.deregister(profile, authorization: PinKeyAuthorization(nonce: [1], proof: [2]))
-        await HTTPTestSupport.expectError(.userDeregistered) { () throws(IdentityFlowError) in try await service.pinLoginChallenge(for: UserProfile(profileId: "unknown")) }
+        await HTTPTestSupport.expectError(.userDeregistered) { () throws(IdentityFlowError) in
+            try await service.pinLoginChallenge(for: UserProfile(profileId: "unknown"))
+        }
     }
 
-    @Test("invalid_client at revocation: a provider that names only secret-based methods is said to refuse public clients; otherwise the generic 10001",
-          arguments: [(["client_secret_basic"], true), (["client_secret_basic", "none"], false), (nil, false)] as [([String]?, Bool)])
+    @Test(
+        "invalid_client at revocation: a provider that names only secret-based methods is said to refuse public clients; otherwise the generic 10001",
+        arguments: [(["client_secret_basic"], true), (["client_secret_basic", "none"], false), (nil, false)] as [([String]?, Bool)])
     func revocationRefusedToPublicClients(methods: [String]?, explained: Bool) async throws {
         let server = try LoopbackHTTPServer { request in
             let origin = "http://\(request.headers["host"] ?? "127.0.0.1")"
             switch request.path {
             case "/o/.well-known/openid-configuration":
-                var document: [String: Any] = ["issuer": "\(origin)/o", "authorization_endpoint": "\(origin)/o/authorize/",
-                                               "token_endpoint": "\(origin)/o/token/", "revocation_endpoint": "\(origin)/o/revoke/"]
+                var document: [String: Any] = [
+                    "issuer": "\(origin)/o", "authorization_endpoint": "\(origin)/o/authorize/",
+                    "token_endpoint": "\(origin)/o/token/", "revocation_endpoint": "\(origin)/o/revoke/",
+                ]
                 document["revocation_endpoint_auth_methods_supported"] = methods
                 return .json(200, object: document)
             default:
@@ -347,8 +401,9 @@ struct HTTPServiceMappingTests {
             }
         }
         defer { server.stop() }
-        let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(
-            issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
+        let service = try HTTPIdentityService(
+            configuration: HTTPServiceConfiguration(
+                issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: Self.redirect))
         let error = await HTTPTestSupport.expectError(.configurationInvalid) { () throws(IdentityFlowError) in
             try await service.revoke(TokenSet(accessToken: "a", refreshToken: "r"))
         }

@@ -17,11 +17,13 @@ struct ScriptedProvider: Sendable {
             let origin = "http://\(request.headers["host"] ?? "127.0.0.1")"
             switch request.path {
             case "/o/.well-known/openid-configuration":
-                return .json(200, object: [
-                    "issuer": issuer, "authorization_endpoint": "\(origin)/o/authorize/", "token_endpoint": "\(origin)/o/token/",
-                    "userinfo_endpoint": "\(origin)/o/userinfo/", "jwks_uri": "\(origin)/o/jwks/", "revocation_endpoint": "\(origin)/o/revoke/",
-                    "code_challenge_methods_supported": ["S256"],
-                ])
+                return .json(
+                    200,
+                    object: [
+                        "issuer": issuer, "authorization_endpoint": "\(origin)/o/authorize/", "token_endpoint": "\(origin)/o/token/",
+                        "userinfo_endpoint": "\(origin)/o/userinfo/", "jwks_uri": "\(origin)/o/jwks/", "revocation_endpoint": "\(origin)/o/revoke/",
+                        "code_challenge_methods_supported": ["S256"],
+                    ])
             case "/o/jwks/":
                 let count = jwksFetches.withLock { count in
                     count += 1
@@ -39,8 +41,10 @@ struct ScriptedProvider: Sendable {
 
 enum HTTPTestSupport {
     /// A service whose discovery document is the loopback server's `/o/.well-known/openid-configuration`.
-    static func service(_ server: LoopbackHTTPServer, clientID: String = "client-1", timeout: TimeInterval = 10,
-                        maxBody: Int = 1 << 20, now: Date = Date()) throws -> HTTPIdentityService {
+    static func service(
+        _ server: LoopbackHTTPServer, clientID: String = "client-1", timeout: TimeInterval = 10,
+        maxBody: Int = 1 << 20, now: Date = Date()
+    ) throws -> HTTPIdentityService {
         let configuration = HTTPServiceConfiguration(
             discoveryURL: server.baseURL.appendingPathComponent("o/.well-known/openid-configuration"),
             clientID: clientID, redirectURI: URL(string: "identityflow://callback")!,
@@ -50,8 +54,10 @@ enum HTTPTestSupport {
 
     /// Runs `body`, expects it to throw an error with `code`, and returns the error.
     @discardableResult
-    static func expectError<T>(_ code: ErrorCode, sourceLocation: SourceLocation = #_sourceLocation,
-                               _ body: () async throws(IdentityFlowError) -> T) async -> IdentityFlowError? {
+    static func expectError<T>(
+        _ code: ErrorCode, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () async throws(IdentityFlowError) -> T
+    ) async -> IdentityFlowError? {
         do {
             let value = try await body()
             Issue.record("expected error \(code), got \(value)", sourceLocation: sourceLocation)
@@ -69,6 +75,7 @@ enum HTTPTestSupport {
         return .json(200, object: object)
     }
 
-    static let request = AuthorizationRequest(redirectURI: URL(string: "identityflow://callback")!, scopes: ["openid"],
-                                              state: "state-1", nonce: "nonce-1", codeVerifier: String(repeating: "v", count: 43))
+    static let request = AuthorizationRequest(
+        redirectURI: URL(string: "identityflow://callback")!, scopes: ["openid"],
+        state: "state-1", nonce: "nonce-1", codeVerifier: String(repeating: "v", count: 43))
 }

@@ -9,8 +9,10 @@ enum HangGuard {
 
     /// Runs `body`, racing it against ``limit``. When the limit passes first the test fails,
     /// `onHang` runs (stop the servers, so that nothing stays blocked) and the result is `nil`.
-    static func run<T: Sendable>(sourceLocation: SourceLocation = #_sourceLocation, onHang: @escaping @Sendable () -> Void = {},
-                                 _ body: @escaping @Sendable () async -> T) async -> T? {
+    static func run<T: Sendable>(
+        sourceLocation: SourceLocation = #_sourceLocation, onHang: @escaping @Sendable () -> Void = {},
+        _ body: @escaping @Sendable () async -> T
+    ) async -> T? {
         await withTaskGroup(of: T?.self) { group in
             group.addTask { await body() }
             group.addTask {

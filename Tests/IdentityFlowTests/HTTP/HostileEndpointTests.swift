@@ -102,10 +102,12 @@ struct HostileEndpointTests {
         let origin = "http://\(request.headers["host"] ?? "127.0.0.1")"
         switch request.path {
         case "/o/.well-known/openid-configuration":
-            return .json(200, object: [
-                "issuer": "\(origin)/o", "authorization_endpoint": "\(origin)/o/authorize/", "token_endpoint": "\(origin)/o/token/",
-                "userinfo_endpoint": "\(origin)/o/userinfo/", "revocation_endpoint": "\(origin)/o/revoke/", "jwks_uri": "\(origin)/o/jwks/",
-            ])
+            return .json(
+                200,
+                object: [
+                    "issuer": "\(origin)/o", "authorization_endpoint": "\(origin)/o/authorize/", "token_endpoint": "\(origin)/o/token/",
+                    "userinfo_endpoint": "\(origin)/o/userinfo/", "revocation_endpoint": "\(origin)/o/revoke/", "jwks_uri": "\(origin)/o/jwks/",
+                ])
         default:
             return .json(404, #"{"error": "not_found"}"#)
         }

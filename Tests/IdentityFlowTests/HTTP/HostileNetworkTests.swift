@@ -34,8 +34,10 @@ struct HostileNetworkTests {
         }
     }
 
-    private static func withServer<T>(maxRequests: Int = 16, _ handler: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply,
-                                      _ body: (LoopbackHTTPServer) async throws -> T) async throws -> T {
+    private static func withServer<T>(
+        maxRequests: Int = 16, _ handler: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply,
+        _ body: (LoopbackHTTPServer) async throws -> T
+    ) async throws -> T {
         let server = try LoopbackHTTPServer(maxRequests: maxRequests, handler: handler)
         defer { server.stop() }
         return try await body(server)
@@ -114,7 +116,9 @@ struct HostileNetworkTests {
         try await Self.withServer({ _ in .trickle(pause: 50_000) }) { server in
             let service = try Self.extensionService(server, timeout: 1)
             // The bound this test enforces on itself (not a speed claim): 20 deadlines.
-            let watchdog = Task { try await Task.sleep(for: .seconds(20)); server.stop() }
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(20)); server.stop()
+            }
             defer { watchdog.cancel() }
             let error = await HTTPTestSupport.expectError(.serverNotReachable) { () throws(IdentityFlowError) in try await service.identityProviders() }
             #expect(error?.message.contains("in time") == true)
@@ -124,8 +128,9 @@ struct HostileNetworkTests {
 
     @Test("an unresolvable host fails with 9001")
     func unresolvableHost() async throws {
-        let configuration = HTTPServiceConfiguration(issuer: URL(string: "https://identityflow-test.invalid/o")!, clientID: "c",
-                                                     redirectURI: URL(string: "identityflow://callback")!, requestTimeout: 5)
+        let configuration = HTTPServiceConfiguration(
+            issuer: URL(string: "https://identityflow-test.invalid/o")!, clientID: "c",
+            redirectURI: URL(string: "identityflow://callback")!, requestTimeout: 5)
         let service = try HTTPIdentityService(configuration: configuration)
         await HTTPTestSupport.expectError(.serverNotReachable) { () throws(IdentityFlowError) in try await service.providerMetadata() }
     }
@@ -142,7 +147,9 @@ struct HostileNetworkTests {
         }
         try await Self.withServer({ request in
             request.path.hasSuffix("openid-configuration")
-                ? .json(200, object: ["issuer": "https://issuer.test", "authorization_endpoint": "https://issuer.test/a", "token_endpoint": "http://example.com/token"])
+                ? .json(
+                    200,
+                    object: ["issuer": "https://issuer.test", "authorization_endpoint": "https://issuer.test/a", "token_endpoint": "http://example.com/token"])
                 : .response(status: 302, headers: ["Location": "http://example.com/identityflow/identity-providers"], body: Data())
         }) { server in
             let discovering = try HTTPTestSupport.service(server)

@@ -15,9 +15,11 @@ struct IdTokenRSAAlgorithmTests {
         try await vectors.refusal(try vectors.token(name), jwks: jwks, accessToken: accessToken)
     }
 
-    @Test("an RSA key whose JWK names no alg verifies RS256, RS384, RS512 and PS256, by kid or as the only key", arguments: [
-        "rs384_valid", "rs512_valid", "rs256_r1", "rs256_no_kid", "rs384_no_kid", "rs512_no_kid", "ps256",
-    ])
+    @Test(
+        "an RSA key whose JWK names no alg verifies RS256, RS384, RS512 and PS256, by kid or as the only key",
+        arguments: [
+            "rs384_valid", "rs512_valid", "rs256_r1", "rs256_no_kid", "rs384_no_kid", "rs512_no_kid", "ps256",
+        ])
     func valid(_ name: String) async throws {
         let token = try vectors.token(name), nonce = vectors.nonce
         let info = try await vectors.withProvider(jwks: vectors.jwksR1) { try await $0.validateIdToken(token, nonce: nonce) }
@@ -25,9 +27,11 @@ struct IdTokenRSAAlgorithmTests {
         #expect(info.issuer == vectors.issuer)
     }
 
-    @Test("a bad signature is refused: another key, a tampered payload, a header naming another hash than the signer's", arguments: [
-        "rs384_wrong_key", "rs512_wrong_key", "rs512_tampered", "rs512_signed_rs256", "rs384_signed_rs512",
-    ])
+    @Test(
+        "a bad signature is refused: another key, a tampered payload, a header naming another hash than the signer's",
+        arguments: [
+            "rs384_wrong_key", "rs512_wrong_key", "rs512_tampered", "rs512_signed_rs256", "rs384_signed_rs512",
+        ])
     func badSignature(_ name: String) async throws {
         let error = try await refusal(name, jwks: vectors.jwksR1)
         #expect(error?.message.contains("signature is invalid") == true, "\(String(describing: error))")
@@ -41,11 +45,13 @@ struct IdTokenRSAAlgorithmTests {
         #expect(info.subject == "user-1")
     }
 
-    @Test("a kid naming a key that cannot verify the token's alg is refused before any signature check, saying so", arguments: [
-        ("rs256_r2", "a key for RS512, not for the token's algorithm RS256"),
-        ("rs512_k1", "a key for RS256, not for the token's algorithm RS512"),
-        ("es256_r1_kid", "a key for RS256, RS384, RS512, PS256, PS384 or PS512, not for the token's algorithm ES256"),
-    ])
+    @Test(
+        "a kid naming a key that cannot verify the token's alg is refused before any signature check, saying so",
+        arguments: [
+            ("rs256_r2", "a key for RS512, not for the token's algorithm RS256"),
+            ("rs512_k1", "a key for RS256, not for the token's algorithm RS512"),
+            ("es256_r1_kid", "a key for RS256, RS384, RS512, PS256, PS384 or PS512, not for the token's algorithm ES256"),
+        ])
     func keyCannotVerify(_ name: String, _ message: String) async throws {
         let error = try await refusal(name, jwks: vectors.jwksK1R1R2)
         #expect(error?.message.contains(message) == true, "\(String(describing: error))")
@@ -81,8 +87,9 @@ struct IdTokenRSAAlgorithmTests {
     @Test("none and HMAC are refused, the message listing what is accepted", arguments: ["alg_none", "hs256", "hs512"])
     func refusedAlgorithms(_ name: String) async throws {
         let error = try await refusal(name, jwks: vectors.jwksK1R1R2)
-        #expect(error?.message.contains("is refused: only RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384 and ES512 are accepted") == true,
-                "\(String(describing: error))")
+        #expect(
+            error?.message.contains("is refused: only RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384 and ES512 are accepted") == true,
+            "\(String(describing: error))")
     }
 
     @Test("ES384 is an accepted algorithm now: against a JWKS without its key (k1, r1, r2), the token is refused for its kid, not its alg")
@@ -95,12 +102,16 @@ struct IdTokenRSAAlgorithmTests {
     func codeExchange() async throws {
         let vectors = vectors
         let names = Locked(["rs512_at_hash_sha256", "rs512_at_hash"])
-        let request = AuthorizationRequest(redirectURI: URL(string: "identityflow://callback")!, scopes: ["openid"],
-                                           state: "s", nonce: vectors.nonce, codeVerifier: String(repeating: "v", count: 43))
-        try await vectors.withProvider(jwks: vectors.jwksR1, token: { _ in
-            let name = names.withLock { $0.removeFirst() }
-            return .json(200, object: ["access_token": "at-1", "token_type": "Bearer", "expires_in": 300, "id_token": vectors.tokens[name] ?? ""])
-        }) { service in
+        let request = AuthorizationRequest(
+            redirectURI: URL(string: "identityflow://callback")!, scopes: ["openid"],
+            state: "s", nonce: vectors.nonce, codeVerifier: String(repeating: "v", count: 43))
+        try await vectors.withProvider(
+            jwks: vectors.jwksR1,
+            token: { _ in
+                let name = names.withLock { $0.removeFirst() }
+                return .json(200, object: ["access_token": "at-1", "token_type": "Bearer", "expires_in": 300, "id_token": vectors.tokens[name] ?? ""])
+            }
+        ) { service in
             await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
                 try await service.exchangeCode(Redacted("c1"), request: request)
             }

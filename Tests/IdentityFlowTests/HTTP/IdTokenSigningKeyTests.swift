@@ -17,11 +17,13 @@ struct IdTokenSigningKeyTests {
         return .object(object)
     }
 
-    @Test("an RSA entry without alg verifies RS256, RS384, RS512, PS256, PS384 and PS512; one with alg only that", arguments: [
-        ("r1", [String: String?](), ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512"]), ("r2", [:], ["RS512"]), ("k1", [:], ["RS256"]),
-        ("r1", ["alg": "RS384"], ["RS384"]), ("k1", ["alg": nil], ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512"]),
-        ("r1", ["alg": "PS256"], ["PS256"]), ("r2", ["alg": "PS384"], ["PS384"]), ("k1", ["alg": "PS512"], ["PS512"]),
-    ])
+    @Test(
+        "an RSA entry without alg verifies RS256, RS384, RS512, PS256, PS384 and PS512; one with alg only that",
+        arguments: [
+            ("r1", [String: String?](), ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512"]), ("r2", [:], ["RS512"]), ("k1", [:], ["RS256"]),
+            ("r1", ["alg": "RS384"], ["RS384"]), ("k1", ["alg": nil], ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512"]),
+            ("r1", ["alg": "PS256"], ["PS256"]), ("r2", ["alg": "PS384"], ["PS384"]), ("k1", ["alg": "PS512"], ["PS512"]),
+        ])
     func algorithms(_ kid: String, _ changes: [String: String?], _ expected: [String]) throws {
         let key = try #require(IdTokenSigningKey(jwk: try entry(vectors.jwksK1R1R2, kid, changes)))
         #expect(key.algorithms == expected)
@@ -79,10 +81,12 @@ struct IdTokenSigningKeyTests {
         #expect(IdTokenSigningKey.algorithms == ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"])
     }
 
-    @Test("an EC entry verifies the alg of its curve only: P-256 ES256, P-384 ES384, P-521 ES512, whether or not it names it", arguments: [
-        ("e1", [String: String?](), "ES256"), ("e1", ["alg": nil], "ES256"), ("p384", [:], "ES384"), ("p384", ["alg": nil], "ES384"),
-        ("q1", [:], "ES384"), ("q2", [:], "ES512"), ("q2", ["alg": "ES512"], "ES512"),
-    ])
+    @Test(
+        "an EC entry verifies the alg of its curve only: P-256 ES256, P-384 ES384, P-521 ES512, whether or not it names it",
+        arguments: [
+            ("e1", [String: String?](), "ES256"), ("e1", ["alg": nil], "ES256"), ("p384", [:], "ES384"), ("p384", ["alg": nil], "ES384"),
+            ("q1", [:], "ES384"), ("q2", [:], "ES512"), ("q2", ["alg": "ES512"], "ES512"),
+        ])
     func ecAlgorithms(_ kid: String, _ changes: [String: String?], _ expected: String) throws {
         let jwks = kid.hasPrefix("q") ? try ECIdTokenVectors.load().jwksEC : vectors.jwksK1E1
         let key = try #require(IdTokenSigningKey(jwk: try entry(jwks, kid, changes)))
@@ -92,27 +96,33 @@ struct IdTokenSigningKeyTests {
         }
     }
 
-    @Test("an EC entry naming another alg than its curve's is passed over", arguments: [
-        ("p384", "ES256"), ("p384", "ES512"), ("p384", "RS384"), ("p384", "PS384"), ("p384", "ES384K"), ("q2", "ES384"), ("q2", "ES256"), ("q2", "RS512"),
-    ])
+    @Test(
+        "an EC entry naming another alg than its curve's is passed over",
+        arguments: [
+            ("p384", "ES256"), ("p384", "ES512"), ("p384", "RS384"), ("p384", "PS384"), ("p384", "ES384K"), ("q2", "ES384"), ("q2", "ES256"), ("q2", "RS512"),
+        ])
     func ecOtherAlgorithm(_ kid: String, _ alg: String) throws {
         let jwks = kid.hasPrefix("q") ? try ECIdTokenVectors.load().jwksEC : vectors.jwksK1E1
         #expect(IdTokenSigningKey(jwk: try entry(jwks, kid, ["alg": alg])) == nil)
     }
 
-    @Test("EC entries that make no usable key are passed over: off the curve, a coordinate not below p, secp256k1; a tiny x is fine", arguments: [
-        ("q1-off-curve", false), ("q2-off-curve", false), ("q2-y-plus-p", false), ("q-x-plus-p", false), ("k256", false), ("q-small-x", true),
-    ])
+    @Test(
+        "EC entries that make no usable key are passed over: off the curve, a coordinate not below p, secp256k1; a tiny x is fine",
+        arguments: [
+            ("q1-off-curve", false), ("q2-off-curve", false), ("q2-y-plus-p", false), ("q-x-plus-p", false), ("k256", false), ("q-small-x", true),
+        ])
     func ecEdgeCases(_ kid: String, _ usable: Bool) throws {
         let key = IdTokenSigningKey(jwk: try entry(try ECIdTokenVectors.load().jwksEdgeCases, kid))
         #expect((key != nil) == usable)
         #expect(key?.algorithms == (usable ? ["ES384"] : nil))
     }
 
-    @Test("EC entries are passed over with another curve's coordinate length, a crv other than P-256, P-384, P-521, a missing member, another kty, use enc", arguments: [
-        ("q1", ["crv": "P-521"]), ("q2", ["crv": "P-384"]), ("q1", ["crv": "P-256"]), ("e1", ["crv": "P-384"]), ("q1", ["crv": "secp384r1"]),
-        ("q1", ["crv": nil]), ("q1", ["x": nil]), ("q1", ["kty": "OKP"]), ("q1", ["use": "enc"]),
-    ] as [(String, [String: String?])])
+    @Test(
+        "EC entries are passed over with another curve's coordinate length, a crv other than P-256, P-384, P-521, a missing member, another kty, use enc",
+        arguments: [
+            ("q1", ["crv": "P-521"]), ("q2", ["crv": "P-384"]), ("q1", ["crv": "P-256"]), ("e1", ["crv": "P-384"]), ("q1", ["crv": "secp384r1"]),
+            ("q1", ["crv": nil]), ("q1", ["x": nil]), ("q1", ["kty": "OKP"]), ("q1", ["use": "enc"]),
+        ] as [(String, [String: String?])])
     func ecCoordinateLengths(_ kid: String, _ changes: [String: String?]) throws {
         let jwks = kid.hasPrefix("q") ? try ECIdTokenVectors.load().jwksEC : vectors.jwksK1E1
         #expect(IdTokenSigningKey(jwk: try entry(jwks, kid, [:])) != nil, "the unchanged entry is a key")

@@ -10,9 +10,11 @@ struct IdTokenValidationTests {
     init() throws { vectors = try IdTokenVectors.load() }
 
     @discardableResult
-    private func withProvider<T>(jwks: @escaping @Sendable (Int) -> String? = { _ in nil },
-                                 token: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply = { _ in .close },
-                                 _ body: (HTTPIdentityService, LoopbackHTTPServer) async throws -> T) async throws -> T {
+    private func withProvider<T>(
+        jwks: @escaping @Sendable (Int) -> String? = { _ in nil },
+        token: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply = { _ in .close },
+        _ body: (HTTPIdentityService, LoopbackHTTPServer) async throws -> T
+    ) async throws -> T {
         let vectors = vectors
         let provider = ScriptedProvider(issuer: vectors.issuer, jwks: { jwks($0) ?? vectors.jwksK1 }, token: token)
         let server = try LoopbackHTTPServer(maxRequests: 16, handler: provider.handler)
@@ -86,10 +88,12 @@ struct IdTokenValidationTests {
         #expect(valid)
     }
 
-    @Test("invalid ID tokens are refused with 11001", arguments: [
-        "wrong_key", "tampered", "wrong_iss", "wrong_aud", "wrong_nonce", "no_nonce", "expired", "nbf_future", "iat_future",
-        "multi_aud_no_azp", "wrong_azp", "alg_none", "hs256", "missing_sub", "unknown_kid",
-    ])
+    @Test(
+        "invalid ID tokens are refused with 11001",
+        arguments: [
+            "wrong_key", "tampered", "wrong_iss", "wrong_aud", "wrong_nonce", "no_nonce", "expired", "nbf_future", "iat_future",
+            "multi_aud_no_azp", "wrong_azp", "alg_none", "hs256", "missing_sub", "unknown_kid",
+        ])
     func invalidTokens(_ name: String) async throws {
         try await withProvider { service, _ in
             let token = try vectors.token(name)
@@ -101,9 +105,11 @@ struct IdTokenValidationTests {
         }
     }
 
-    @Test("ES256: a P-256 key from the JWKS verifies the token, by kid or as the only ES256 key; the P-384 key beside it ES384", arguments: [
-        "es256_valid", "es256_no_kid", "valid", "es384",
-    ])
+    @Test(
+        "ES256: a P-256 key from the JWKS verifies the token, by kid or as the only ES256 key; the P-384 key beside it ES384",
+        arguments: [
+            "es256_valid", "es256_no_kid", "valid", "es384",
+        ])
     func es256(_ name: String) async throws {
         let vectors = vectors
         let info = try await withProvider(jwks: { _ in vectors.jwksK1E1 }) { service, _ in
@@ -113,9 +119,11 @@ struct IdTokenValidationTests {
         #expect(info.issuer == vectors.issuer)
     }
 
-    @Test("ES256 tokens are refused with 11001: wrong key, tampered, a DER signature, a kid naming an RSA key (and RS256 naming an EC key)", arguments: [
-        "es256_wrong_key", "es256_tampered", "es256_der_signature", "es256_wrong_iss", "es256_rsa_kid", "rs256_ec_kid",
-    ])
+    @Test(
+        "ES256 tokens are refused with 11001: wrong key, tampered, a DER signature, a kid naming an RSA key (and RS256 naming an EC key)",
+        arguments: [
+            "es256_wrong_key", "es256_tampered", "es256_der_signature", "es256_wrong_iss", "es256_rsa_kid", "rs256_ec_kid",
+        ])
     func invalidES256(_ name: String) async throws {
         let vectors = vectors
         try await withProvider(jwks: { _ in vectors.jwksK1E1 }) { service, _ in
@@ -127,9 +135,11 @@ struct IdTokenValidationTests {
         }
     }
 
-    @Test("a kid naming a key of the other type is refused before any signature check, saying so", arguments: [
-        ("es256_rsa_kid", "a key for RS256, not for the token's algorithm ES256"), ("rs256_ec_kid", "a key for ES256, not for the token's algorithm RS256"),
-    ])
+    @Test(
+        "a kid naming a key of the other type is refused before any signature check, saying so",
+        arguments: [
+            ("es256_rsa_kid", "a key for RS256, not for the token's algorithm ES256"), ("rs256_ec_kid", "a key for ES256, not for the token's algorithm RS256"),
+        ])
     func keyTypeMismatch(_ name: String, _ message: String) async throws {
         let vectors = vectors
         let error = try await withProvider(jwks: { _ in vectors.jwksK1E1 }) { service, _ in
@@ -195,8 +205,9 @@ struct IdTokenValidationTests {
     @Test("the code exchange validates the ID token against the request's nonce and returns nothing when it fails")
     func exchangeValidates() async throws {
         let vectors = vectors
-        let request = AuthorizationRequest(redirectURI: URL(string: "identityflow://callback")!, scopes: ["openid"],
-                                           state: "s", nonce: vectors.nonce, codeVerifier: String(repeating: "v", count: 43))
+        let request = AuthorizationRequest(
+            redirectURI: URL(string: "identityflow://callback")!, scopes: ["openid"],
+            state: "s", nonce: vectors.nonce, codeVerifier: String(repeating: "v", count: 43))
         let names = Locked(["wrong_nonce", "alg_none", "valid"])
         try await withProvider(token: { request in
             let name = names.withLock { $0.removeFirst() }
@@ -204,8 +215,12 @@ struct IdTokenValidationTests {
             #expect(request.form["grant_type"] == "authorization_code")
             return HTTPTestSupport.tokenReply(idToken: vectors.tokens[name])
         }) { service, _ in
-            await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in try await service.exchangeCode(Redacted("c1"), request: request) }
-            await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in try await service.exchangeCode(Redacted("c2"), request: request) }
+            await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
+                try await service.exchangeCode(Redacted("c1"), request: request)
+            }
+            await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
+                try await service.exchangeCode(Redacted("c2"), request: request)
+            }
             let tokens = try await service.exchangeCode(Redacted("c3"), request: request)
             #expect(tokens.accessToken.value == "access-1")
             #expect(tokens.refreshToken?.value == "refresh-1")
@@ -216,36 +231,45 @@ struct IdTokenValidationTests {
     /// What the token endpoint's `Date` header says in each case of ``deviceClock``.
     enum ServerDate: Sendable { case none, tokenTime, deviceTime }
 
-    @Test("a device clock off by more than the skew is named (9031, by how much), not blamed on the token; the refresh's tokens are revoked", arguments: [
-        (7200.0, ServerDate.tokenTime, Optional("120 minutes ahead of")), (-7200, .tokenTime, "120 minutes behind"),
-        (7200, .none, nil), (7200, .deviceTime, nil),
-    ])
+    @Test(
+        "a device clock off by more than the skew is named (9031, by how much), not blamed on the token; the refresh's tokens are revoked",
+        arguments: [
+            (7200.0, ServerDate.tokenTime, Optional("120 minutes ahead of")), (-7200, .tokenTime, "120 minutes behind"),
+            (7200, .none, nil), (7200, .deviceTime, nil),
+        ])
     func deviceClock(_ deviceOffset: TimeInterval, _ serverDate: ServerDate, _ wording: String?) async throws {
         let vectors = vectors
         let device = vectors.now.addingTimeInterval(deviceOffset)
-        let dated: Date? = switch serverDate {
-        case .none: nil
-        case .tokenTime: vectors.now
-        case .deviceTime: device
-        }
+        let dated: Date? =
+            switch serverDate {
+            case .none: nil
+            case .tokenTime: vectors.now
+            case .deviceTime: device
+            }
         let revoked = Locked(0)
-        let provider = ScriptedProvider(issuer: vectors.issuer, jwks: { _ in vectors.jwksK1 }, token: { _ in
-            var headers = ["Content-Type": "application/json"]
-            if let dated { headers["Date"] = Self.httpDate(dated) }
-            let body = #"{"access_token": "access-1", "token_type": "Bearer", "refresh_token": "refresh-2", "id_token": "\#(vectors.tokens["valid"]!)"}"#
-            return .response(status: 200, headers: headers, body: Data(body.utf8))
-        }, extra: { request in
-            guard request.path == "/o/revoke/" else { return nil }
-            revoked.withLock { $0 += 1 }
-            return .response(status: 200, headers: [:], body: Data())
-        })
+        let provider = ScriptedProvider(
+            issuer: vectors.issuer, jwks: { _ in vectors.jwksK1 },
+            token: { _ in
+                var headers = ["Content-Type": "application/json"]
+                if let dated { headers["Date"] = Self.httpDate(dated) }
+                let body = #"{"access_token": "access-1", "token_type": "Bearer", "refresh_token": "refresh-2", "id_token": "\#(vectors.tokens["valid"]!)"}"#
+                return .response(status: 200, headers: headers, body: Data(body.utf8))
+            },
+            extra: { request in
+                guard request.path == "/o/revoke/" else { return nil }
+                revoked.withLock { $0 += 1 }
+                return .response(status: 200, headers: [:], body: Data())
+            })
         let server = try LoopbackHTTPServer(maxRequests: 16, handler: provider.handler)
         defer { server.stop() }
         let service = try HTTPTestSupport.service(server, clientID: vectors.clientID, now: device)
-        let request = AuthorizationRequest(redirectURI: URL(string: "identityflow://callback")!, scopes: ["openid"],
-                                           state: "s", nonce: vectors.nonce, codeVerifier: String(repeating: "v", count: 43))
+        let request = AuthorizationRequest(
+            redirectURI: URL(string: "identityflow://callback")!, scopes: ["openid"],
+            state: "s", nonce: vectors.nonce, codeVerifier: String(repeating: "v", count: 43))
         let expected: ErrorCode = wording == nil ? .invalidServerResponse : .invalidDateTime
-        let exchange = await HTTPTestSupport.expectError(expected) { () throws(IdentityFlowError) in try await service.exchangeCode(Redacted("c"), request: request) }
+        let exchange = await HTTPTestSupport.expectError(expected) { () throws(IdentityFlowError) in
+            try await service.exchangeCode(Redacted("c"), request: request)
+        }
         let refresh = await HTTPTestSupport.expectError(expected) { () throws(IdentityFlowError) in try await service.refresh(Redacted("refresh-1")) }
         if let wording {
             #expect(exchange?.message.contains(wording) == true, "\(String(describing: exchange))")
@@ -262,10 +286,12 @@ struct IdTokenValidationTests {
         return formatter.string(from: date)
     }
 
-    @Test("the Date header is read in its standard form only", arguments: [
-        ("Sun, 06 Nov 1994 08:49:37 GMT", Optional(784_111_777.0)), ("Sunday, 06-Nov-94 08:49:37 GMT", nil), ("Sun, 06 Nov 1994 08:49:37 CET", nil),
-        ("Sun, 32 Nov 1994 08:49:37 GMT", nil), ("Sun, 06 Nov 1994 24:00:00 GMT", nil), ("", nil),
-    ])
+    @Test(
+        "the Date header is read in its standard form only",
+        arguments: [
+            ("Sun, 06 Nov 1994 08:49:37 GMT", Optional(784_111_777.0)), ("Sunday, 06-Nov-94 08:49:37 GMT", nil), ("Sun, 06 Nov 1994 08:49:37 CET", nil),
+            ("Sun, 32 Nov 1994 08:49:37 GMT", nil), ("Sun, 06 Nov 1994 24:00:00 GMT", nil), ("", nil),
+        ])
     func dateHeader(_ value: String, _ seconds: TimeInterval?) {
         let response = HTTPResponse(status: 200, mediaType: nil, body: Data(), headers: ["date": value])
         #expect(response.date == seconds.map(Date.init(timeIntervalSince1970:)))

@@ -13,8 +13,9 @@ struct VectorFile {
             .appendingPathComponent("Fixtures/jwt/\(name)")
         object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         if let shared {
-            #expect(object["issuer"] as? String == shared.issuer && object["nonce"] as? String == shared.nonce
-                && object["client_id"] as? String == shared.clientID && object["now"] as? Double == shared.now.timeIntervalSince1970)
+            #expect(
+                object["issuer"] as? String == shared.issuer && object["nonce"] as? String == shared.nonce
+                    && object["client_id"] as? String == shared.clientID && object["now"] as? Double == shared.now.timeIntervalSince1970)
         }
     }
 
@@ -125,8 +126,9 @@ struct ECIdTokenVectors: AdditionalTokens {
 
     static func load() throws -> ECIdTokenVectors {
         let shared = try IdTokenVectors.load(), file = try VectorFile("ec-id-tokens.json", sharing: shared)
-        return ECIdTokenVectors(shared: shared, jwksEC: try file.json("jwks_ec"), jwksTwoP384: try file.json("jwks_ec_two_p384"),
-                                jwksEdgeCases: try file.json("jwks_edge_cases"), tokens: try file.tokens())
+        return ECIdTokenVectors(
+            shared: shared, jwksEC: try file.json("jwks_ec"), jwksTwoP384: try file.json("jwks_ec_two_p384"),
+            jwksEdgeCases: try file.json("jwks_edge_cases"), tokens: try file.tokens())
     }
 
     /// The JWKS entry `kid` of `jwks`.
@@ -147,8 +149,10 @@ struct ECIdTokenVectors: AdditionalTokens {
 extension IdTokenVectors {
     /// Runs `body` against a ``ScriptedProvider`` at the vectors' issuer, client and time, whose
     /// JWKS is `jwks` and whose token endpoint answers `token`.
-    func withProvider<T>(jwks: String, token: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply = { _ in .close },
-                         _ body: (HTTPIdentityService) async throws -> T) async throws -> T {
+    func withProvider<T>(
+        jwks: String, token: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply = { _ in .close },
+        _ body: (HTTPIdentityService) async throws -> T
+    ) async throws -> T {
         let provider = ScriptedProvider(issuer: issuer, jwks: { _ in jwks }, token: token)
         let server = try LoopbackHTTPServer(maxRequests: 16, handler: provider.handler)
         defer { server.stop() }

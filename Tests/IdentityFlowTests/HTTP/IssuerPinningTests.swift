@@ -11,8 +11,10 @@ struct IssuerPinningTests {
 
     /// A provider whose discovery document names `issuer` and, when `promisesIss`, advertises
     /// `authorization_response_iss_parameter_supported`.
-    private static func provider(issuer: @escaping @Sendable (String) -> String, promisesIss: Bool?,
-                                 revocationOnlyIn8414: Bool = false) throws -> LoopbackHTTPServer {
+    private static func provider(
+        issuer: @escaping @Sendable (String) -> String, promisesIss: Bool?,
+        revocationOnlyIn8414: Bool = false
+    ) throws -> LoopbackHTTPServer {
         try LoopbackHTTPServer { request in
             let origin = "http://\(request.headers["host"] ?? "")"
             var document: [String: Any] = [
@@ -24,8 +26,12 @@ struct IssuerPinningTests {
             case "/custom/discovery.json":
                 return .json(200, object: document)
             case "/.well-known/oauth-authorization-server/o" where revocationOnlyIn8414:
-                return .json(200, object: ["issuer": issuer(origin), "authorization_endpoint": "\(origin)/o/authorize/",
-                                           "token_endpoint": "\(origin)/o/token/", "revocation_endpoint": "\(origin)/o/revoke/"])
+                return .json(
+                    200,
+                    object: [
+                        "issuer": issuer(origin), "authorization_endpoint": "\(origin)/o/authorize/",
+                        "token_endpoint": "\(origin)/o/token/", "revocation_endpoint": "\(origin)/o/revoke/",
+                    ])
             case "/o/token/":
                 return HTTPTestSupport.tokenReply(idToken: nil)
             default:
@@ -35,12 +41,14 @@ struct IssuerPinningTests {
     }
 
     private static func service(_ server: LoopbackHTTPServer) throws -> HTTPIdentityService {
-        try HTTPIdentityService(configuration: HTTPServiceConfiguration(
-            discoveryURL: server.baseURL.appendingPathComponent("custom/discovery.json"), clientID: "c", redirectURI: redirect))
+        try HTTPIdentityService(
+            configuration: HTTPServiceConfiguration(
+                discoveryURL: server.baseURL.appendingPathComponent("custom/discovery.json"), clientID: "c", redirectURI: redirect))
     }
 
-    @Test("RFC 9207: with iss promised, a redirect without iss or with another issuer's fails with 11012; the right one passes",
-          arguments: [true, false])
+    @Test(
+        "RFC 9207: with iss promised, a redirect without iss or with another issuer's fails with 11012; the right one passes",
+        arguments: [true, false])
     func authorizationResponseIssuer(promised: Bool) async throws {
         let server = try Self.provider(issuer: { "\($0)/o" }, promisesIss: promised)
         defer { server.stop() }
@@ -98,8 +106,9 @@ struct IssuerPinningTests {
                 request.path == "/identityflow/identity-providers" && status == 200 ? .json(200, "[]") : .json(status, #"{"error": "x"}"#)
             }
             defer { server.stop() }
-            let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(
-                issuer: server.baseURL, clientID: "c", redirectURI: Self.redirect))
+            let service = try HTTPIdentityService(
+                configuration: HTTPServiceConfiguration(
+                    issuer: server.baseURL, clientID: "c", redirectURI: Self.redirect))
             if let expected {
                 #expect(try await service.servesExtensionEndpoints() == expected, "HTTP \(status)")
             } else {

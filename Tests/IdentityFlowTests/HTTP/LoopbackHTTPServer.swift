@@ -204,7 +204,9 @@ final class LoopbackHTTPServer: Sendable {
                 setsockopt(connection, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
                 close(connection)
             case .chunkedCut:
-                write(connection, Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n40\r\n{\"sub\": ".utf8))
+                write(
+                    connection,
+                    Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n40\r\n{\"sub\": ".utf8))
                 finish(connection)
             case .trickleAll(let answer, let pause):
                 for byte in answer {
@@ -218,7 +220,8 @@ final class LoopbackHTTPServer: Sendable {
                 eventSink.yield(.headSent)
                 let byte: [UInt8] = [0x20]
                 while !state.withLock({ $0.stopped }),
-                      byte.withUnsafeBytes({ send(connection, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }) == 1 {
+                    byte.withUnsafeBytes({ send(connection, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }) == 1
+                {
                     usleep(pause)
                 }
                 close(connection)

@@ -14,8 +14,9 @@ struct PinProofWireTests {
     }
 
     private static func service(_ server: LoopbackHTTPServer) throws -> HTTPIdentityService {
-        try HTTPIdentityService(configuration: HTTPServiceConfiguration(
-            issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: URL(string: "identityflow://callback")!))
+        try HTTPIdentityService(
+            configuration: HTTPServiceConfiguration(
+                issuer: server.baseURL.appendingPathComponent("o"), clientID: "c", redirectURI: URL(string: "identityflow://callback")!))
     }
 
     @Test("enrolment sends the public key, and the current key's nonce and proof when it re-enrols; proof_required, token_not_allowed and invalid_pin map")
@@ -27,7 +28,8 @@ struct PinProofWireTests {
             case ("/identityflow/pin/enrol", false) where Self.json(request)["profile_id"] as? String == "P2":
                 return .json(403, #"{"error": "proof_required", "error_description": "x"}"#)
             case ("/identityflow/pin/enrol", true) where Self.json(request)["profile_id"] as? String == "P2":
-                return .json(401, #"{"error": "invalid_pin", "error_description": "x", "failure_count": 1, "max_failure_count": 3, "remaining_failure_count": 2}"#)
+                return .json(
+                    401, #"{"error": "invalid_pin", "error_description": "x", "failure_count": 1, "max_failure_count": 3, "remaining_failure_count": 2}"#)
             case ("/identityflow/pin/enrol", _):
                 return .json(200, #"{"max_failure_count": 3}"#)
             default:
@@ -37,29 +39,35 @@ struct PinProofWireTests {
         defer { server.stop() }
         let service = try Self.service(server)
         let publicKey = [UInt8](repeating: 4, count: 65)
-        _ = try await service.enrolPin(PinEnrolment(profile: Self.profile, salt: [1, 2], iterations: 100_000, publicKey: publicKey), accessToken: Redacted("t"))
+        _ = try await service.enrolPin(
+            PinEnrolment(profile: Self.profile, salt: [1, 2], iterations: 100_000, publicKey: publicKey), accessToken: Redacted("t"))
         let first = Self.json(server.requests[0])
         #expect(first["public_key"] as? String == Base64URL.encode(publicKey))
         #expect(first["salt"] as? String == Base64URL.encode([1, 2]))
         #expect(first["iterations"] as? Int == 100_000)
         #expect(first["nonce"] == nil && first["proof"] == nil && first["verifier"] == nil)
         let authorization = PinKeyAuthorization(nonce: [7, 7], proof: [8, 8])
-        _ = try await service.enrolPin(PinEnrolment(profile: Self.profile, salt: [1], iterations: 1, publicKey: publicKey, authorization: authorization),
-                                       accessToken: Redacted("t"))
+        _ = try await service.enrolPin(
+            PinEnrolment(profile: Self.profile, salt: [1], iterations: 1, publicKey: publicKey, authorization: authorization),
+            accessToken: Redacted("t"))
         let second = Self.json(server.requests[1])
         #expect(second["nonce"] as? String == Base64URL.encode([7, 7]))
         #expect(second["proof"] as? String == Base64URL.encode([8, 8]))
         let required = await HTTPTestSupport.expectError(.pinProofRequired) { () throws(IdentityFlowError) in
-            _ = try await service.enrolPin(PinEnrolment(profile: UserProfile(profileId: "P2"), salt: [1], iterations: 1, publicKey: publicKey), accessToken: Redacted("t"))
+            _ = try await service.enrolPin(
+                PinEnrolment(profile: UserProfile(profileId: "P2"), salt: [1], iterations: 1, publicKey: publicKey), accessToken: Redacted("t"))
         }
         #expect(required?.oauthError == "proof_required")
         let bound = await HTTPTestSupport.expectError(.accessTokenNotAllowed) { () throws(IdentityFlowError) in
-            _ = try await service.enrolPin(PinEnrolment(profile: UserProfile(profileId: "P3"), salt: [1], iterations: 1, publicKey: publicKey), accessToken: Redacted("t"))
+            _ = try await service.enrolPin(
+                PinEnrolment(profile: UserProfile(profileId: "P3"), salt: [1], iterations: 1, publicKey: publicKey), accessToken: Redacted("t"))
         }
         #expect(bound?.oauthError == "token_not_allowed")
         await HTTPTestSupport.expectError(.invalidPin) { () throws(IdentityFlowError) in
-            _ = try await service.enrolPin(PinEnrolment(profile: UserProfile(profileId: "P2"), salt: [1], iterations: 1, publicKey: publicKey,
-                                                        authorization: authorization), accessToken: Redacted("t"))
+            _ = try await service.enrolPin(
+                PinEnrolment(
+                    profile: UserProfile(profileId: "P2"), salt: [1], iterations: 1, publicKey: publicKey,
+                    authorization: authorization), accessToken: Redacted("t"))
         }
     }
 
@@ -67,8 +75,10 @@ struct PinProofWireTests {
     func challengeVersion() async throws {
         let server = try LoopbackHTTPServer(maxRequests: 4) { request in
             let versioned = String(decoding: request.body, as: UTF8.self).contains("P1")
-            return .json(200, #"{"nonce": "AQIDBAUGBwgJCgsMDQ4PEA", "salt": "AQ", "iterations": 100000, "max_failure_count": 3, "failure_count": 0"#
-                + (versioned ? #", "version": 2}"# : "}"))
+            return .json(
+                200,
+                #"{"nonce": "AQIDBAUGBwgJCgsMDQ4PEA", "salt": "AQ", "iterations": 100000, "max_failure_count": 3, "failure_count": 0"#
+                    + (versioned ? #", "version": 2}"# : "}"))
         }
         defer { server.stop() }
         let service = try Self.service(server)
@@ -106,7 +116,8 @@ struct PinProofWireTests {
 
     @Test("IdentityService.verifyPinProof's doc comment describes proof v2 (ECDSA P-256 signature), not v1's HMAC")
     func verifyPinProofDocumentsV2() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let source = try String(contentsOf: root.appendingPathComponent("Sources/IdentityFlow/Service/IdentityService.swift"), encoding: .utf8)
         let lines = source.components(separatedBy: "\n")
         let declaration = try #require(lines.firstIndex { $0.contains("func verifyPinProof(") })

@@ -9,24 +9,28 @@ import Statechart
 struct RefusedTokenAnswerTests {
     /// Runs `body` against a provider whose token endpoint answers `answer` and whose revocation
     /// endpoint records the tokens it is sent.
-    private static func withProvider(answering answer: [String: Any],
-                                     _ body: (HTTPIdentityService) async throws -> Void) async throws -> [String] {
+    private static func withProvider(
+        answering answer: [String: Any],
+        _ body: (HTTPIdentityService) async throws -> Void
+    ) async throws -> [String] {
         let revoked = Locked<[String]>([])
         let reply = String(decoding: try JSONSerialization.data(withJSONObject: answer), as: UTF8.self)
-        let provider = ScriptedProvider(issuer: "https://issuer.test", jwks: { _ in #"{"keys": []}"# }, token: { _ in .json(200, reply) },
-                                        extra: { request in
-            guard request.path == "/o/revoke/" else { return nil }
-            revoked.withLock { $0.append(request.form["token"] ?? "") }
-            return .response(status: 200, headers: [:], body: Data())
-        })
+        let provider = ScriptedProvider(
+            issuer: "https://issuer.test", jwks: { _ in #"{"keys": []}"# }, token: { _ in .json(200, reply) },
+            extra: { request in
+                guard request.path == "/o/revoke/" else { return nil }
+                revoked.withLock { $0.append(request.form["token"] ?? "") }
+                return .response(status: 200, headers: [:], body: Data())
+            })
         let server = try LoopbackHTTPServer(maxRequests: 16, handler: provider.handler)
         defer { server.stop() }
         try await body(try HTTPTestSupport.service(server))
         return revoked.current
     }
 
-    @Test("a token_type other than Bearer: the code exchange and the refresh fail with 11001 and revoke both tokens",
-          arguments: ["mac", "DPoP", ""])
+    @Test(
+        "a token_type other than Bearer: the code exchange and the refresh fail with 11001 and revoke both tokens",
+        arguments: ["mac", "DPoP", ""])
     func tokenTypeRefused(_ type: String) async throws {
         let answer: [String: Any] = ["access_token": "access-typed", "refresh_token": "refresh-typed", "token_type": type, "expires_in": 300]
         let exchanged = try await Self.withProvider(answering: answer) { service in

@@ -7,9 +7,11 @@ import Testing
 @Suite("Userinfo is for the ID token's subject")
 struct UserinfoSubjectTests {
     private static func withUserinfo(answering subject: String, _ body: (HTTPIdentityService) async throws -> Void) async throws {
-        let provider = ScriptedProvider(issuer: "https://issuer.test", jwks: { _ in #"{"keys": []}"# }, token: { _ in .close }, extra: { request in
-            request.path == "/o/userinfo/" ? .json(200, object: ["sub": subject, "email": "someone@example.test"]) : nil
-        })
+        let provider = ScriptedProvider(
+            issuer: "https://issuer.test", jwks: { _ in #"{"keys": []}"# }, token: { _ in .close },
+            extra: { request in
+                request.path == "/o/userinfo/" ? .json(200, object: ["sub": subject, "email": "someone@example.test"]) : nil
+            })
         let server = try LoopbackHTTPServer(handler: provider.handler)
         defer { server.stop() }
         try await body(try HTTPTestSupport.service(server))

@@ -17,14 +17,17 @@ struct PinFlowMachineTests {
     @Test("AuthenticationMachine follows its chart")
     func authentication() {
         typealias M = AuthenticationMachine
-        let contexts = [Authenticator.pin, .biometric].flatMap { authenticator in
-            [nil, UserProfile(profileId: "other")].map { M.Context(profile: Self.profile, authenticator: authenticator, previousProfile: $0) }
-        } + [M.Context(profile: Self.profile, authenticator: .pin, previousProfile: nil, reusesSession: true)]
+        let contexts =
+            [Authenticator.pin, .biometric].flatMap { authenticator in
+                [nil, UserProfile(profileId: "other")].map { M.Context(profile: Self.profile, authenticator: authenticator, previousProfile: $0) }
+            } + [M.Context(profile: Self.profile, authenticator: .pin, previousProfile: nil, reusesSession: true)]
         ChartSweep<M>(
             variants: contexts.map { M(context: $0) },
-            events: [.started, .previousUserLoggedOut, .biometricAnswered(.confirmed), .biometricAnswered(.pinFallback), .biometricAnswered(.failed),
-                     .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .sessionStored, .profileDeleted, .tokensRevoked,
-                     .serviceFailed(Self.network), .serviceFailed(Self.broken), .cancelRequested]
+            events: [
+                .started, .previousUserLoggedOut, .biometricAnswered(.confirmed), .biometricAnswered(.pinFallback), .biometricAnswered(.failed),
+                .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .sessionStored, .profileDeleted, .tokensRevoked,
+                .serviceFailed(Self.network), .serviceFailed(Self.broken), .cancelRequested,
+            ]
                 + Self.checks.map(M.Event.pinChecked) + Self.abandonments.map(M.Event.challengeAbandoned)
         ).run()
     }
@@ -34,8 +37,10 @@ struct PinFlowMachineTests {
         typealias M = ChangePinMachine
         ChartSweep<M>(
             variants: [M(context: .init(profile: Self.profile, pinPolicy: PinPolicy()))],
-            events: [.started, .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .pinProvided(Redacted("12345")), .pinEnrolled(.none),
-                     .sessionStored, .profileDeleted, .tokensRevoked, .serviceFailed(Self.network), .serviceFailed(Self.broken), .cancelRequested]
+            events: [
+                .started, .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .pinProvided(Redacted("12345")), .pinEnrolled(.none),
+                .sessionStored, .profileDeleted, .tokensRevoked, .serviceFailed(Self.network), .serviceFailed(Self.broken), .cancelRequested,
+            ]
                 + Self.checks.map(M.Event.pinChecked) + Self.abandonments.map(M.Event.challengeAbandoned)
         ).run()
     }
@@ -45,8 +50,10 @@ struct PinFlowMachineTests {
         typealias M = AuthenticatorRegistrationMachine
         ChartSweep<M>(
             variants: [M(profile: Self.profile)],
-            events: [.started, .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .authenticatorStored, .profileDeleted, .tokensRevoked,
-                     .serviceFailed(Self.network), .serviceFailed(Self.broken), .cancelRequested]
+            events: [
+                .started, .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")), .authenticatorStored, .profileDeleted, .tokensRevoked,
+                .serviceFailed(Self.network), .serviceFailed(Self.broken), .cancelRequested,
+            ]
                 + Self.checks.map(M.Event.pinChecked) + Self.abandonments.map(M.Event.challengeAbandoned)
         ).run()
     }
@@ -70,10 +77,12 @@ struct PinFlowMachineTests {
 
     @Test("a wrong PIN carries invalidPin and the server's counters; a network error keeps the counters")
     func pinEntryRules() {
-        var machine = AuthenticationMachine(context: .init(profile: Self.profile, authenticator: .pin, previousProfile: nil), state: .verifyingPin(.init(counters: Self.counters)))
+        var machine = AuthenticationMachine(
+            context: .init(profile: Self.profile, authenticator: .pin, previousProfile: nil), state: .verifyingPin(.init(counters: Self.counters)))
         let rejected = PinCounters(maxFailureCount: 3, previousFailureCount: 2)
-        #expect(machine.handle(.pinChecked(.rejected(rejected)))?.effects
-            == [.emitPinChallenge(rejected, error: IdentityFlowError(.invalidPin, "The PIN is wrong; 1 attempt(s) left."))])
+        #expect(
+            machine.handle(.pinChecked(.rejected(rejected)))?.effects
+                == [.emitPinChallenge(rejected, error: IdentityFlowError(.invalidPin, "The PIN is wrong; 1 attempt(s) left."))])
         var retry = AuthenticationMachine(context: machine.context, state: .verifyingPin(.init(counters: Self.counters)))
         #expect(retry.handle(.serviceFailed(Self.network))?.effects == [.emitPinChallenge(Self.counters, error: Self.network)])
     }
@@ -81,7 +90,8 @@ struct PinFlowMachineTests {
     @Test("the PIN machines' effects, compared by value: accepted PINs store the session or the key; lockout deletes the profile")
     func effectsByValue() {
         let accepted = PinCheck.accepted(Self.tokens, key: Self.key)
-        var login = AuthenticationMachine(context: .init(profile: Self.profile, authenticator: .pin, previousProfile: nil), state: .verifyingPin(.init(counters: Self.counters)))
+        var login = AuthenticationMachine(
+            context: .init(profile: Self.profile, authenticator: .pin, previousProfile: nil), state: .verifyingPin(.init(counters: Self.counters)))
         #expect(login.handle(.pinChecked(accepted))?.effects == [.storeSession(Self.tokens, pinKey: Self.key)])
         var registration = AuthenticatorRegistrationMachine(profile: Self.profile, state: .verifyingPin(Self.counters))
         #expect(registration.handle(.pinChecked(accepted))?.effects == [.storeAuthenticator(pinKey: Self.key, tokens: Self.tokens)])

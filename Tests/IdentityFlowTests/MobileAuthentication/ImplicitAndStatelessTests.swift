@@ -28,7 +28,9 @@ struct ImplicitAndStatelessTests {
             Issue.record("a non-implicit scope was granted")
         } catch { #expect(error.code == .requestInvalid && error.oauthError == "invalid_scope") }
         do { _ = try await harness.client.implicitlyAuthenticate(profile, scopes: []) } catch { #expect(error.code == .requestInvalid) }
-        do { _ = try await harness.client.implicitlyAuthenticate(UserProfile(profileId: "nobody"), scopes: ["read"]) } catch { #expect(error.code == .requestInvalid) }
+        do { _ = try await harness.client.implicitlyAuthenticate(UserProfile(profileId: "nobody"), scopes: ["read"]) } catch {
+            #expect(error.code == .requestInvalid)
+        }
     }
 
     @Test("a profile deregistered on the server fails with 9003 and is removed from the device")
@@ -104,7 +106,9 @@ struct ImplicitAndStatelessTests {
         let harness = try await Harness.make()
         let stateless = try await harness.client.registerStatelessUser(responder: ScriptedResponder([harness.browserLogin()])).profile
         do { _ = try await harness.client.changePin(responder: ScriptedResponder([])) } catch { #expect(error.code == .statelessUser) }
-        do { try await harness.client.registerBiometricAuthenticator(for: stateless, responder: ScriptedResponder([])) } catch { #expect(error.code == .statelessUser) }
+        do { try await harness.client.registerBiometricAuthenticator(for: stateless, responder: ScriptedResponder([])) } catch {
+            #expect(error.code == .statelessUser)
+        }
         do { _ = try await harness.client.authenticateUser(stateless, responder: ScriptedResponder([])) } catch { #expect(error.code == .statelessUser) }
         do { try await harness.client.enrollMobileAuthentication() } catch { #expect(error.code == .statelessUser) }
         do { _ = try await harness.client.implicitlyAuthenticate(stateless, scopes: ["read"]) } catch { #expect(error.code == .statelessUser) }

@@ -16,7 +16,9 @@ struct MobileAuthFlowTests {
         return profile
     }
 
-    func handle(_ harness: Harness, _ source: MobileAuthSource, _ steps: [ScriptStep]) async throws -> (Result<MobileAuthResult, IdentityFlowError>, ScriptedResponder) {
+    func handle(_ harness: Harness, _ source: MobileAuthSource, _ steps: [ScriptStep]) async throws -> (
+        Result<MobileAuthResult, IdentityFlowError>, ScriptedResponder
+    ) {
         let responder = ScriptedResponder(steps)
         let result = await Result { () async throws(IdentityFlowError) in
             try await harness.client.handleMobileAuthRequest(source, responder: responder)
@@ -57,13 +59,16 @@ struct MobileAuthFlowTests {
         let harness = try await Harness.make()
         let profile = try await Self.enrolled(harness)
         let push = try harness.server.sendMobileAuthRequest(to: profile, message: "Log in to shop.example?")
-        let (result, responder) = try await handle(harness, .push(push), [
-            .mobileAuthConfirmation(.respondWith { challenge in
-                #expect(challenge.request.message == "Log in to shop.example?")
-                #expect(challenge.userProfile == profile)
-                return true
-            }),
-        ])
+        let (result, responder) = try await handle(
+            harness, .push(push),
+            [
+                .mobileAuthConfirmation(
+                    .respondWith { challenge in
+                        #expect(challenge.request.message == "Log in to shop.example?")
+                        #expect(challenge.userProfile == profile)
+                        return true
+                    })
+            ])
         try responder.verify()
         let handled = try result.get()
         #expect(handled.accepted && handled.authenticator == nil && handled.request.id == push.requestId)
@@ -86,14 +91,17 @@ struct MobileAuthFlowTests {
         let harness = try await Harness.make()
         let profile = try await Self.enrolled(harness)
         let push = try harness.server.sendMobileAuthRequest(to: profile, message: "Pay?", type: .pin)
-        let (result, responder) = try await handle(harness, .push(push), [
-            .mobileAuthConfirmation(.respond(true)),
-            .pin(.respond("11223")),
-            .pin(.respondWith { challenge in
-                #expect(challenge.previousFailureCount == 1)
-                return "24680"
-            }, expecting: .invalidPin),
-        ])
+        let (result, responder) = try await handle(
+            harness, .push(push),
+            [
+                .mobileAuthConfirmation(.respond(true)),
+                .pin(.respond("11223")),
+                .pin(
+                    .respondWith { challenge in
+                        #expect(challenge.previousFailureCount == 1)
+                        return "24680"
+                    }, expecting: .invalidPin),
+            ])
         try responder.verify()
         #expect(try result.get().authenticator == .pin)
         #expect(harness.server.mobileAuthDecision(of: push.requestId) == true)
@@ -125,9 +133,11 @@ struct MobileAuthFlowTests {
         #expect(try accepted.get().authenticator == .biometric)
 
         let second = try harness.server.sendMobileAuthRequest(to: profile, message: "Pay again?", type: .biometric)
-        let (fallback, fallbackResponder) = try await handle(harness, .push(second), [
-            .mobileAuthConfirmation(.respond(true)), .biometric(.respond(.failed)), .pin(.respond("24680"), expecting: .biometricAuthenticatorFailure),
-        ])
+        let (fallback, fallbackResponder) = try await handle(
+            harness, .push(second),
+            [
+                .mobileAuthConfirmation(.respond(true)), .biometric(.respond(.failed)), .pin(.respond("24680"), expecting: .biometricAuthenticatorFailure),
+            ])
         try fallbackResponder.verify()
         #expect(try fallback.get().authenticator == .pin)
     }
@@ -149,7 +159,9 @@ struct MobileAuthFlowTests {
         let otp = try harness.server.createMobileAuthOTP(for: profile, message: "Log in at the desk?")
         #expect(harness.client.canHandleMobileAuthOTP(otp))
         #expect(!harness.client.canHandleMobileAuthOTP("IFOTP1.abc"))
-        #expect(!harness.client.canHandleMobileAuthOTP(try harness.server.createMobileAuthOTP(for: profile, message: "x").replacingOccurrences(of: "IFOTP1.", with: "IFOTP1.eHh4.")))
+        #expect(
+            !harness.client.canHandleMobileAuthOTP(
+                try harness.server.createMobileAuthOTP(for: profile, message: "x").replacingOccurrences(of: "IFOTP1.", with: "IFOTP1.eHh4.")))
         let (result, responder) = try await handle(harness, .otp(otp), [.mobileAuthConfirmation(.respond(true))])
         try responder.verify()
         #expect(try result.get().request.message == "Log in at the desk?")
@@ -294,19 +306,37 @@ final class AnswerRecorder: IdentityService {
         recorded.withLock { $0.append(answer) }
         return try await inner.answerMobileAuthRequest(answer)
     }
-    nonisolated(nonsending) func mobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> [MobileAuthRequest] {
+    nonisolated(nonsending) func mobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization)
+        async throws(IdentityFlowError) -> [MobileAuthRequest]
+    {
         try await inner.mobileAuthRequests(lookup, for: profile, authorization: authorization)
     }
     nonisolated(nonsending) func identityProviders() async throws(IdentityFlowError) -> [IdentityProvider] { try await inner.identityProviders() }
-    nonisolated(nonsending) func authorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL { try await inner.authorizationURL(for: provider, request: request) }
-    nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet { try await inner.exchangeCode(code, request: request) }
-    nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer { try await inner.initCustomRegistration(provider: provider, data: data) }
-    nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer { try await inner.completeCustomRegistration(provider: provider, session: session, data: data) }
-    nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt { try await inner.enrolPin(enrolment, accessToken: accessToken) }
-    nonisolated(nonsending) func pinLoginChallenge(for profile: UserProfile) async throws(IdentityFlowError) -> PinLoginChallenge { try await inner.pinLoginChallenge(for: profile) }
-    nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification { try await inner.verifyPinProof(proof, for: profile, nonce: nonce) }
+    nonisolated(nonsending) func authorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL {
+        try await inner.authorizationURL(for: provider, request: request)
+    }
+    nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
+        try await inner.exchangeCode(code, request: request)
+    }
+    nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError)
+        -> CustomRegistrationAnswer
+    { try await inner.initCustomRegistration(provider: provider, data: data) }
+    nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>)
+        async throws(IdentityFlowError) -> CustomRegistrationAnswer
+    { try await inner.completeCustomRegistration(provider: provider, session: session, data: data) }
+    nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt {
+        try await inner.enrolPin(enrolment, accessToken: accessToken)
+    }
+    nonisolated(nonsending) func pinLoginChallenge(for profile: UserProfile) async throws(IdentityFlowError) -> PinLoginChallenge {
+        try await inner.pinLoginChallenge(for: profile)
+    }
+    nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError)
+        -> PinVerification
+    { try await inner.verifyPinProof(proof, for: profile, nonce: nonce) }
     nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet { try await inner.refresh(refreshToken) }
     nonisolated(nonsending) func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) { try await inner.revoke(tokens) }
-    nonisolated(nonsending) func deregister(_ profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) { try await inner.deregister(profile, authorization: authorization) }
+    nonisolated(nonsending) func deregister(_ profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) {
+        try await inner.deregister(profile, authorization: authorization)
+    }
     nonisolated(nonsending) func profileExists(_ profile: UserProfile) async throws(IdentityFlowError) -> Bool { try await inner.profileExists(profile) }
 }

@@ -12,7 +12,8 @@ struct MobileAuthMachineTests {
     static let broken = IdentityFlowError(.invalidServerResponse)
 
     static func request(_ type: MobileAuthType) -> MobileAuthRequest {
-        MobileAuthRequest(id: "R1", userProfile: profile, message: "Pay?", type: type, expiresAt: Date(timeIntervalSince1970: 1_000), nonce: Array(repeating: 7, count: 32))
+        MobileAuthRequest(
+            id: "R1", userProfile: profile, message: "Pay?", type: type, expiresAt: Date(timeIntervalSince1970: 1_000), nonce: Array(repeating: 7, count: 32))
     }
 
     static func machine(_ type: MobileAuthType?, biometrics: Bool = false, in state: M.State = .idle) -> M {
@@ -23,12 +24,14 @@ struct MobileAuthMachineTests {
     func followsChart() {
         ChartSweep<M>(
             variants: [nil, .confirmation, .pin, .biometric].flatMap { type in [false, true].map { Self.machine(type, biometrics: $0) } },
-            events: [.started, .requestFetched(Self.request(.pin)), .confirmationAnswered(true), .confirmationAnswered(false),
-                     .biometricAnswered(.confirmed), .biometricAnswered(.pinFallback), .biometricAnswered(.failed),
-                     .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")),
-                     .answerChecked(.handled), .answerChecked(.rejected(failureCount: 2, maxFailureCount: 3)), .answerChecked(.deregistered),
-                     .profileDeleted, .requestExpired, .serviceFailed(Self.network), .serviceFailed(Self.broken),
-                     .challengeAbandoned(.cancelled), .challengeAbandoned(.released), .challengeAbandoned(.timedOut), .cancelRequested]
+            events: [
+                .started, .requestFetched(Self.request(.pin)), .confirmationAnswered(true), .confirmationAnswered(false),
+                .biometricAnswered(.confirmed), .biometricAnswered(.pinFallback), .biometricAnswered(.failed),
+                .pinStatusFetched(Self.counters), .pinProvided(Redacted("24680")),
+                .answerChecked(.handled), .answerChecked(.rejected(failureCount: 2, maxFailureCount: 3)), .answerChecked(.deregistered),
+                .profileDeleted, .requestExpired, .serviceFailed(Self.network), .serviceFailed(Self.broken),
+                .challengeAbandoned(.cancelled), .challengeAbandoned(.released), .challengeAbandoned(.timedOut), .cancelRequested,
+            ]
         ).run()
     }
 
@@ -54,7 +57,10 @@ struct MobileAuthMachineTests {
         var machine = Self.machine(.biometric, biometrics: true)
         #expect(machine.handle(.started)?.effects == [.emitConfirmationChallenge(Self.request(.biometric))])
         #expect(machine.handle(.confirmationAnswered(false))?.effects == [.sendAnswer(Self.request(.biometric), accepted: false)])
-        #expect(machine.handle(.answerChecked(.handled))?.effects == [.reportHandled(MobileAuthResult(request: Self.request(.biometric), accepted: false, authenticator: nil))])
+        #expect(
+            machine.handle(.answerChecked(.handled))?.effects == [
+                .reportHandled(MobileAuthResult(request: Self.request(.biometric), accepted: false, authenticator: nil))
+            ])
         #expect(machine.state == .denied)
     }
 
@@ -62,11 +68,17 @@ struct MobileAuthMachineTests {
     func biometricFallback() {
         var machine = Self.machine(.biometric, biometrics: true, in: .awaitingBiometric)
         #expect(machine.handle(.biometricAnswered(.failed))?.effects == [.fetchPinStatus])
-        #expect(machine.handle(.pinStatusFetched(Self.counters))?.effects
-            == [.emitPinChallenge(Self.request(.biometric), Self.counters, error: IdentityFlowError(.biometricAuthenticatorFailure))])
+        #expect(
+            machine.handle(.pinStatusFetched(Self.counters))?.effects
+                == [.emitPinChallenge(Self.request(.biometric), Self.counters, error: IdentityFlowError(.biometricAuthenticatorFailure))])
         var rejected = Self.machine(.biometric, biometrics: true, in: .verifyingBiometric)
-        #expect(rejected.handle(.answerChecked(.rejected(failureCount: 1, maxFailureCount: 3)))?.effects
-            == [.emitPinChallenge(Self.request(.biometric), PinCounters(maxFailureCount: 3, previousFailureCount: 1), error: IdentityFlowError(.biometricAuthenticatorFailure))])
+        #expect(
+            rejected.handle(.answerChecked(.rejected(failureCount: 1, maxFailureCount: 3)))?.effects
+                == [
+                    .emitPinChallenge(
+                        Self.request(.biometric), PinCounters(maxFailureCount: 3, previousFailureCount: 1),
+                        error: IdentityFlowError(.biometricAuthenticatorFailure))
+                ])
     }
 
     @Test("expiry while a challenge waits fails with 11015; while an answer travels it is the server's to say")

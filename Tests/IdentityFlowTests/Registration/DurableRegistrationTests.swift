@@ -43,7 +43,9 @@ struct DurableRegistrationTests {
         return Killed(storage: copy, browserURL: try #require(seen.current))
     }
 
-    static func client(on storage: InMemoryStorage, server: ReferenceIdentityService, now: @escaping @Sendable () -> Date = { Date() }, logs: LogCapture = LogCapture()) -> UserClient {
+    static func client(
+        on storage: InMemoryStorage, server: ReferenceIdentityService, now: @escaping @Sendable () -> Date = { Date() }, logs: LogCapture = LogCapture()
+    ) -> UserClient {
         var configuration = ClientConfiguration.testing(now: now, logger: logs.logger)
         configuration.checkpointLifetime = .seconds(600)
         return UserClient(configuration: configuration, service: server, storage: storage)
@@ -157,8 +159,10 @@ struct DurableRegistrationTests {
         let killed = try await Self.killedWhileInBrowser(server: server)
         let client = Self.client(on: killed.storage, server: server)
         try await client.start()
-        for url in ["identityflow-test://callback?code=C&state=someone-else", "identityflow-test://callback?code=C",
-                    "https://example.com/article/42", "identityflow-test://callback?code=C&state=%E2%84%AA1"] {
+        for url in [
+            "identityflow-test://callback?code=C&state=someone-else", "identityflow-test://callback?code=C",
+            "https://example.com/article/42", "identityflow-test://callback?code=C&state=%E2%84%AA1",
+        ] {
             #expect(!client.handleRedirect(URL(string: url)!), "\(url)")
         }
         #expect(try killed.storage.data(forKey: Self.checkpointKey) != nil)

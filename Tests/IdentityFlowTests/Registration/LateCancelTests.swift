@@ -30,9 +30,11 @@ struct LateCancelTests {
         let provider = harness.customProvider()
         server.inject(.latency(.seconds(1)), into: .revoke)
         let registration = Task {
-            try await harness.client.registerUser(with: provider, responder: ScriptedResponder([
-                .customRegistrationFinish(.respond("name=Ada")), .createPin(.cancel),
-            ]))
+            try await harness.client.registerUser(
+                with: provider,
+                responder: ScriptedResponder([
+                    .customRegistrationFinish(.respond("name=Ada")), .createPin(.cancel),
+                ]))
         }
         await clock.waitForSleepers(1)
         #expect(!harness.client.cancelCurrentFlow(), "the flow is already failing and cleaning up: the cancel comes too late and says so")

@@ -7,7 +7,9 @@ import IdentityFlowTesting
 @Suite("Registration flows")
 struct RegistrationFlowTests {
     /// Registers through the async API and returns the result or the error code.
-    func register(_ harness: Harness, with provider: IdentityProvider?, _ steps: [ScriptStep]) async throws -> (Result<RegistrationResult, IdentityFlowError>, ScriptedResponder) {
+    func register(_ harness: Harness, with provider: IdentityProvider?, _ steps: [ScriptStep]) async throws -> (
+        Result<RegistrationResult, IdentityFlowError>, ScriptedResponder
+    ) {
         let responder = ScriptedResponder(steps)
         do {
             let result = try await harness.client.registerUser(with: provider, responder: responder)
@@ -37,7 +39,9 @@ struct RegistrationFlowTests {
     @Test("the delegate API reports start, challenges and exactly one result, in order")
     func browserRegistrationThroughDelegate() async throws {
         let harness = try await Harness.make()
-        let responder = ScriptedResponder([harness.browserLogin(), .createPin(.respond("11111")), .createPin(.respond("24680"), expecting: .pinShouldNotUseSimilarDigits)])
+        let responder = ScriptedResponder([
+            harness.browserLogin(), .createPin(.respond("11111")), .createPin(.respond("24680"), expecting: .pinShouldNotUseSimilarDigits),
+        ])
         harness.client.registerUser(delegate: responder)
         guard case .registered(let result) = await responder.outcome() else { Issue.record("not registered: \(responder.events)"); return }
         try responder.verify()
@@ -60,10 +64,11 @@ struct RegistrationFlowTests {
     @Test("a trailing slash or upper-case host in the redirect still matches the redirect URI")
     func redirectNormalisation() async throws {
         let harness = try await Harness.make()
-        let step = ScriptStep.browserRegistration(.respondWith { [server = harness.server] challenge in
-            let redirect = try server.logIn(at: challenge.url).absoluteString
-            return URL(string: redirect.replacingOccurrences(of: "identityflow-test://callback?", with: "identityflow-test://CALLBACK/?"))!
-        })
+        let step = ScriptStep.browserRegistration(
+            .respondWith { [server = harness.server] challenge in
+                let redirect = try server.logIn(at: challenge.url).absoluteString
+                return URL(string: redirect.replacingOccurrences(of: "identityflow-test://callback?", with: "identityflow-test://CALLBACK/?"))!
+            })
         let (outcome, responder) = try await register(harness, with: nil, [step, .createPin(.respond("24680"))])
         try responder.verify()
         #expect((try? outcome.get()) != nil)
@@ -87,15 +92,18 @@ struct RegistrationFlowTests {
         #expect(outcome.failure?.code == .invalidState)
     }
 
-    @Test("a redirect to another URI fails with redirectMismatch", arguments: [
-        "other://callback", "identityflow-test://elsewhere", "identityflow-test://callback/deeper", "https://callback",
-    ])
+    @Test(
+        "a redirect to another URI fails with redirectMismatch",
+        arguments: [
+            "other://callback", "identityflow-test://elsewhere", "identityflow-test://callback/deeper", "https://callback",
+        ])
     func redirectMismatch(base: String) async throws {
         let harness = try await Harness.make()
-        let step = ScriptStep.browserRegistration(.respondWith { [server = harness.server] challenge in
-            let redirect = try server.logIn(at: challenge.url)
-            return URL(string: redirect.absoluteString.replacingOccurrences(of: "identityflow-test://callback", with: base))!
-        })
+        let step = ScriptStep.browserRegistration(
+            .respondWith { [server = harness.server] challenge in
+                let redirect = try server.logIn(at: challenge.url)
+                return URL(string: redirect.absoluteString.replacingOccurrences(of: "identityflow-test://callback", with: base))!
+            })
         let (outcome, _) = try await register(harness, with: nil, [step])
         #expect(outcome.failure?.code == .redirectMismatch)
     }
@@ -103,13 +111,14 @@ struct RegistrationFlowTests {
     @Test("RFC 9207: a redirect naming another issuer fails with issuerMismatch and its code is never exchanged")
     func issuerMismatch() async throws {
         let harness = try await Harness.make()
-        let step = ScriptStep.browserRegistration(.respondWith { [server = harness.server] challenge in
-            var redirect = try #require(URLComponents(url: try server.logIn(at: challenge.url), resolvingAgainstBaseURL: false))
-            let items = redirect.queryItems ?? []
-            #expect(items.contains(URLQueryItem(name: "iss", value: ReferenceIdentityService.issuer)), "the reference server names itself")
-            redirect.queryItems = items.map { $0.name == "iss" ? URLQueryItem(name: "iss", value: "https://attacker.example") : $0 }
-            return try #require(redirect.url)
-        })
+        let step = ScriptStep.browserRegistration(
+            .respondWith { [server = harness.server] challenge in
+                var redirect = try #require(URLComponents(url: try server.logIn(at: challenge.url), resolvingAgainstBaseURL: false))
+                let items = redirect.queryItems ?? []
+                #expect(items.contains(URLQueryItem(name: "iss", value: ReferenceIdentityService.issuer)), "the reference server names itself")
+                redirect.queryItems = items.map { $0.name == "iss" ? URLQueryItem(name: "iss", value: "https://attacker.example") : $0 }
+                return try #require(redirect.url)
+            })
         let (outcome, _) = try await register(harness, with: nil, [step])
         #expect(outcome.failure?.code == .issuerMismatch)
         #expect(!harness.server.calls.contains(.exchangeCode))
@@ -119,10 +128,11 @@ struct RegistrationFlowTests {
     @Test("a redirect with neither code nor error is an invalid server response")
     func redirectWithoutCode() async throws {
         let harness = try await Harness.make()
-        let step = ScriptStep.browserRegistration(.respondWith { challenge in
-            let state = URLComponents(url: challenge.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value ?? ""
-            return URL(string: "identityflow-test://callback?state=\(state)")!
-        })
+        let step = ScriptStep.browserRegistration(
+            .respondWith { challenge in
+                let state = URLComponents(url: challenge.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value ?? ""
+                return URL(string: "identityflow-test://callback?state=\(state)")!
+            })
         let (outcome, _) = try await register(harness, with: nil, [step])
         #expect(outcome.failure?.code == .invalidServerResponse)
     }
@@ -133,7 +143,8 @@ struct RegistrationFlowTests {
     func customOneStep() async throws {
         let harness = try await Harness.make()
         let provider = harness.customProvider()
-        let (outcome, responder) = try await register(harness, with: provider, [.customRegistrationFinish(.respond("name=Ada")), .createPin(.respond("24680"))])
+        let (outcome, responder) = try await register(
+            harness, with: provider, [.customRegistrationFinish(.respond("name=Ada")), .createPin(.respond("24680"))])
         try responder.verify()
         #expect(try outcome.get().info == CustomInfo(status: 2000, data: "welcome"))
     }
@@ -145,15 +156,17 @@ struct RegistrationFlowTests {
         let steps: [ScriptStep] = [
             .customRegistrationInit(.respond("status:4002")),
             .customRegistrationInit(.respond(nil), expecting: .customRegistrationFailure),
-            .customRegistrationFinish(.respondWith { challenge in
-                #expect(challenge.info == CustomInfo(status: 2000, data: "ok"))
-                return "status:4001"
-            }),
-            .customRegistrationFinish(.respondWith { challenge in
-                #expect(challenge.info == CustomInfo(status: 4001, data: "answer-4001"))
-                #expect(challenge.error?.customInfo?.status == 4001)
-                return "fine"
-            }, expecting: .customRegistrationFailure),
+            .customRegistrationFinish(
+                .respondWith { challenge in
+                    #expect(challenge.info == CustomInfo(status: 2000, data: "ok"))
+                    return "status:4001"
+                }),
+            .customRegistrationFinish(
+                .respondWith { challenge in
+                    #expect(challenge.info == CustomInfo(status: 4001, data: "answer-4001"))
+                    #expect(challenge.error?.customInfo?.status == 4001)
+                    return "fine"
+                }, expecting: .customRegistrationFailure),
             .createPin(.respond("24680")),
         ]
         let (outcome, responder) = try await register(harness, with: provider, steps)
@@ -182,7 +195,8 @@ struct RegistrationFlowTests {
     @Test("an expired session fails with customRegistrationExpired")
     func customExpired() async throws {
         let harness = try await Harness.make()
-        let (outcome, _) = try await register(harness, with: harness.customProvider(.twoStep), [.customRegistrationInit(.respond(nil)), .customRegistrationFinish(.respond("expire"))])
+        let (outcome, _) = try await register(
+            harness, with: harness.customProvider(.twoStep), [.customRegistrationInit(.respond(nil)), .customRegistrationFinish(.respond("expire"))])
         #expect(outcome.failure?.code == .customRegistrationExpired)
     }
 
@@ -199,14 +213,15 @@ struct RegistrationFlowTests {
     @Test("each policy violation re-issues CreatePinChallenge with its code; attempts are unlimited")
     func pinPolicyViolations() async throws {
         let harness = try await Harness.make(pinPolicy: PinPolicy(length: 5, maxSimilarDigits: 2, blockList: ["13572"]))
-        let steps: [ScriptStep] = [
-            harness.browserLogin(),
-            .createPin(.respond("1234")),
-            .createPin(.respond("13572"), expecting: .wrongPinLength),
-            .createPin(.respond("97531"), expecting: .pinBlackListed),
-            .createPin(.respond("22272"), expecting: .pinShouldNotBeASequence),
-            .createPin(.respond("12a45"), expecting: .pinShouldNotUseSimilarDigits),
-        ] + Array(repeating: ScriptStep.createPin(.respond("9999"), expecting: .wrongPinLength), count: 20)
+        let steps: [ScriptStep] =
+            [
+                harness.browserLogin(),
+                .createPin(.respond("1234")),
+                .createPin(.respond("13572"), expecting: .wrongPinLength),
+                .createPin(.respond("97531"), expecting: .pinBlackListed),
+                .createPin(.respond("22272"), expecting: .pinShouldNotBeASequence),
+                .createPin(.respond("12a45"), expecting: .pinShouldNotUseSimilarDigits),
+            ] + Array(repeating: ScriptStep.createPin(.respond("9999"), expecting: .wrongPinLength), count: 20)
             + [.createPin(.respond("24680"), expecting: .wrongPinLength)]
         let (outcome, responder) = try await register(harness, with: nil, steps)
         try responder.verify()
@@ -219,7 +234,10 @@ struct RegistrationFlowTests {
     func cancelAtEachChallenge(position: Int) async throws {
         let harness = try await Harness.make()
         let provider = harness.customProvider(.twoStep)
-        var steps: [ScriptStep] = [.customRegistrationInit(.respond(nil)), .customRegistrationFinish(.respond("ok")), .createPin(.respond("1")), .createPin(.respond("24680"), expecting: .wrongPinLength)]
+        var steps: [ScriptStep] = [
+            .customRegistrationInit(.respond(nil)), .customRegistrationFinish(.respond("ok")), .createPin(.respond("1")),
+            .createPin(.respond("24680"), expecting: .wrongPinLength),
+        ]
         steps = Array(steps.prefix(position))
         switch position {
         case 0: steps.append(.customRegistrationInit(.cancel))
@@ -337,13 +355,15 @@ struct RegistrationFlowTests {
 
     // MARK: - Server faults
 
-    @Test("server and network faults fail the flow with their codes and leave no token", arguments: [
-        (ServiceCall.authorizationURL, ServiceFault.networkError, ErrorCode.networkConnectivityFailure),
-        (.exchangeCode, .serverError, .serverNotReachable),
-        (.exchangeCode, .malformedAnswer, .invalidServerResponse),
-        (.enrolPin, .networkError, .networkConnectivityFailure),
-        (.identityProviders, .serverError, .serverNotReachable),
-    ])
+    @Test(
+        "server and network faults fail the flow with their codes and leave no token",
+        arguments: [
+            (ServiceCall.authorizationURL, ServiceFault.networkError, ErrorCode.networkConnectivityFailure),
+            (.exchangeCode, .serverError, .serverNotReachable),
+            (.exchangeCode, .malformedAnswer, .invalidServerResponse),
+            (.enrolPin, .networkError, .networkConnectivityFailure),
+            (.identityProviders, .serverError, .serverNotReachable),
+        ])
     func serverFaults(call: ServiceCall, fault: ServiceFault, code: ErrorCode) async throws {
         let harness = try await Harness.make()
         harness.server.inject(fault, into: call)

@@ -6,7 +6,8 @@ import Testing
 @Suite("RegistrationMachine")
 struct RegistrationMachineTests {
     static let redirect = URL(string: "app://callback")!
-    static let request = AuthorizationRequest(redirectURI: redirect, scopes: ["openid"], state: "s-1", nonce: "n-1", codeVerifier: String(repeating: "v", count: 43))
+    static let request = AuthorizationRequest(
+        redirectURI: redirect, scopes: ["openid"], state: "s-1", nonce: "n-1", codeVerifier: String(repeating: "v", count: 43))
     static let profile = UserProfile(profileId: "P1")
     static let tokens = TokenSet(accessToken: "at", refreshToken: "rt")
     static let credentials = RegistrationMachine.Credentials(tokens: tokens, info: nil)
@@ -18,9 +19,11 @@ struct RegistrationMachineTests {
 
     static func machine(_ provider: IdentityProvider = browser, in state: RegistrationMachine.State = .idle, stateless: Bool = false) -> RegistrationMachine {
         let browserLike = [IdentityProvider.Kind.browser, .credentials, .tokenExchange].contains(provider.kind)
-        var machine = RegistrationMachine(context: .init(profile: profile, provider: provider, authorization: browserLike ? request : nil, pinPolicy: PinPolicy(),
-                                                            deviceSecret: Redacted([1]), stateless: stateless,
-                                                            externalToken: provider.kind == .tokenExchange ? ExternalToken(provider: "google", token: "g") : nil))
+        var machine = RegistrationMachine(
+            context: .init(
+                profile: profile, provider: provider, authorization: browserLike ? request : nil, pinPolicy: PinPolicy(),
+                deviceSecret: Redacted([1]), stateless: stateless,
+                externalToken: provider.kind == .tokenExchange ? ExternalToken(provider: "google", token: "g") : nil))
         machine.force(state)
         return machine
     }

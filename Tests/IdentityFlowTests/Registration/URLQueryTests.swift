@@ -4,23 +4,27 @@ import IdentityFlow
 
 @Suite("URL query strings")
 struct URLQueryTests {
-    @Test("reserved characters in names and values are percent-encoded, unreserved ones kept", arguments: [
-        ("AZaz09-._~", "AZaz09-._~"),
-        ("a b&c=d+e/f?g#h%i", "a%20b%26c%3Dd%2Be%2Ff%3Fg%23h%25i"),
-        ("identityflow-test://callback", "identityflow-test%3A%2F%2Fcallback"),
-        ("é🔑", "%C3%A9%F0%9F%94%91"),
-        ("[]@!$'()*,;:\"<>\\^`{|}", "%5B%5D%40%21%24%27%28%29%2A%2C%3B%3A%22%3C%3E%5C%5E%60%7B%7C%7D"),
-        ("", ""),
-    ])
+    @Test(
+        "reserved characters in names and values are percent-encoded, unreserved ones kept",
+        arguments: [
+            ("AZaz09-._~", "AZaz09-._~"),
+            ("a b&c=d+e/f?g#h%i", "a%20b%26c%3Dd%2Be%2Ff%3Fg%23h%25i"),
+            ("identityflow-test://callback", "identityflow-test%3A%2F%2Fcallback"),
+            ("é🔑", "%C3%A9%F0%9F%94%91"),
+            ("[]@!$'()*,;:\"<>\\^`{|}", "%5B%5D%40%21%24%27%28%29%2A%2C%3B%3A%22%3C%3E%5C%5E%60%7B%7C%7D"),
+            ("", ""),
+        ])
     func encoding(text: String, encoded: String) {
         #expect(URLQuery.encode(text) == encoded)
     }
 
-    @Test("items are read as URLComponents.queryItems reads them", arguments: [
-        "app://cb?code=C&state=s", "app://cb", "app://cb?", "app://cb?a", "app://cb?a=", "app://cb?=b", "app://cb?a=b=c",
-        "app://cb?a&&b", "app://cb?%41%62=%43+d%20e", "app://cb?state=1&state=2#frag", "https://h:8443/p/?x=%E2%9C%93",
-        "app://cb?bad=%E2%28", "app://cb?%FF=v", "app://cb?a=%4&b=%zz&c=%", "app://cb?%C3%A9=%f0%9f%94%91",
-    ])
+    @Test(
+        "items are read as URLComponents.queryItems reads them",
+        arguments: [
+            "app://cb?code=C&state=s", "app://cb", "app://cb?", "app://cb?a", "app://cb?a=", "app://cb?=b", "app://cb?a=b=c",
+            "app://cb?a&&b", "app://cb?%41%62=%43+d%20e", "app://cb?state=1&state=2#frag", "https://h:8443/p/?x=%E2%9C%93",
+            "app://cb?bad=%E2%28", "app://cb?%FF=v", "app://cb?a=%4&b=%zz&c=%", "app://cb?%C3%A9=%f0%9f%94%91",
+        ])
     func readsLikeURLComponents(string: String) throws {
         let url = try #require(URL(string: string))
         let expected = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems.map { items in

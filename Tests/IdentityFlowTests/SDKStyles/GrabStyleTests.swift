@@ -15,22 +15,27 @@ struct GrabStyleTests {
         server.offersAppLogin = true
         let harness = try await Harness.make(server: server)
         let responder = ScriptedResponder([
-            .browserRegistration(.respondWith { challenge in
-                let app = try #require(challenge.appURL)
-                #expect(app.scheme == "reference-identity-app")
-                #expect(URLComponents(url: app, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value
-                        == URLComponents(url: challenge.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value)
-                return try server.logIn(at: app)   // the host found the app installed and opened it
-            }),
+            .browserRegistration(
+                .respondWith { challenge in
+                    let app = try #require(challenge.appURL)
+                    #expect(app.scheme == "reference-identity-app")
+                    #expect(
+                        URLComponents(url: app, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value
+                            == URLComponents(url: challenge.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value)
+                    return try server.logIn(at: app)  // the host found the app installed and opened it
+                }),
             .createPin(.respond("24680")),
         ])
         _ = try await harness.client.registerUser(responder: responder)
         try responder.verify()
         server.offersAppLogin = false
-        let plain = ScriptedResponder([.browserRegistration(.respondWith { challenge in
-            #expect(challenge.appURL == nil)
-            return try server.logIn(at: challenge.url)
-        }), .createPin(.respond("24680"))])
+        let plain = ScriptedResponder([
+            .browserRegistration(
+                .respondWith { challenge in
+                    #expect(challenge.appURL == nil)
+                    return try server.logIn(at: challenge.url)
+                }), .createPin(.respond("24680")),
+        ])
         _ = try await harness.client.registerUser(responder: plain)
         try plain.verify()
     }
@@ -40,13 +45,15 @@ struct GrabStyleTests {
         let provider = ScriptedProvider(issuer: "https://issuer.test", jwks: { _ in "{}" }, token: { _ in .close })
         let server = try LoopbackHTTPServer(handler: provider.handler)
         defer { server.stop() }
-        var configuration = HTTPServiceConfiguration(discoveryURL: server.baseURL.appendingPathComponent("o/.well-known/openid-configuration"),
-                                                     clientID: "client-1", redirectURI: Self.redirect)
+        var configuration = HTTPServiceConfiguration(
+            discoveryURL: server.baseURL.appendingPathComponent("o/.well-known/openid-configuration"),
+            clientID: "client-1", redirectURI: Self.redirect)
         configuration.appAuthorizationEndpoint = URL(string: "grabconnect2://authorize")!
         configuration.appAuthorizationSchemes = ["grabconnect2"]
         configuration.acrValues = "loa2"
         let browser = IdentityProvider(identifier: "oidc", name: "OIDC", kind: .browser)
-        let request = AuthorizationRequest(redirectURI: Self.redirect, scopes: ["openid"], state: "st", nonce: "no", codeVerifier: String(repeating: "a", count: 43))
+        let request = AuthorizationRequest(
+            redirectURI: Self.redirect, scopes: ["openid"], state: "st", nonce: "no", codeVerifier: String(repeating: "a", count: 43))
         let service = try HTTPIdentityService(configuration: configuration)
         let web = try await service.authorizationURL(for: browser, request: request)
         let app = try #require(try await service.appAuthorizationURL(for: browser, request: request))
@@ -68,14 +75,20 @@ struct GrabStyleTests {
     func appURLFromDiscovery() async throws {
         let server = try LoopbackHTTPServer { request in
             let origin = "http://\(request.headers["host"] ?? "127.0.0.1")"
-            return .json(200, object: ["issuer": "https://issuer.test", "authorization_endpoint": "\(origin)/o/authorize/",
-                                       "token_endpoint": "\(origin)/o/token/", "app_authorization_endpoint": "grabconnect2://authorize"])
+            return .json(
+                200,
+                object: [
+                    "issuer": "https://issuer.test", "authorization_endpoint": "\(origin)/o/authorize/",
+                    "token_endpoint": "\(origin)/o/token/", "app_authorization_endpoint": "grabconnect2://authorize",
+                ])
         }
         defer { server.stop() }
-        var configuration = HTTPServiceConfiguration(discoveryURL: server.baseURL.appendingPathComponent("o/.well-known/openid-configuration"),
-                                                     clientID: "client-1", redirectURI: Self.redirect)
+        var configuration = HTTPServiceConfiguration(
+            discoveryURL: server.baseURL.appendingPathComponent("o/.well-known/openid-configuration"),
+            clientID: "client-1", redirectURI: Self.redirect)
         configuration.appAuthorizationSchemes = ["grabconnect2"]
-        let request = AuthorizationRequest(redirectURI: Self.redirect, scopes: ["openid"], state: "st", nonce: "no", codeVerifier: String(repeating: "a", count: 43))
+        let request = AuthorizationRequest(
+            redirectURI: Self.redirect, scopes: ["openid"], state: "st", nonce: "no", codeVerifier: String(repeating: "a", count: 43))
         let app = try await HTTPIdentityService(configuration: configuration)
             .appAuthorizationURL(for: IdentityProvider(identifier: "oidc", name: "OIDC", kind: .browser), request: request)
         #expect(app?.absoluteString.hasPrefix("grabconnect2://authorize?") == true)
@@ -89,9 +102,11 @@ struct GrabStyleTests {
         let server = ReferenceIdentityService()
         let client = UserClient(configuration: configuration, service: server, storage: InMemoryStorage())
         try await client.start()
-        let profile = try await client.registerUser(responder: ScriptedResponder([
-            .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
-        ])).profile
+        let profile = try await client.registerUser(
+            responder: ScriptedResponder([
+                .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
+            ])
+        ).profile
         let calls = server.calls.count
         let responder = ScriptedResponder([])
         let result = try await client.authenticateUser(profile, responder: responder)

@@ -21,10 +21,11 @@ struct SchibstedStyleTests {
     func browserSession(ephemeral: Bool) async throws {
         let (client, server) = try await Self.client(ephemeral: ephemeral)
         let responder = ScriptedResponder([
-            .browserRegistration(.respondWith { challenge in
-                #expect(challenge.prefersEphemeralSession == ephemeral)
-                return try server.logIn(at: challenge.url)
-            }),
+            .browserRegistration(
+                .respondWith { challenge in
+                    #expect(challenge.prefersEphemeralSession == ephemeral)
+                    return try server.logIn(at: challenge.url)
+                }),
             .createPin(.respond("24680")),
         ])
         _ = try await client.registerUser(responder: responder)

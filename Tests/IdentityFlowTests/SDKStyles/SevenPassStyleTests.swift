@@ -36,11 +36,12 @@ struct SevenPassStyleTests {
         let server = harness.server
         let responder = ScriptedResponder([
             .credentials(.respond((login: "carol", password: "correct horse"))),
-            .browserRegistration(.respondWith { challenge in
-                let autologin = URLComponents(url: challenge.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "autologin_token" }?.value
-                #expect(autologin?.isEmpty == false)
-                return try server.logIn(at: challenge.url, as: "nobody-typed-this")  // the token decides who signs in
-            }),
+            .browserRegistration(
+                .respondWith { challenge in
+                    let autologin = URLComponents(url: challenge.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "autologin_token" }?.value
+                    #expect(autologin?.isEmpty == false)
+                    return try server.logIn(at: challenge.url, as: "nobody-typed-this")  // the token decides who signs in
+                }),
             .createPin(.respond("24680")),
         ])
         _ = try await harness.client.registerUser(with: provider, responder: responder)
@@ -61,8 +62,9 @@ struct SevenPassStyleTests {
         #expect(refused.failure?.code == .externalTokenRefused)
         #expect(harness.client.userProfiles == [result.profile])
         #expect(!"\(ExternalToken(provider: "google", token: "secret-token"))".contains("secret-token"))
-        let stateless = try await harness.client.registerStatelessUser(exchanging: ExternalToken(provider: "google", token: "ya29.google-token"),
-                                                                        responder: ScriptedResponder([]))
+        let stateless = try await harness.client.registerStatelessUser(
+            exchanging: ExternalToken(provider: "google", token: "ya29.google-token"),
+            responder: ScriptedResponder([]))
         #expect(stateless.profile.isStateless)
     }
 
@@ -70,7 +72,8 @@ struct SevenPassStyleTests {
     func exchangeProviderNeedsToken() async throws {
         let harness = try await Harness.make()
         let result = await Result { () async throws(IdentityFlowError) in
-            try await harness.client.registerUser(with: IdentityProvider(identifier: "google", name: "Google", kind: .tokenExchange), responder: ScriptedResponder([]))
+            try await harness.client.registerUser(
+                with: IdentityProvider(identifier: "google", name: "Google", kind: .tokenExchange), responder: ScriptedResponder([]))
         }
         #expect(result.failure?.code == .invalidIdentityProvider)
     }
@@ -88,10 +91,12 @@ struct CredentialsWireTests {
             .json(400, object: ["error": "interaction_required", "autologin_token": "al-1"]),
             .json(400, object: ["error": "unsupported_grant_type"]),
         ])
-        let provider = ScriptedProvider(issuer: "https://issuer.test", jwks: { _ in "{}" }, token: { request in
-            forms.withLock { $0.append(String(decoding: request.body, as: UTF8.self)) }
-            return answers.withLock { $0.isEmpty ? .close : $0.removeFirst() }
-        })
+        let provider = ScriptedProvider(
+            issuer: "https://issuer.test", jwks: { _ in "{}" },
+            token: { request in
+                forms.withLock { $0.append(String(decoding: request.body, as: UTF8.self)) }
+                return answers.withLock { $0.isEmpty ? .close : $0.removeFirst() }
+            })
         let server = try LoopbackHTTPServer(handler: provider.handler)
         defer { server.stop() }
         let service = try HTTPTestSupport.service(server)
@@ -101,7 +106,9 @@ struct CredentialsWireTests {
         }
         #expect(tokens.accessToken.value == "at" && tokens.scopes == ["read"])
         #expect(try await service.passwordGrant(login: "carol", password: Redacted("pw"), scopes: ["read"]) == .invalid)
-        #expect(try await service.exchangeExternalToken(ExternalToken(provider: "google", token: "g"), scopes: ["read"]) == .interactionRequired(autologinToken: Redacted("al-1")))
+        #expect(
+            try await service.exchangeExternalToken(ExternalToken(provider: "google", token: "g"), scopes: ["read"])
+                == .interactionRequired(autologinToken: Redacted("al-1")))
         await HTTPTestSupport.expectError(.configurationInvalid) { () throws(IdentityFlowError) in
             try await service.passwordGrant(login: "carol", password: Redacted("pw"), scopes: ["read"])
         }
@@ -121,8 +128,10 @@ struct SevenPassEnvironmentTests {
             do { data = try JSONSerialization.data(withJSONObject: object) } catch { throw IdentityFlowError(.unknown) }
             return try HTTPServiceConfiguration(data: data, name: "7pass.json")
         }
-        let base: [String: Any] = ["client_id": "app", "redirect_uri": "oauthtest://oauth-callback",
-                                   "environments": ["qa": "https://qa.sso.example", "production": "https://sso.example"]]
+        let base: [String: Any] = [
+            "client_id": "app", "redirect_uri": "oauthtest://oauth-callback",
+            "environments": ["qa": "https://qa.sso.example", "production": "https://sso.example"],
+        ]
         #expect(try load(base.merging(["environment": "qa"]) { $1 }).issuer?.absoluteString == "https://qa.sso.example")
         #expect(try load(base.merging(["environment": "production"]) { $1 }).issuer?.absoluteString == "https://sso.example")
         for bad in [base.merging(["environment": "staging"]) { $1 }, base.merging(["environment": "qa", "issuer": "https://x.example"]) { $1 }] {

@@ -8,9 +8,12 @@ import Statechart
 /// attributes; refusals bring the challenge back; success registers; the rest ends the flow.
 @Suite("Zephr style: partial registration")
 struct ZephrStyleTests {
-    func register(_ harness: Harness, stateless: Bool = false, _ steps: [ScriptStep]) async -> (Result<RegistrationResult, IdentityFlowError>, ScriptedResponder) {
+    func register(_ harness: Harness, stateless: Bool = false, _ steps: [ScriptStep]) async -> (
+        Result<RegistrationResult, IdentityFlowError>, ScriptedResponder
+    ) {
         let server = harness.server
-        let responder = ScriptedResponder([.browserRegistration(.respondWith { try server.logIn(at: $0.url, consent: .partial(identifier: "ada@example.com")) })] + steps)
+        let responder = ScriptedResponder(
+            [.browserRegistration(.respondWith { try server.logIn(at: $0.url, consent: .partial(identifier: "ada@example.com")) })] + steps)
         let result = await Result { () async throws(IdentityFlowError) in
             stateless ? try await harness.client.registerStatelessUser(responder: responder) : try await harness.client.registerUser(responder: responder)
         }
@@ -20,16 +23,19 @@ struct ZephrStyleTests {
     @Test("partial, then each refusal brings the challenge back with its error, then success registers")
     func refusalsThenSuccess() async throws {
         let harness = try await Harness.make()
-        let (result, responder) = await register(harness, [
-            .partialRegistration(.respondWith { challenge in
-                #expect(challenge.identifier == "ada@example.com")
-                return ["name": "Ada"]
-            }),
-            .partialRegistration(.respond(["email": "alice@example.com"]), expecting: .registrationDataInvalid),
-            .partialRegistration(.respond(["email": "ada@blocked.example"]), expecting: .userAlreadyExists),
-            .partialRegistration(.respond(["email": "ada@example.com"]), expecting: .emailDomainBlocked),
-            .createPin(.respond("24680")),
-        ])
+        let (result, responder) = await register(
+            harness,
+            [
+                .partialRegistration(
+                    .respondWith { challenge in
+                        #expect(challenge.identifier == "ada@example.com")
+                        return ["name": "Ada"]
+                    }),
+                .partialRegistration(.respond(["email": "alice@example.com"]), expecting: .registrationDataInvalid),
+                .partialRegistration(.respond(["email": "ada@blocked.example"]), expecting: .userAlreadyExists),
+                .partialRegistration(.respond(["email": "ada@example.com"]), expecting: .emailDomainBlocked),
+                .createPin(.respond("24680")),
+            ])
         try responder.verify()
         let profile = try result.get().profile
         #expect(harness.client.userProfiles == [profile])
@@ -55,10 +61,15 @@ struct ZephrStyleTests {
         }
         let harness = try await Harness.make()
         let server = harness.server
-        let (result, _) = await register(harness, [.partialRegistration(.respondWith { _ in
-            server.expirePartialRegistrations()
-            return ["email": "ada@example.com"]
-        })])
+        let (result, _) = await register(
+            harness,
+            [
+                .partialRegistration(
+                    .respondWith { _ in
+                        server.expirePartialRegistrations()
+                        return ["email": "ada@example.com"]
+                    })
+            ])
         #expect(result.failure?.code == .partialRegistrationExpired)
         #expect(harness.client.userProfiles.isEmpty && harness.server.activeAccessTokenCount == 0)
     }
@@ -66,17 +77,23 @@ struct ZephrStyleTests {
     @Test("status=failure ends the flow with the provider's message; a partial callback without state_key is malformed")
     func failureCallback() async throws {
         let harness = try await Harness.make()
-        let responder = ScriptedResponder([.browserRegistration(.respondWith { challenge in
-            let state = URLComponents(url: challenge.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value ?? ""
-            return URL(string: "identityflow-test://callback?action=login&status=failure&message=Account%20locked&state=\(state)")!
-        })])
+        let responder = ScriptedResponder([
+            .browserRegistration(
+                .respondWith { challenge in
+                    let state = URLComponents(url: challenge.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value ?? ""
+                    return URL(string: "identityflow-test://callback?action=login&status=failure&message=Account%20locked&state=\(state)")!
+                })
+        ])
         let failed = await Result { () async throws(IdentityFlowError) in try await harness.client.registerUser(responder: responder) }
         #expect(failed.failure?.code == .externalIdentityProviderFailure)
         #expect(failed.failure?.message.contains("Account locked") == true)
-        let malformed = ScriptedResponder([.browserRegistration(.respondWith { challenge in
-            let state = URLComponents(url: challenge.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value ?? ""
-            return URL(string: "identityflow-test://callback?status=partial&identifier=x&state=\(state)")!
-        })])
+        let malformed = ScriptedResponder([
+            .browserRegistration(
+                .respondWith { challenge in
+                    let state = URLComponents(url: challenge.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value ?? ""
+                    return URL(string: "identityflow-test://callback?status=partial&identifier=x&state=\(state)")!
+                })
+        ])
         let result = await Result { () async throws(IdentityFlowError) in try await harness.client.registerUser(responder: malformed) }
         #expect(result.failure?.code == .invalidServerResponse)
     }
@@ -87,9 +104,12 @@ struct ZephrStyleTests {
             let server: ReferenceIdentityService
             let outcome: @Sendable (IdentityFlowError?) -> Void
             func userClient(_ client: UserClient, didReceiveBrowserRegistrationChallenge challenge: BrowserRegistrationChallenge) {
-                challenge.sender.respond(with: (try? server.logIn(at: challenge.url, consent: .partial(identifier: "x@example.com"))) ?? challenge.url, to: challenge)
+                challenge.sender.respond(
+                    with: (try? server.logIn(at: challenge.url, consent: .partial(identifier: "x@example.com"))) ?? challenge.url, to: challenge)
             }
-            func userClient(_ client: UserClient, didReceiveCreatePinChallenge challenge: CreatePinChallenge) { challenge.sender.respond(with: "24680", to: challenge) }
+            func userClient(_ client: UserClient, didReceiveCreatePinChallenge challenge: CreatePinChallenge) {
+                challenge.sender.respond(with: "24680", to: challenge)
+            }
             func userClient(_ client: UserClient, didRegisterUser profile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo?) { outcome(nil) }
             func userClient(_ client: UserClient, didFailToRegisterUserWith identityProvider: IdentityProvider?, error: IdentityFlowError) { outcome(error) }
         }
@@ -114,8 +134,9 @@ struct PartialRegistrationWireTests {
             (.json(410, object: ["error": "state_expired", "error_description": "gone"]), "11024"),
             (.json(404, "{}"), "11020"),
         ]
-        let request = AuthorizationRequest(redirectURI: URL(string: "identityflow://callback")!, scopes: ["openid"], state: "s", nonce: "n",
-                                           codeVerifier: String(repeating: "v", count: 43))
+        let request = AuthorizationRequest(
+            redirectURI: URL(string: "identityflow://callback")!, scopes: ["openid"], state: "s", nonce: "n",
+            codeVerifier: String(repeating: "v", count: 43))
         for (reply, expected) in replies {
             let bodies = Locked<[String]>([])
             let server = try LoopbackHTTPServer { incoming in
@@ -128,7 +149,9 @@ struct PartialRegistrationWireTests {
             let service = try HTTPIdentityService(configuration: configuration)
             let outcome: String
             do {
-                switch try await service.completePartialRegistration(stateKey: Redacted("K"), attributes: Redacted(["email": "ada@example.com"]), request: request) {
+                switch try await service.completePartialRegistration(
+                    stateKey: Redacted("K"), attributes: Redacted(["email": "ada@example.com"]), request: request)
+                {
                 case .registered: outcome = "registered"
                 case .refused(let refusal): outcome = refusal.rawValue
                 }

@@ -4,9 +4,11 @@ import IdentityFlow
 
 @Suite("Base64URL (RFC 4648 §5)")
 struct Base64URLTests {
-    @Test("RFC 4648 §10 vectors, unpadded", arguments: [
-        ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"), ("foobar", "Zm9vYmFy"),
-    ])
+    @Test(
+        "RFC 4648 §10 vectors, unpadded",
+        arguments: [
+            ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"), ("foobar", "Zm9vYmFy"),
+        ])
     func vectors(plain: String, encoded: String) {
         #expect(Base64URL.encode(Array(plain.utf8)) == encoded)
         #expect(Base64URL.decode(encoded) == Array(plain.utf8))
@@ -50,10 +52,12 @@ struct Base64URLTests {
         }
     }
 
-    @Test("Invalid input is rejected", arguments: [
-        "Zm9v+g", "Zm9v/g", "Zm 9v", "Zm9v\n", "Zm9v!", "Zg=", "Zg===", "Z===", "=Zg=", "Zg=a", "Zm8==", "Zm9vY",
-        "Zh", "Zm9", "é", "Zm9vYmFy=", "====",
-    ])
+    @Test(
+        "Invalid input is rejected",
+        arguments: [
+            "Zm9v+g", "Zm9v/g", "Zm 9v", "Zm9v\n", "Zm9v!", "Zg=", "Zg===", "Z===", "=Zg=", "Zg=a", "Zm8==", "Zm9vY",
+            "Zh", "Zm9", "é", "Zm9vYmFy=", "====",
+        ])
     func rejects(text: String) {
         #expect(Base64URL.decode(text) == nil)
     }

@@ -94,14 +94,18 @@ struct ECDSATests {
         }
         let comments = Set(signatures.map { "\($0.curve): \($0.comment ?? "")" })
         for curve in ["P-384", "P-521"] {
-            for comment in ["r = 0", "s = 0", "r = s = 0", "r = n", "s = n", "DER", "one byte short", "R is the point at infinity (r = -e / d mod n)",
-                            "key 1: Q = G, so G + Q is a doubling", "key n - 1: Q = -G, so G + Q is the point at infinity",
-                            "valid, sha512, s replaced by n - s (high s is valid ECDSA)"] {
+            for comment in [
+                "r = 0", "s = 0", "r = s = 0", "r = n", "s = n", "DER", "one byte short", "R is the point at infinity (r = -e / d mod n)",
+                "key 1: Q = G, so G + Q is a doubling", "key n - 1: Q = -G, so G + Q is the point at infinity",
+                "valid, sha512, s replaced by n - s (high s is valid ECDSA)",
+            ] {
                 #expect(comments.contains("\(curve): \(comment)"), "\(curve): \(comment)")
             }
         }
-        for comment in ["P-384: SHA-512 truncated to its leftmost 384 bits, signed here", "P-521: SHA-512 shifted left to n's 521 bits",
-                        "P-521: r + n (congruent to r, out of range)", "P-521: s + n (congruent to s, out of range)"] {
+        for comment in [
+            "P-384: SHA-512 truncated to its leftmost 384 bits, signed here", "P-521: SHA-512 shifted left to n's 521 bits",
+            "P-521: r + n (congruent to r, out of range)", "P-521: s + n (congruent to s, out of range)",
+        ] {
             #expect(comments.contains(comment), "\(comment)")
         }
     }
@@ -120,9 +124,11 @@ struct ECDSATests {
         }
         let comments = Set(cases.map { "\($0.curve): \($0.comment)" })
         for curve in ["P-256", "P-384", "P-521"] {
-            for comment in ["x_R >= n, r = x_R - n", "x_R >= n, r = x_R (not reduced, out of range)", "u1 = 0: a zero digest",
-                            "Q = G, e = r: u1 G + u2 Q is a doubling", "Q = -G, e = r: u1 G + u2 Q is infinity", "s = 1, signed for real",
-                            "key: (0, 0), an encoding of infinity", "key: y + 1 (off the curve)", "high s (n - s)"] {
+            for comment in [
+                "x_R >= n, r = x_R - n", "x_R >= n, r = x_R (not reduced, out of range)", "u1 = 0: a zero digest",
+                "Q = G, e = r: u1 G + u2 Q is a doubling", "Q = -G, e = r: u1 G + u2 Q is infinity", "s = 1, signed for real",
+                "key: (0, 0), an encoding of infinity", "key: y + 1 (off the curve)", "high s (n - s)",
+            ] {
                 #expect(comments.contains("\(curve): \(comment)"), "\(curve): \(comment)")
             }
         }

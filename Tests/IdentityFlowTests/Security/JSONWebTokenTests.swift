@@ -61,17 +61,19 @@ struct JSONWebTokenTests {
         #expect(!token.verifyRS256(with: key))
     }
 
-    @Test("Malformed tokens throw malformedToken", arguments: [
-        "", ".", "..", "a.b", "a.b.c.d", "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0",
-        // Not base64url (+, padding, whitespace).
-        "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.ab+c", "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0=.abc",
-        "eyJhbGciOiJSUzI1NiJ9 .eyJzdWIiOiJhIn0.abc",
-        // Header or payload not JSON, or JSON but not an object.
-        "bm90IGpzb24.eyJzdWIiOiJhIn0.abc", "eyJhbGciOiJSUzI1NiJ9.WzEsMiwzXQ.abc", "eyJhbGciOiJSUzI1NiJ9.ImFiYyI.abc",
-        "eyJhbGciOiJSUzI1NiJ9.bnVsbA.abc", ".eyJzdWIiOiJhIn0.abc", "eyJhbGciOiJSUzI1NiJ9..abc",
-        // A repeated member name in the header ({"alg":"none","alg":"RS256"}) or the claims ({"sub":"a","sub":"b"}).
-        "eyJhbGciOiJub25lIiwiYWxnIjoiUlMyNTYifQ.eyJzdWIiOiJhIn0.abc", "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIiwic3ViIjoiYiJ9.abc",
-    ])
+    @Test(
+        "Malformed tokens throw malformedToken",
+        arguments: [
+            "", ".", "..", "a.b", "a.b.c.d", "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0",
+            // Not base64url (+, padding, whitespace).
+            "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.ab+c", "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0=.abc",
+            "eyJhbGciOiJSUzI1NiJ9 .eyJzdWIiOiJhIn0.abc",
+            // Header or payload not JSON, or JSON but not an object.
+            "bm90IGpzb24.eyJzdWIiOiJhIn0.abc", "eyJhbGciOiJSUzI1NiJ9.WzEsMiwzXQ.abc", "eyJhbGciOiJSUzI1NiJ9.ImFiYyI.abc",
+            "eyJhbGciOiJSUzI1NiJ9.bnVsbA.abc", ".eyJzdWIiOiJhIn0.abc", "eyJhbGciOiJSUzI1NiJ9..abc",
+            // A repeated member name in the header ({"alg":"none","alg":"RS256"}) or the claims ({"sub":"a","sub":"b"}).
+            "eyJhbGciOiJub25lIiwiYWxnIjoiUlMyNTYifQ.eyJzdWIiOiJhIn0.abc", "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIiwic3ViIjoiYiJ9.abc",
+        ])
     func malformed(compact: String) {
         let error = #expect(throws: CryptoError.self) { try JSONWebToken(compact: compact) }
         #expect(error?.code == .malformedToken)
@@ -122,16 +124,20 @@ struct StrictJSONParserTests {
         #expect(StrictJSONParser.parse(Array("[0E2,-0e-0,1E+2]".utf8)) == [0, 0, 100])
     }
 
-    @Test("Refuses repeated member names, at any depth", arguments: [
-        #"{"a":1,"a":1}"#, #"{"a":1,"b":{"c":1,"c":2}}"#, #"[{"x":null,"x":null}]"#, #"{"\u0061":1,"a":2}"#,
-    ])
+    @Test(
+        "Refuses repeated member names, at any depth",
+        arguments: [
+            #"{"a":1,"a":1}"#, #"{"a":1,"b":{"c":1,"c":2}}"#, #"[{"x":null,"x":null}]"#, #"{"\u0061":1,"a":2}"#,
+        ])
     func refusesDuplicates(text: String) {
         #expect(StrictJSONParser.parse(Array(text.utf8)) == nil)
     }
 
-    @Test("Reads the same name in different objects, and braces and quotes inside strings", arguments: [
-        #"[{"k": 1}, {"k": 2}]"#, #"{"a": "}\"{", "b": [ ] , "c": { } }"#, #"{"x": {"k": 1}, "k": 2}"#,
-    ])
+    @Test(
+        "Reads the same name in different objects, and braces and quotes inside strings",
+        arguments: [
+            #"[{"k": 1}, {"k": 2}]"#, #"{"a": "}\"{", "b": [ ] , "c": { } }"#, #"{"x": {"k": 1}, "k": 2}"#,
+        ])
     func distinctNames(text: String) {
         #expect(StrictJSONParser.parse(Array(text.utf8)) != nil)
     }
@@ -145,10 +151,12 @@ struct StrictJSONParserTests {
         #expect(throws: CryptoError.self) { try JSONWebToken(compact: "\(header).\(payload).c2ln") }
     }
 
-    @Test("Refuses what is not exactly one RFC 8259 value", arguments: [
-        "", " ", "{", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "-", "1e", "+1", "1e400", "NaN", "tru", "nul", "[1] 2",
-        "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"\\x\"", "\"\t\"", "\"abc", "{1:2}", "[\"\\u12\"]",
-    ])
+    @Test(
+        "Refuses what is not exactly one RFC 8259 value",
+        arguments: [
+            "", " ", "{", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "-", "1e", "+1", "1e400", "NaN", "tru", "nul", "[1] 2",
+            "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"\\x\"", "\"\t\"", "\"abc", "{1:2}", "[\"\\u12\"]",
+        ])
     func refusesInvalid(text: String) {
         #expect(StrictJSONParser.parse(Array(text.utf8)) == nil)
     }

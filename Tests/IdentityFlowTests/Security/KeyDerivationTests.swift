@@ -6,13 +6,17 @@ struct KeyDerivationTests {
     @Test("RFC 7914 §11: P=\"passwd\", S=\"salt\", c=1, dkLen=64")
     func oneIteration() throws {
         let key = try KeyDerivation.pbkdf2SHA256(password: Array("passwd".utf8), salt: Array("salt".utf8), iterations: 1, keyLength: 64)
-        #expect(SecurityTestHex.encode(key) == "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc49ca9cccf179b645991664b39d77ef317c71b845b1e30bd509112041d3a19783")
+        #expect(
+            SecurityTestHex.encode(key)
+                == "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc49ca9cccf179b645991664b39d77ef317c71b845b1e30bd509112041d3a19783")
     }
 
     @Test("RFC 7914 §11: P=\"Password\", S=\"NaCl\", c=80000, dkLen=64")
     func eightyThousandIterations() throws {
         let key = try KeyDerivation.pbkdf2SHA256(password: Array("Password".utf8), salt: Array("NaCl".utf8), iterations: 80_000, keyLength: 64)
-        #expect(SecurityTestHex.encode(key) == "4ddcd8f60b98be21830cee5ef22701f9641a4418d04c0414aeff08876b34ab56a1d425a1225833549adb841b51c9b3176a272bdebba1d078478f62b397f33c8d")
+        #expect(
+            SecurityTestHex.encode(key)
+                == "4ddcd8f60b98be21830cee5ef22701f9641a4418d04c0414aeff08876b34ab56a1d425a1225833549adb841b51c9b3176a272bdebba1d078478f62b397f33c8d")
     }
 
     @Test("The first iteration is HMAC(P, S || INT(1)), and shorter keys are prefixes")

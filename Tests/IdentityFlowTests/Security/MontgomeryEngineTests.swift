@@ -82,9 +82,11 @@ struct MontgomeryEngineTests {
         }
     }
 
-    @Test("Where Linux reports BMI2 and ADX, the fast path is in use (else the agreement checks compare portable with itself)",
-          .enabled(if: SHA256EngineTests.cpuFlags.map { $0.contains("bmi2") && $0.contains("adx") } ?? false,
-                   "the CPU reports no BMI2 and ADX"))
+    @Test(
+        "Where Linux reports BMI2 and ADX, the fast path is in use (else the agreement checks compare portable with itself)",
+        .enabled(
+            if: SHA256EngineTests.cpuFlags.map { $0.contains("bmi2") && $0.contains("adx") } ?? false,
+            "the CPU reports no BMI2 and ADX"))
     func fastPathSelected() {
         #expect(ifc_montgomery_has_fast_path() == 1)
     }

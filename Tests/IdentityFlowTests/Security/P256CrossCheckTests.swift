@@ -15,26 +15,28 @@ struct P256CrossCheckTests {
         let messages = keys.indices.map { _ in SecurityTestRandom.bytes(Int.random(in: 0...200)) }
         let ours = zip(keys, messages).map { $0.sign($1) }
         let script = """
-        import sys
-        from cryptography.hazmat.primitives import hashes, serialization
-        from cryptography.hazmat.primitives.asymmetric import ec, utils
-        for line in sys.stdin.read().splitlines():
-            scalar, message, signature = (bytes.fromhex(part) for part in line.split(" "))
-            key = ec.derive_private_key(int.from_bytes(scalar, "big"), ec.SECP256R1())
-            public = key.public_key()
-            point = public.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
-            r, s = int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big")
-            try:
-                public.verify(utils.encode_dss_signature(r, s), message, ec.ECDSA(hashes.SHA256()))
-                ours = "ok"
-            except Exception:
-                ours = "bad"
-            theirs = utils.decode_dss_signature(key.sign(message, ec.ECDSA(hashes.SHA256())))
-            print(point.hex(), ours, theirs[0].to_bytes(32, "big").hex() + theirs[1].to_bytes(32, "big").hex())
-        """
-        let input = keys.indices.map {
-            [SecurityTestHex.encode(keys[$0].privateKey.value), SecurityTestHex.encode(messages[$0]), SecurityTestHex.encode(ours[$0])].joined(separator: " ")
-        }.joined(separator: "\n") + "\n"
+            import sys
+            from cryptography.hazmat.primitives import hashes, serialization
+            from cryptography.hazmat.primitives.asymmetric import ec, utils
+            for line in sys.stdin.read().splitlines():
+                scalar, message, signature = (bytes.fromhex(part) for part in line.split(" "))
+                key = ec.derive_private_key(int.from_bytes(scalar, "big"), ec.SECP256R1())
+                public = key.public_key()
+                point = public.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+                r, s = int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big")
+                try:
+                    public.verify(utils.encode_dss_signature(r, s), message, ec.ECDSA(hashes.SHA256()))
+                    ours = "ok"
+                except Exception:
+                    ours = "bad"
+                theirs = utils.decode_dss_signature(key.sign(message, ec.ECDSA(hashes.SHA256())))
+                print(point.hex(), ours, theirs[0].to_bytes(32, "big").hex() + theirs[1].to_bytes(32, "big").hex())
+            """
+        let input =
+            keys.indices.map {
+                [SecurityTestHex.encode(keys[$0].privateKey.value), SecurityTestHex.encode(messages[$0]), SecurityTestHex.encode(ours[$0])].joined(
+                    separator: " ")
+            }.joined(separator: "\n") + "\n"
         let lines = try SecurityTestPython.lines(ofScript: script, input: input)
         try #require(lines.count == keys.count)
         for (index, line) in lines.enumerated() {

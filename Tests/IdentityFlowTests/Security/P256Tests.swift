@@ -33,15 +33,22 @@ struct P256Tests {
 
     // RFC 6979 A.2.5: the P-256 key and its SHA-256 signatures of "sample" and "test".
     static let privateKey = hex("C9AFA9D845BA75166B5C215767B1D6934E50C3DB36E89B127B8A622B120F6721")
-    static let publicKey = [0x04] + hex("60FED4BA255A9D31C961EB74C6356D68C049B8923B61FA6CE669622E60F29FB6")
+    static let publicKey =
+        [0x04] + hex("60FED4BA255A9D31C961EB74C6356D68C049B8923B61FA6CE669622E60F29FB6")
         + hex("7903FE1008B8BC99A41AE9E95628BC64F2F1B20C2D7E9F5177A3C294D4462299")
 
-    @Test("RFC 6979 A.2.5: the public key, the deterministic nonce's r, and s (up to the low-s choice)", arguments: [
-        ("sample", "A6E3C57DD01ABE90086538398355DD4C3B17AA873382B0F24D6129493D8AAD60",
-         "EFD48B2AACB6A8FD1140DD9CD45E81D69D2C877B56AAF991C34D0EA84EAF3716", "F7CB1C942D657C41D436C7A1B6E29F65F3E900DBB9AFF4064DC4AB2F843ACDA8"),
-        ("test", "D16B6AE827F17175E040871A1C7EC3500192C4C92677336EC2537ACAEE0008E0",
-         "F1ABB023518351CD71D881567B1EA663ED3EFCF6C5132B354F28D3B0B7D38367", "019F4113742A2B14BD25926B49C649155F267E60D3814B4C0CC84250E46F0083"),
-    ])
+    @Test(
+        "RFC 6979 A.2.5: the public key, the deterministic nonce's r, and s (up to the low-s choice)",
+        arguments: [
+            (
+                "sample", "A6E3C57DD01ABE90086538398355DD4C3B17AA873382B0F24D6129493D8AAD60",
+                "EFD48B2AACB6A8FD1140DD9CD45E81D69D2C877B56AAF991C34D0EA84EAF3716", "F7CB1C942D657C41D436C7A1B6E29F65F3E900DBB9AFF4064DC4AB2F843ACDA8"
+            ),
+            (
+                "test", "D16B6AE827F17175E040871A1C7EC3500192C4C92677336EC2537ACAEE0008E0",
+                "F1ABB023518351CD71D881567B1EA663ED3EFCF6C5132B354F28D3B0B7D38367", "019F4113742A2B14BD25926B49C649155F267E60D3814B4C0CC84250E46F0083"
+            ),
+        ])
     func rfc6979(message: String, k: String, r: String, s: String) throws {
         let key = try #require(DeviceKey(privateKey: Redacted(Self.privateKey)))
         #expect(key.publicKey == Self.publicKey)
@@ -66,8 +73,9 @@ struct P256Tests {
         #expect(DeviceKey(privateKey: Redacted(Array(repeating: 1, count: 31))) == nil)
         let one = DeviceKey(keyMaterial: Array(repeating: 0, count: 48))
         #expect(one.privateKey.value == Array(repeating: 0, count: 31) + [1], "0 mod (n-1) + 1 = 1")
-        #expect(one.publicKey == [0x04] + Self.hex("6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296")
-            + Self.hex("4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5"), "1·G = G")
+        #expect(
+            one.publicKey == [0x04] + Self.hex("6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296")
+                + Self.hex("4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5"), "1·G = G")
         let top = DeviceKey(keyMaterial: Array(repeating: 0xFF, count: 48))
         #expect(DeviceKey(privateKey: top.privateKey) != nil)
     }
@@ -123,12 +131,17 @@ struct P256Tests {
 
     @Test("the worked example of docs/pin-proof.md: the PIN key's scalar and public key as Python derives them")
     func pinKeyWorkedExample() throws {
-        let key = try PinProof.pinKey(pin: Redacted("24680"), salt: Array(0x00..<0x10), iterations: 100_000,
-                                      deviceSecret: Redacted(Array(0x40..<0x60)), profile: UserProfile(profileId: "P1"))
+        let key = try PinProof.pinKey(
+            pin: Redacted("24680"), salt: Array(0x00..<0x10), iterations: 100_000,
+            deviceSecret: Redacted(Array(0x40..<0x60)), profile: UserProfile(profileId: "P1"))
         #expect(key.privateKey.value == Self.hex("3e9472daa91599e3b944f5fededf7275246d26a182f11c4caf6c5192dfe52dcd"))
-        #expect(key.publicKey == Self.hex("048801ad25a220149eb44c9181274d2dd334d587fb5f3ce0794bc638d5ea874198ccf2a0cf107c3682f20f292f4c300eca22c9e7e62ed9d5984ec9c3878c5f4fc1"))
-        #expect(PinProof.message(PinProof.Purpose.login.rawValue, profile: UserProfile(profileId: "P1"), nonce: Array(0x20..<0x40))
-            == Self.hex("6964656e74697479666c6f772d70696e2d70726f6f662d763200503100202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"))
+        #expect(
+            key.publicKey
+                == Self.hex(
+                    "048801ad25a220149eb44c9181274d2dd334d587fb5f3ce0794bc638d5ea874198ccf2a0cf107c3682f20f292f4c300eca22c9e7e62ed9d5984ec9c3878c5f4fc1"))
+        #expect(
+            PinProof.message(PinProof.Purpose.login.rawValue, profile: UserProfile(profileId: "P1"), nonce: Array(0x20..<0x40))
+                == Self.hex("6964656e74697479666c6f772d70696e2d70726f6f662d763200503100202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"))
     }
 
     /// k·G through the fixed-base table (what keys and signatures use).
@@ -158,7 +171,7 @@ struct P256Tests {
         var minusTwo = Self.order
         minusTwo[31] -= 2
         var half = [UInt8](repeating: 0, count: 32)
-        for index in 0..<32 { // (n - 1) / 2: shift n - 1 right by one bit
+        for index in 0..<32 {  // (n - 1) / 2: shift n - 1 right by one bit
             half[index] = (minusOne[index] >> 1) | (index > 0 ? minusOne[index - 1] << 7 : 0)
         }
         var scalars: [[UInt8]] = [minusOne, minusTwo, half, Array(repeating: 0x11, count: 32)]
@@ -218,16 +231,25 @@ struct P256Tests {
         return bytes
     }
 
-    @Test("RFC 5869 test cases 1-3", arguments: [
-        ("0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b", "000102030405060708090a0b0c", "f0f1f2f3f4f5f6f7f8f9", 42,
-         "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865"),
-        ("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f404142434445464748494a4b4c4d4e4f",
-         "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeaf",
-         "b0b1b2b3b4b5b6b7b8b9babbbcbdbebfc0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedfe0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff", 82,
-         "b11e398dc80327a1c8e7f78c596a49344f012eda2d4efad8a050cc4c19afa97c59045a99cac7827271cb41c65e590e09da3275600c2f09b8367793a9aca3db71cc30c58179ec3e87c14c01d5c1f3434f1d87"),
-        ("0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b", "", "", 42,
-         "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8"),
-    ])
+    @Test(
+        "RFC 5869 test cases 1-3",
+        arguments: [
+            (
+                "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b", "000102030405060708090a0b0c", "f0f1f2f3f4f5f6f7f8f9", 42,
+                "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865"
+            ),
+            (
+                "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f404142434445464748494a4b4c4d4e4f",
+                "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeaf",
+                "b0b1b2b3b4b5b6b7b8b9babbbcbdbebfc0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedfe0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff",
+                82,
+                "b11e398dc80327a1c8e7f78c596a49344f012eda2d4efad8a050cc4c19afa97c59045a99cac7827271cb41c65e590e09da3275600c2f09b8367793a9aca3db71cc30c58179ec3e87c14c01d5c1f3434f1d87"
+            ),
+            (
+                "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b", "", "", 42,
+                "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8"
+            ),
+        ])
     func hkdf(ikm: String, salt: String, info: String, length: Int, okm: String) {
         #expect(HKDF.sha256(inputKeyMaterial: Self.hex(ikm), salt: Self.hex(salt), info: Self.hex(info), outputLength: length) == Self.hex(okm))
     }

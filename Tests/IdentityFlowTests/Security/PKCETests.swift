@@ -46,10 +46,12 @@ struct PKCETests {
         #expect(values.count == 60)
     }
 
-    @Test("Verifiers of the wrong length or with reserved characters are refused", arguments: [
-        String(repeating: "a", count: 42), String(repeating: "a", count: 129),
-        String(repeating: "a", count: 42) + "+", String(repeating: "a", count: 42) + "é", String(repeating: "a", count: 42) + " ",
-    ])
+    @Test(
+        "Verifiers of the wrong length or with reserved characters are refused",
+        arguments: [
+            String(repeating: "a", count: 42), String(repeating: "a", count: 129),
+            String(repeating: "a", count: 42) + "+", String(repeating: "a", count: 42) + "é", String(repeating: "a", count: 42) + " ",
+        ])
     func invalidVerifiers(verifier: String) {
         let error = #expect(throws: CryptoError.self) { try PKCE(verifier: verifier) }
         #expect(error?.code == .invalidArgument)

@@ -23,9 +23,11 @@ struct PinAttackTests {
             client = UserClient(configuration: .testing(), service: server, storage: storage)
             try await client.start()
             let server = server
-            profile = try await client.registerUser(responder: ScriptedResponder([
-                .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond(PinAttackTests.pin)),
-            ])).profile
+            profile = try await client.registerUser(
+                responder: ScriptedResponder([
+                    .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond(PinAttackTests.pin)),
+                ])
+            ).profile
             if biometrics {
                 try await client.registerBiometricAuthenticator(for: profile, responder: ScriptedResponder([.pin(.respond(PinAttackTests.pin))]))
             }
@@ -78,7 +80,8 @@ struct PinAttackTests {
         // secret: every secret it tries gives another key.
         for attempt in 0..<8 {
             let guessed = Array(repeating: UInt8(attempt), count: PinProof.deviceSecretLength)
-            #expect(try Self.candidateKey(Self.pin, salt: record.salt, iterations: record.iterations, deviceSecret: guessed, profile: victim.profile) != publicKey)
+            #expect(
+                try Self.candidateKey(Self.pin, salt: record.salt, iterations: record.iterations, deviceSecret: guessed, profile: victim.profile) != publicKey)
         }
     }
 
@@ -97,9 +100,11 @@ struct PinAttackTests {
         #expect(try await victim.server.verifyPinProof(proof, for: victim.profile, nonce: fresh.nonce) == .rejected(failureCount: 1, maxFailureCount: 3))
     }
 
-    @Test("6. the client bounds the server's parameters before deriving anything: 11013, and no proof is sent", arguments: [
-        HostileChallenge.iterations(1), .iterations(1_000_000_000), .salt(1), .salt(1_000), .nonce(0), .nonce(8), .version(1),
-    ])
+    @Test(
+        "6. the client bounds the server's parameters before deriving anything: 11013, and no proof is sent",
+        arguments: [
+            HostileChallenge.iterations(1), .iterations(1_000_000_000), .salt(1), .salt(1_000), .nonce(0), .nonce(8), .version(1),
+        ])
     func hostileParameters(_ hostile: HostileChallenge) async throws {
         let victim = try await Victim()
         let liar = RecordingService(victim.server, rewrite: hostile.apply)
@@ -124,8 +129,9 @@ struct PinAttackTests {
             ($0 as? IdentityFlowError)?.oauthError == "proof_required"
         }
         let nonce = try await victim.server.pinLoginChallenge(for: victim.profile).nonce
-        let forged = PinEnrolment(profile: victim.profile, salt: takeover.salt, iterations: 16, publicKey: attackerKey.publicKey,
-                                  authorization: PinKeyAuthorization(nonce: nonce, proof: attackerKey.sign(Array("anything".utf8))))
+        let forged = PinEnrolment(
+            profile: victim.profile, salt: takeover.salt, iterations: 16, publicKey: attackerKey.publicKey,
+            authorization: PinKeyAuthorization(nonce: nonce, proof: attackerKey.sign(Array("anything".utf8))))
         await #expect { try await victim.server.enrolPin(forged, accessToken: Redacted(token)) } throws: {
             ($0 as? IdentityFlowError)?.code == .invalidPin
         }
@@ -133,9 +139,11 @@ struct PinAttackTests {
         #expect(victim.pinPublicKey != attackerKey.publicKey)
     }
 
-    @Test("malformed signatures and points are refused by the server without counting", arguments: [
-        [UInt8](repeating: 1, count: 63), [UInt8](repeating: 0, count: 64), [UInt8](repeating: 0xff, count: 64), [UInt8](repeating: 1, count: 65),
-    ])
+    @Test(
+        "malformed signatures and points are refused by the server without counting",
+        arguments: [
+            [UInt8](repeating: 1, count: 63), [UInt8](repeating: 0, count: 64), [UInt8](repeating: 0xff, count: 64), [UInt8](repeating: 1, count: 65),
+        ])
     func malformedProofs(_ proof: [UInt8]) async throws {
         let victim = try await Victim()
         let nonce = try await victim.server.pinLoginChallenge(for: victim.profile).nonce
@@ -146,8 +154,12 @@ struct PinAttackTests {
         let token = try #require(victim.server.state.withLock { state in state.accessTokens.first?.key })
         var offCurve = [UInt8](repeating: 1, count: 65)
         offCurve[0] = 4
-        await #expect { try await victim.server.enrolPin(PinEnrolment(profile: UserProfile(profileId: "new"), salt: Array(repeating: 1, count: 16),
-                                                                      iterations: 16, publicKey: offCurve), accessToken: Redacted(token)) } throws: {
+        await #expect {
+            try await victim.server.enrolPin(
+                PinEnrolment(
+                    profile: UserProfile(profileId: "new"), salt: Array(repeating: 1, count: 16),
+                    iterations: 16, publicKey: offCurve), accessToken: Redacted(token))
+        } throws: {
             ($0 as? IdentityFlowError)?.oauthError == "invalid_request"
         }
     }
@@ -160,7 +172,8 @@ struct PinAttackTests {
         #expect(biometricItem.value == .userPresence)
         #expect(items.filter { $0.value == .userPresence }.count == 1, "tokens are never behind user presence")
         #expect(victim.record?.biometricKey != victim.pinPublicKey)
-        _ = try await victim.client.authenticateUser(victim.profile, authenticator: .biometric, responder: ScriptedResponder([.biometric(.respond(.confirmed))]))
+        _ = try await victim.client.authenticateUser(
+            victim.profile, authenticator: .biometric, responder: ScriptedResponder([.biometric(.respond(.confirmed))]))
         victim.server.revokeBiometricKeyForTesting(of: victim.profile)
         // Revoked on the server alone: the biometric proof is refused there, and the flow falls back to the PIN.
         let responder = ScriptedResponder([.biometric(.respond(.confirmed)), .pin(.respond(Self.pin), expecting: .biometricAuthenticatorFailure)])
@@ -189,16 +202,21 @@ enum HostileChallenge: Sendable, CustomTestStringConvertible {
     func apply(_ challenge: PinLoginChallenge) -> PinLoginChallenge {
         switch self {
         case .iterations(let count):
-            PinLoginChallenge(nonce: challenge.nonce, salt: challenge.salt, iterations: count, maxFailureCount: challenge.maxFailureCount, failureCount: challenge.failureCount)
+            PinLoginChallenge(
+                nonce: challenge.nonce, salt: challenge.salt, iterations: count, maxFailureCount: challenge.maxFailureCount,
+                failureCount: challenge.failureCount)
         case .salt(let length):
-            PinLoginChallenge(nonce: challenge.nonce, salt: Array(repeating: 1, count: length), iterations: challenge.iterations,
-                              maxFailureCount: challenge.maxFailureCount, failureCount: challenge.failureCount)
+            PinLoginChallenge(
+                nonce: challenge.nonce, salt: Array(repeating: 1, count: length), iterations: challenge.iterations,
+                maxFailureCount: challenge.maxFailureCount, failureCount: challenge.failureCount)
         case .nonce(let length):
-            PinLoginChallenge(nonce: Array(repeating: 1, count: length), salt: challenge.salt, iterations: challenge.iterations,
-                              maxFailureCount: challenge.maxFailureCount, failureCount: challenge.failureCount)
+            PinLoginChallenge(
+                nonce: Array(repeating: 1, count: length), salt: challenge.salt, iterations: challenge.iterations,
+                maxFailureCount: challenge.maxFailureCount, failureCount: challenge.failureCount)
         case .version(let version):
-            PinLoginChallenge(nonce: challenge.nonce, salt: challenge.salt, iterations: challenge.iterations,
-                              maxFailureCount: challenge.maxFailureCount, failureCount: challenge.failureCount, version: version)
+            PinLoginChallenge(
+                nonce: challenge.nonce, salt: challenge.salt, iterations: challenge.iterations,
+                maxFailureCount: challenge.maxFailureCount, failureCount: challenge.failureCount, version: version)
         }
     }
 
@@ -259,10 +277,14 @@ final class RecordingService: IdentityService {
     nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
         try await inner.exchangeCode(code, request: request)
     }
-    nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
+    nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError)
+        -> CustomRegistrationAnswer
+    {
         try await inner.initCustomRegistration(provider: provider, data: data)
     }
-    nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
+    nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>)
+        async throws(IdentityFlowError) -> CustomRegistrationAnswer
+    {
         try await inner.completeCustomRegistration(provider: provider, session: session, data: data)
     }
     nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt {
@@ -271,7 +293,9 @@ final class RecordingService: IdentityService {
     nonisolated(nonsending) func pinLoginChallenge(for profile: UserProfile) async throws(IdentityFlowError) -> PinLoginChallenge {
         rewrite(try await inner.pinLoginChallenge(for: profile))
     }
-    nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
+    nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError)
+        -> PinVerification
+    {
         recorded.withLock { $0.append((proof, nonce)) }
         return try await inner.verifyPinProof(proof, for: profile, nonce: nonce)
     }

@@ -23,17 +23,20 @@ struct PythonCrossCheckTests {
             )
         }
         let script = """
-        import hashlib, hmac, sys
-        for line in sys.stdin.read().splitlines():
-            data, key, salt, iterations, length = line.split(" ")
-            data, key, salt = bytes.fromhex(data), bytes.fromhex(key), bytes.fromhex(salt)
-            print(hashlib.sha256(data).hexdigest(), hmac.new(key, data, hashlib.sha256).hexdigest(),
-                  hashlib.pbkdf2_hmac("sha256", data, salt, int(iterations), int(length)).hex())
-        """
-        let input = cases.map {
-            [SecurityTestHex.encode($0.data), SecurityTestHex.encode($0.key), SecurityTestHex.encode($0.salt),
-             String($0.iterations), String($0.keyLength)].joined(separator: " ")
-        }.joined(separator: "\n") + "\n"
+            import hashlib, hmac, sys
+            for line in sys.stdin.read().splitlines():
+                data, key, salt, iterations, length = line.split(" ")
+                data, key, salt = bytes.fromhex(data), bytes.fromhex(key), bytes.fromhex(salt)
+                print(hashlib.sha256(data).hexdigest(), hmac.new(key, data, hashlib.sha256).hexdigest(),
+                      hashlib.pbkdf2_hmac("sha256", data, salt, int(iterations), int(length)).hex())
+            """
+        let input =
+            cases.map {
+                [
+                    SecurityTestHex.encode($0.data), SecurityTestHex.encode($0.key), SecurityTestHex.encode($0.salt),
+                    String($0.iterations), String($0.keyLength),
+                ].joined(separator: " ")
+            }.joined(separator: "\n") + "\n"
         let lines = try SecurityTestPython.lines(ofScript: script, input: input)
         try #require(lines.count == cases.count)
         for (testCase, line) in zip(cases, lines) {
@@ -72,12 +75,13 @@ struct PythonCrossCheckTests {
         }
         triples = triples.filter { BigUInt(bigEndianBytes: $0.m) > BigUInt(1) }
         let script = """
-        import sys
-        for line in sys.stdin.read().splitlines():
-            a, b, m = (int(x, 16) if x else 0 for x in line.split(" "))
-            print(format(a * b, "x"), format(a % m, "x"), format(pow(a, b, m), "x"))
-        """
-        let input = triples.map { "\(SecurityTestHex.encode($0.a)) \(SecurityTestHex.encode($0.b)) \(SecurityTestHex.encode($0.m))" }
+            import sys
+            for line in sys.stdin.read().splitlines():
+                a, b, m = (int(x, 16) if x else 0 for x in line.split(" "))
+                print(format(a * b, "x"), format(a % m, "x"), format(pow(a, b, m), "x"))
+            """
+        let input =
+            triples.map { "\(SecurityTestHex.encode($0.a)) \(SecurityTestHex.encode($0.b)) \(SecurityTestHex.encode($0.m))" }
             .joined(separator: "\n") + "\n"
         let lines = try SecurityTestPython.lines(ofScript: script, input: input)
         try #require(lines.count == triples.count)

@@ -43,8 +43,10 @@ struct RSAPSSTests {
 
     /// A vector's key, hash, message and signature.
     private func decode(_ vector: RSAPSSVectorDocument.Signature) throws -> (RSAPublicKey, Hashing.Function, [UInt8], [UInt8]) {
-        (try #require(keys[vector.key]), try #require(Self.hashes[vector.hash]),
-         try #require(SecurityTestHex.decode(vector.message)), try #require(SecurityTestHex.decode(vector.signature)))
+        (
+            try #require(keys[vector.key]), try #require(Self.hashes[vector.hash]),
+            try #require(SecurityTestHex.decode(vector.message)), try #require(SecurityTestHex.decode(vector.signature))
+        )
     }
 
     // emBits = modBits − 1 sets EM's shape: 2048, 3072 and 4096 bits leave one unused high bit in
@@ -62,8 +64,9 @@ struct RSAPSSTests {
     func committedVectors() throws {
         for vector in document.signatures {
             let (key, hash, message, signature) = try decode(vector)
-            #expect(key.isValidSignature(signature, for: message, hash: hash, scheme: .pss) == vector.valid,
-                    "\(vector.key) \(vector.hash): \(vector.comment)")
+            #expect(
+                key.isValidSignature(signature, for: message, hash: hash, scheme: .pss) == vector.valid,
+                "\(vector.key) \(vector.hash): \(vector.comment)")
         }
         for key in document.keys.map(\.name) {
             for hash in Self.hashes.keys {
@@ -71,11 +74,13 @@ struct RSAPSSTests {
             }
         }
         let invalid = Set(document.signatures.filter { !$0.valid }.map(\.comment))
-        for comment in ["salt length 0", "maximal salt length", "salt length hLen + 1", "salt length hLen - 1", "MGF1 with SHA-256",
-                        "step 2c: m needs 257 octets, emLen is 256", "step 4: trailer octet bd, not bc",
-                        "step 6: the lowest unused bit of EM's first octet set", "step 10: separator 00, not 01",
-                        "step 10: first octet of the zero padding is 01", "step 12: H over mHash and salt without the eight zero octets",
-                        "step 14: salt changed after H was computed", "PKCS#1 v1.5 signature"] {
+        for comment in [
+            "salt length 0", "maximal salt length", "salt length hLen + 1", "salt length hLen - 1", "MGF1 with SHA-256",
+            "step 2c: m needs 257 octets, emLen is 256", "step 4: trailer octet bd, not bc",
+            "step 6: the lowest unused bit of EM's first octet set", "step 10: separator 00, not 01",
+            "step 10: first octet of the zero padding is 01", "step 12: H over mHash and salt without the eight zero octets",
+            "step 14: salt changed after H was computed", "PKCS#1 v1.5 signature",
+        ] {
             #expect(invalid.contains(comment), "\(comment)")
         }
     }
@@ -91,11 +96,13 @@ struct RSAPSSTests {
         }
     }
 
-    @Test("verifyRSA takes the scheme and hash of the header's alg; verifyRS256 takes none of PS*", arguments: [
-        ("ps256_valid", true), ("ps384_valid", true), ("ps512_valid", true), ("ps256_at_hash", true),
-        ("ps256_salt_0", false), ("ps256_salt_max", false), ("ps384_salt_32", false), ("ps256_tampered", false), ("ps256_wrong_key", false),
-        ("ps256_signed_rs256", false), ("rs256_signed_ps256", false), ("ps384_signed_ps512", false),
-    ])
+    @Test(
+        "verifyRSA takes the scheme and hash of the header's alg; verifyRS256 takes none of PS*",
+        arguments: [
+            ("ps256_valid", true), ("ps384_valid", true), ("ps512_valid", true), ("ps256_at_hash", true),
+            ("ps256_salt_0", false), ("ps256_salt_max", false), ("ps384_salt_32", false), ("ps256_tampered", false), ("ps256_wrong_key", false),
+            ("ps256_signed_rs256", false), ("rs256_signed_ps256", false), ("ps384_signed_ps512", false),
+        ])
     func verifyRSA(_ name: String, _ valid: Bool) throws {
         let vectors = try PSSIdTokenVectors.load()
         let token = try JSONWebToken(compact: try vectors.token(name).value)
@@ -114,9 +121,11 @@ struct RSAPSSTests {
         }
     }
 
-    @Test("the hash of an alg: SHA-256 for PS256, SHA-384 for PS384, SHA-512 for PS512", arguments: [
-        ("ps256_valid", Hashing.Function.sha256), ("ps384_valid", .sha384), ("ps512_valid", .sha512),
-    ])
+    @Test(
+        "the hash of an alg: SHA-256 for PS256, SHA-384 for PS384, SHA-512 for PS512",
+        arguments: [
+            ("ps256_valid", Hashing.Function.sha256), ("ps384_valid", .sha384), ("ps512_valid", .sha512),
+        ])
     func hashFunction(_ name: String, _ expected: Hashing.Function) throws {
         #expect(try JSONWebToken(compact: try PSSIdTokenVectors.load().token(name).value).hashFunction == expected)
     }

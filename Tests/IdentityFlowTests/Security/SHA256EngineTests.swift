@@ -60,8 +60,9 @@ struct SHA256EngineTests {
     static let cpuFlags: Set<Substring>? = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))
         .map { Set($0.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })) }
 
-    @Test("Where Linux reports SHA instructions, the fastest engine uses them (else the agreement tests compare portable with itself)",
-          .enabled(if: cpuFlags.map { $0.contains("sha_ni") || $0.contains("sha2") } ?? false, "the CPU reports no SHA instructions"))
+    @Test(
+        "Where Linux reports SHA instructions, the fastest engine uses them (else the agreement tests compare portable with itself)",
+        .enabled(if: cpuFlags.map { $0.contains("sha_ni") || $0.contains("sha2") } ?? false, "the CPU reports no SHA instructions"))
     func hardwareSelected() {
         #expect(SHA256.Engine.fastestUsesHardware)
     }

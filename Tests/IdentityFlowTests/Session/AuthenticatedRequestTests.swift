@@ -19,9 +19,10 @@ struct AuthenticatedRequestTests {
             resource = ReferenceResourceServer(trusting: server)
             client = UserClient(configuration: .testing(now: date.now), service: server, storage: InMemoryStorage(), transport: resource)
             try await client.start()
-            _ = try await client.registerUser(responder: ScriptedResponder([
-                .browserRegistration(.respondWith { [server] in try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
-            ]))
+            _ = try await client.registerUser(
+                responder: ScriptedResponder([
+                    .browserRegistration(.respondWith { [server] in try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
+                ]))
         }
 
         var refreshCalls: Int { server.calls.filter { $0 == .refresh }.count }

@@ -21,15 +21,17 @@ struct AuthenticatedRequestTransportTests {
             server = ReferenceIdentityService(accessTokenLifetime: 60, now: date.now)
             client = UserClient(configuration: .testing(now: date.now), service: server, storage: InMemoryStorage(), transport: transport)
             try await client.start()
-            _ = try await client.registerUser(responder: ScriptedResponder([
-                .browserRegistration(.respondWith { [server] in try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
-            ]))
+            _ = try await client.registerUser(
+                responder: ScriptedResponder([
+                    .browserRegistration(.respondWith { [server] in try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
+                ]))
         }
     }
 
     @Test("the default transport is a URLSessionTransport with the HTTP service's deadline (30 s for other services)")
     func defaultTransportTakesTheServiceDeadline() throws {
-        var configuration = HTTPServiceConfiguration(issuer: URL(string: "https://id.example/o")!, clientID: "c", redirectURI: URL(string: "identityflow://callback")!)
+        var configuration = HTTPServiceConfiguration(
+            issuer: URL(string: "https://id.example/o")!, clientID: "c", redirectURI: URL(string: "identityflow://callback")!)
         configuration.requestTimeout = 7
         let http = UserClient(configuration: .testing(), service: try HTTPIdentityService(configuration: configuration), storage: InMemoryStorage())
         #expect((http.transport as? URLSessionTransport)?.requestTimeout == 7)
@@ -46,7 +48,9 @@ struct AuthenticatedRequestTransportTests {
         let setup = try await Setup()
         let url = api.baseURL.appendingPathComponent("me")
         for _ in 0..<2 {
-            let outcome = await HangGuard.run(onHang: { api.stop() }) { await Result { () async throws(IdentityFlowError) in try await setup.client.authenticatedRequest(URLRequest(url: url)) } }
+            let outcome = await HangGuard.run(onHang: { api.stop() }) {
+                await Result { () async throws(IdentityFlowError) in try await setup.client.authenticatedRequest(URLRequest(url: url)) }
+            }
             let (data, response) = try #require(outcome).get()
             #expect(response.statusCode == 200 && String(decoding: data, as: UTF8.self) == "ok")
             #expect(response.value(forHTTPHeaderField: "Set-Cookie") != nil, "the API's headers reach the host")
@@ -63,9 +67,12 @@ struct AuthenticatedRequestTransportTests {
         var testDescription: String { "\(status) of a \(method)" }
     }
 
-    @Test("a redirect to another origin is returned to the host, never followed: the token and the body stay with their origin",
-          arguments: [Redirect(status: 302, method: "GET"), Redirect(status: 307, method: "GET"), Redirect(status: 307, method: "POST"),
-                      Redirect(status: 308, method: "POST"), Redirect(status: 302, method: "POST")])
+    @Test(
+        "a redirect to another origin is returned to the host, never followed: the token and the body stay with their origin",
+        arguments: [
+            Redirect(status: 302, method: "GET"), Redirect(status: 307, method: "GET"), Redirect(status: 307, method: "POST"),
+            Redirect(status: 308, method: "POST"), Redirect(status: 302, method: "POST"),
+        ])
     func redirectsStayHome(_ redirect: Redirect) async throws {
         let elsewhere = try LoopbackHTTPServer { _ in .json(200, #"{"stolen": true}"#) }
         defer { elsewhere.stop() }
@@ -77,7 +84,9 @@ struct AuthenticatedRequestTransportTests {
         request.httpMethod = redirect.method
         if redirect.method == "POST" { request.httpBody = Data(#"{"amount": 5}"#.utf8) }
         let sent = request
-        let outcome = await HangGuard.run(onHang: { api.stop(); elsewhere.stop() }) {
+        let outcome = await HangGuard.run(onHang: {
+            api.stop(); elsewhere.stop()
+        }) {
             await Result { () async throws(IdentityFlowError) in try await setup.client.authenticatedRequest(sent) }
         }
         let (_, response) = try #require(outcome).get()
@@ -88,8 +97,11 @@ struct AuthenticatedRequestTransportTests {
         #expect(elsewhere.requests.isEmpty, "something was sent to the other origin")
     }
 
-    @Test("plain http to a non-loopback host, or another scheme, fails with 11003 before anything is sent or refreshed",
-          arguments: ["http://api.example.com/me", "http://10.0.0.1/me", "http://127.example.com/me", "HTTP://example.com/me", "ftp://127.0.0.1/me", "file:///etc/hosts"])
+    @Test(
+        "plain http to a non-loopback host, or another scheme, fails with 11003 before anything is sent or refreshed",
+        arguments: [
+            "http://api.example.com/me", "http://10.0.0.1/me", "http://127.example.com/me", "HTTP://example.com/me", "ftp://127.0.0.1/me", "file:///etc/hosts",
+        ])
     func insecureURLRefused(_ address: String) async throws {
         let identity = ReferenceIdentityService(accessTokenLifetime: 60)
         let resource = ReferenceResourceServer(trusting: identity)

@@ -47,9 +47,10 @@ struct InvalidTokenAnswerTests {
         let transport = BadRequestResourceServer(inner: ReferenceResourceServer(trusting: server), refusal: refusal)
         let client = UserClient(configuration: .testing(now: date.now), service: server, storage: InMemoryStorage(), transport: transport)
         try await client.start()
-        _ = try await client.registerUser(responder: ScriptedResponder([
-            .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
-        ]))
+        _ = try await client.registerUser(
+            responder: ScriptedResponder([
+                .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
+            ]))
         server.revokeAllAccessTokens()
         let (_, response) = try await client.authenticatedRequest(URLRequest(url: URL(string: "https://api.example/me")!))
         #expect(response.statusCode == 200)
@@ -62,16 +63,18 @@ struct InvalidTokenAnswerTests {
         let server = ReferenceIdentityService(accessTokenLifetime: 60, now: date.now)
         struct Refusing: ResourceTransport {
             func send(_ request: URLRequest) async throws(IdentityFlowError) -> (Data, HTTPURLResponse) {
-                let response = HTTPURLResponse(url: request.url!, statusCode: 400, httpVersion: "HTTP/1.1",
-                                               headerFields: ["WWW-Authenticate": #"Bearer error="invalid_request""#, "Content-Type": "application/json"])!
+                let response = HTTPURLResponse(
+                    url: request.url!, statusCode: 400, httpVersion: "HTTP/1.1",
+                    headerFields: ["WWW-Authenticate": #"Bearer error="invalid_request""#, "Content-Type": "application/json"])!
                 return (Data(#"{"error": "invalid_request", "hint": "invalid_token"}"#.utf8), response)
             }
         }
         let client = UserClient(configuration: .testing(now: date.now), service: server, storage: InMemoryStorage(), transport: Refusing())
         try await client.start()
-        _ = try await client.registerUser(responder: ScriptedResponder([
-            .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
-        ]))
+        _ = try await client.registerUser(
+            responder: ScriptedResponder([
+                .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
+            ]))
         let (_, response) = try await client.authenticatedRequest(URLRequest(url: URL(string: "https://api.example/me")!))
         #expect(response.statusCode == 400)
         #expect(server.calls.filter { $0 == .refresh }.isEmpty)
@@ -79,9 +82,11 @@ struct InvalidTokenAnswerTests {
 
     @Test("a userinfo answer 400 naming invalid_token is userNotAuthenticated (9010), as a 401 is", arguments: Refusal.allCases)
     func userinfoRefusal(_ refusal: Refusal) async throws {
-        let provider = ScriptedProvider(issuer: "https://issuer.test", jwks: { _ in #"{"keys": []}"# }, token: { _ in .close }, extra: { request in
-            request.path == "/o/userinfo/" ? .response(status: 400, headers: refusal.headers, body: refusal.body) : nil
-        })
+        let provider = ScriptedProvider(
+            issuer: "https://issuer.test", jwks: { _ in #"{"keys": []}"# }, token: { _ in .close },
+            extra: { request in
+                request.path == "/o/userinfo/" ? .response(status: 400, headers: refusal.headers, body: refusal.body) : nil
+            })
         let server = try LoopbackHTTPServer(handler: provider.handler)
         defer { server.stop() }
         let service = try HTTPTestSupport.service(server)

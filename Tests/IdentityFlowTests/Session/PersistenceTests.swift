@@ -17,9 +17,11 @@ struct PersistenceTests {
     static func registeredProfile(_ server: ReferenceIdentityService, _ directory: URL) async throws -> (UserClient, UserProfile) {
         let client = try Self.client(server, directory)
         try await client.start()
-        let profile = try await client.registerUser(responder: ScriptedResponder([
-            .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
-        ])).profile
+        let profile = try await client.registerUser(
+            responder: ScriptedResponder([
+                .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
+            ])
+        ).profile
         return (client, profile)
     }
 
@@ -74,7 +76,9 @@ struct PersistenceTests {
         await #expect { try await second.start() } throws: { ($0 as? IdentityFlowError)?.code == .actionAlreadyInProgress }
     }
 
-    @Test("an unclear answer about a stored profile at launch keeps every profile, says so, and logs why", arguments: [ServiceFault.malformedAnswer, .serverError])
+    @Test(
+        "an unclear answer about a stored profile at launch keeps every profile, says so, and logs why",
+        arguments: [ServiceFault.malformedAnswer, .serverError])
     func unclearAnswerAtLaunch(_ fault: ServiceFault) async throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

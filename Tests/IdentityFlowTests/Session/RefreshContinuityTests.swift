@@ -27,14 +27,16 @@ struct RefreshContinuityTests {
         #expect(IdTokenContinuity.problem(previous: nil, refreshed: first) == nil)
     }
 
-    @Test("another issuer, subject or audience is named, as is an unreadable token", arguments: [
-        ("alice", idToken(iss: "https://evil.test"), "issuer"),
-        ("alice", idToken(sub: "mallory"), "subject"),
-        ("alice", idToken(aud: "client-2"), "audience"),
-        ("alice", idToken(aud: ["client-1", "client-2"]), "audience"),
-        ("K", idToken(sub: "\u{212A}"), "subject"),
-        ("alice", "not.a.jwt", "could not be read"),
-    ])
+    @Test(
+        "another issuer, subject or audience is named, as is an unreadable token",
+        arguments: [
+            ("alice", idToken(iss: "https://evil.test"), "issuer"),
+            ("alice", idToken(sub: "mallory"), "subject"),
+            ("alice", idToken(aud: "client-2"), "audience"),
+            ("alice", idToken(aud: ["client-1", "client-2"]), "audience"),
+            ("K", idToken(sub: "\u{212A}"), "subject"),
+            ("alice", "not.a.jwt", "could not be read"),
+        ])
     func differencesRefused(previousSubject: String, refreshed: String, named: String) {
         let problem = IdTokenContinuity.problem(previous: Redacted(Self.idToken(sub: previousSubject)), refreshed: Redacted(refreshed))
         #expect(problem?.contains(named) == true, "\(problem ?? "nil")")
@@ -55,12 +57,15 @@ struct RefreshContinuityTests {
             tokens.idToken = Redacted(Self.idToken(sub: "mallory"))
             return tokens
         }
-        let client = UserClient(configuration: .testing(now: date.now), service: service, storage: InMemoryStorage(),
-                                transport: ReferenceResourceServer(trusting: server))
+        let client = UserClient(
+            configuration: .testing(now: date.now), service: service, storage: InMemoryStorage(),
+            transport: ReferenceResourceServer(trusting: server))
         try await client.start()
-        let profile = try await client.registerUser(responder: ScriptedResponder([
-            .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
-        ])).profile
+        let profile = try await client.registerUser(
+            responder: ScriptedResponder([
+                .browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680")),
+            ])
+        ).profile
         #expect(server.activeRefreshTokenCount == 1)
         date.advance(by: 61)
         let result = await Result { () async throws(IdentityFlowError) in

@@ -13,8 +13,9 @@ import ChildProcessSupport
 struct CrashSafetyTests {
     static let kills = Int(ProcessInfo.processInfo.environment["IDENTITYFLOW_CRASH_KILLS"] ?? "") ?? 200
 
-    @Test("killed at random moments while writing, the store always holds the old or the new version of each item",
-          .timeLimit(.minutes(10)))
+    @Test(
+        "killed at random moments while writing, the store always holds the old or the new version of each item",
+        .timeLimit(.minutes(10)))
     func killRepeatedly() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("identityflow-crash-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -4,8 +4,9 @@ import Testing
 
 @Suite("Profile store encoding")
 struct ProfileStoreTests {
-    static let tokens = TokenSet(accessToken: "at-1", refreshToken: "rt-1", idToken: "eyJ.x.y",
-                                 expiresAt: Date(timeIntervalSinceReferenceDate: 767_000_000.25), scopes: ["openid", "profile"])
+    static let tokens = TokenSet(
+        accessToken: "at-1", refreshToken: "rt-1", idToken: "eyJ.x.y",
+        expiresAt: Date(timeIntervalSinceReferenceDate: 767_000_000.25), scopes: ["openid", "profile"])
     static let full = StoredProfile(profile: UserProfile(profileId: "p/1 \"é\""), tokens: tokens, deviceSecret: Redacted([9, 0, 255]), hasBiometricKey: true)
     static let minimal = StoredProfile(profile: UserProfile(profileId: "q"), tokens: TokenSet(accessToken: "at-2"), deviceSecret: nil)
     /// A PIN proof v1 profile with biometrics: its v1 key stored with it, no device secret.
@@ -18,7 +19,10 @@ struct ProfileStoreTests {
     /// What `JSONEncoder` wrote for ``legacy`` and ``minimal`` before profiles had their own encoder
     /// (member order as that encoder left it, `/` escaped): files stored then must still load.
     static let earlierForms: [(String, StoredProfile)] = [
-        (#"{"tokens":{"expiresAt":767000000.25,"scopes":["openid","profile"],"refreshToken":"rt-1","accessToken":"at-1","idToken":"eyJ.x.y"},"profile":{"profileId":"p\/1 \"é\""},"biometricKey":[0,7,255]}"#, legacy),
+        (
+            #"{"tokens":{"expiresAt":767000000.25,"scopes":["openid","profile"],"refreshToken":"rt-1","accessToken":"at-1","idToken":"eyJ.x.y"},"profile":{"profileId":"p\/1 \"é\""},"biometricKey":[0,7,255]}"#,
+            legacy
+        ),
         (#"{"tokens":{"accessToken":"at-2","scopes":[]},"profile":{"profileId":"q"}}"#, minimal),
     ]
 
@@ -42,19 +46,26 @@ struct ProfileStoreTests {
     @Test("the written JSON is the members JSONEncoder writes, in its order of declaration")
     func writtenForm() throws {
         let json = String(decoding: try Self.full.jsonData(), as: UTF8.self)
-        #expect(json == #"{"profile":{"profileId":"p/1 \"é\""},"tokens":{"accessToken":"at-1","refreshToken":"rt-1","idToken":"eyJ.x.y","expiresAt":767000000.25,"scopes":["openid","profile"]},"deviceSecret":[9,0,255],"hasBiometricKey":true}"#)
+        #expect(
+            json
+                == #"{"profile":{"profileId":"p/1 \"é\""},"tokens":{"accessToken":"at-1","refreshToken":"rt-1","idToken":"eyJ.x.y","expiresAt":767000000.25,"scopes":["openid","profile"]},"deviceSecret":[9,0,255],"hasBiometricKey":true}"#
+        )
         #expect(String(decoding: try Self.legacy.jsonData(), as: UTF8.self).hasSuffix(#""biometricKey":[0,7,255]}"#))
         #expect(String(decoding: try Self.minimal.jsonData(), as: UTF8.self) == #"{"profile":{"profileId":"q"},"tokens":{"accessToken":"at-2","scopes":[]}}"#)
     }
 
-    @Test("every string, date and key round-trips through JSONDecoder", arguments: [
-        "", "plain", "quote \" backslash \\ slash /", "controls \u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}\u{7F}",
-        "unicode é ü 中文 🔑 \u{2028}\u{2029}", "\\u0041 is not an escape here",
-    ])
+    @Test(
+        "every string, date and key round-trips through JSONDecoder",
+        arguments: [
+            "", "plain", "quote \" backslash \\ slash /", "controls \u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}\u{7F}",
+            "unicode é ü 中文 🔑 \u{2028}\u{2029}", "\\u0041 is not an escape here",
+        ])
     func roundTrips(text: String) throws {
-        let dates: [Date?] = [nil, Date(timeIntervalSinceReferenceDate: 0), Date(timeIntervalSinceReferenceDate: -1.5),
-                              Date(timeIntervalSinceReferenceDate: 1e-7), Date(timeIntervalSinceReferenceDate: 1e20),
-                              Date(timeIntervalSinceReferenceDate: 767_000_000.123456), Date()]
+        let dates: [Date?] = [
+            nil, Date(timeIntervalSinceReferenceDate: 0), Date(timeIntervalSinceReferenceDate: -1.5),
+            Date(timeIntervalSinceReferenceDate: 1e-7), Date(timeIntervalSinceReferenceDate: 1e20),
+            Date(timeIntervalSinceReferenceDate: 767_000_000.123456), Date(),
+        ]
         for date in dates {
             let stored = StoredProfile(
                 profile: UserProfile(profileId: text),

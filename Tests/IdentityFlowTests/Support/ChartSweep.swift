@@ -56,10 +56,15 @@ struct ChartSweep<Machine: StateMachine> {
         #expect(untaken.isEmpty, "declared but never taken: \(untaken)", sourceLocation: sourceLocation)
         #expect(rejected > 0, sourceLocation: sourceLocation)
         let chartStates = Set(Machine.chart.states)
-        #expect(reached == chartStates, "reached but not charted: \(reached.subtracting(chartStates)); charted but unreachable: \(chartStates.subtracting(reached))", sourceLocation: sourceLocation)
+        #expect(
+            reached == chartStates,
+            "reached but not charted: \(reached.subtracting(chartStates)); charted but unreachable: \(chartStates.subtracting(reached))",
+            sourceLocation: sourceLocation)
         // Every event the chart names must be among the samples: one the chart gains cannot be
         // left out of the sweep unnoticed.
         let chartEvents = Set(Machine.chart.transitions.map(\.event))
-        #expect(Set(events.map(Machine.name(of:))).isSuperset(of: chartEvents), "events not sampled: \(chartEvents.subtracting(events.map(Machine.name(of:))))", sourceLocation: sourceLocation)
+        #expect(
+            Set(events.map(Machine.name(of:))).isSuperset(of: chartEvents), "events not sampled: \(chartEvents.subtracting(events.map(Machine.name(of:))))",
+            sourceLocation: sourceLocation)
     }
 }

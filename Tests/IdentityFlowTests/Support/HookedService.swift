@@ -29,7 +29,9 @@ final class HookedService: IdentityService {
         tokenEdits.withLock { $0[call] }.map { $0(tokens) } ?? tokens
     }
 
-    private nonisolated(nonsending) func run<T>(_ call: String, _ body: nonisolated(nonsending) () async throws(IdentityFlowError) -> T) async throws(IdentityFlowError) -> T {
+    private nonisolated(nonsending) func run<T>(_ call: String, _ body: nonisolated(nonsending) () async throws(IdentityFlowError) -> T)
+        async throws(IdentityFlowError) -> T
+    {
         if let hook = hooks.withLock({ $0.removeValue(forKey: "before " + call) }) { await hook() }
         let result = try await body()
         if let hook = hooks.withLock({ $0.removeValue(forKey: "after " + call) }) { await hook() }
@@ -48,11 +50,17 @@ final class HookedService: IdentityService {
     nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
         edited(try await run("exchangeCode") { () throws(IdentityFlowError) in try await inner.exchangeCode(code, request: request) }, by: "exchangeCode")
     }
-    nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
+    nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError)
+        -> CustomRegistrationAnswer
+    {
         try await run("initCustomRegistration") { () throws(IdentityFlowError) in try await inner.initCustomRegistration(provider: provider, data: data) }
     }
-    nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
-        try await run("completeCustomRegistration") { () throws(IdentityFlowError) in try await inner.completeCustomRegistration(provider: provider, session: session, data: data) }
+    nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>)
+        async throws(IdentityFlowError) -> CustomRegistrationAnswer
+    {
+        try await run("completeCustomRegistration") { () throws(IdentityFlowError) in
+            try await inner.completeCustomRegistration(provider: provider, session: session, data: data)
+        }
     }
     nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt {
         try await run("enrolPin") { () throws(IdentityFlowError) in try await inner.enrolPin(enrolment, accessToken: accessToken) }
@@ -60,13 +68,21 @@ final class HookedService: IdentityService {
     nonisolated(nonsending) func pinLoginChallenge(for profile: UserProfile) async throws(IdentityFlowError) -> PinLoginChallenge {
         try await run("pinLoginChallenge") { () throws(IdentityFlowError) in try await inner.pinLoginChallenge(for: profile) }
     }
-    nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
+    nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError)
+        -> PinVerification
+    {
         try await run("verifyPinProof") { () throws(IdentityFlowError) in try await inner.verifyPinProof(proof, for: profile, nonce: nonce) }
     }
-    nonisolated(nonsending) func enrolBiometricKey(_ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization, accessToken: Redacted<String>) async throws(IdentityFlowError) {
-        try await run("enrolBiometricKey") { () throws(IdentityFlowError) in try await inner.enrolBiometricKey(publicKey, for: profile, authorization: authorization, accessToken: accessToken) }
+    nonisolated(nonsending) func enrolBiometricKey(
+        _ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization, accessToken: Redacted<String>
+    ) async throws(IdentityFlowError) {
+        try await run("enrolBiometricKey") { () throws(IdentityFlowError) in
+            try await inner.enrolBiometricKey(publicKey, for: profile, authorization: authorization, accessToken: accessToken)
+        }
     }
-    nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
+    nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError)
+        -> PinVerification
+    {
         try await run("verifyBiometricProof") { () throws(IdentityFlowError) in try await inner.verifyBiometricProof(proof, for: profile, nonce: nonce) }
     }
     nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) {

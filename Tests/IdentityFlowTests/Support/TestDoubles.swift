@@ -34,7 +34,11 @@ final class MainThreadRecorder: RegistrationDelegate {
     var callbacks: Int { counts.current.callbacks }
     var offMainCallbacks: Int { counts.current.offMain }
 
-    private func note() { counts.withLock { $0.callbacks += 1; if DispatchQueue.getSpecific(key: Self.key) != "main" { $0.offMain += 1 } } }
+    private func note() {
+        counts.withLock {
+            $0.callbacks += 1; if DispatchQueue.getSpecific(key: Self.key) != "main" { $0.offMain += 1 }
+        }
+    }
 
     func finished() async { _ = await done.outcome() }
 

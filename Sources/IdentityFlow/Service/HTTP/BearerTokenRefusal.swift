@@ -33,7 +33,8 @@ enum BearerTokenRefusal {
             let atBoundary = index == 0 || scalars[index - 1] == " " || scalars[index - 1] == ","
             let name = "error".unicodeScalars
             if atBoundary, index + name.count < scalars.count,
-               String(String.UnicodeScalarView(scalars[index..<(index + name.count)])).lowercased() == "error" {
+                String(String.UnicodeScalarView(scalars[index..<(index + name.count)])).lowercased() == "error"
+            {
                 var cursor = index + name.count
                 while cursor < scalars.count, scalars[cursor] == " " { cursor += 1 }
                 if cursor < scalars.count, scalars[cursor] == "=" {

@@ -13,7 +13,8 @@ extension HTTPIdentityService {
     /// - Throws: 10001 when the client may not use the grant (`unauthorized_client`,
     ///   `unsupported_grant_type`); as the table otherwise.
     public func passwordGrant(login: String, password: Redacted<String>, scopes: [String]) async throws(IdentityFlowError) -> CredentialsOutcome {
-        try await credentialsGrant([("grant_type", "password"), ("username", login), ("password", password.value)], scopes: scopes, context: "the password grant")
+        try await credentialsGrant(
+            [("grant_type", "password"), ("username", login), ("password", password.value)], scopes: scopes, context: "the password grant")
     }
 
     /// RFC 8693 token exchange at the token endpoint: `subject_token` and `subject_token_type`,
@@ -23,23 +24,28 @@ extension HTTPIdentityService {
     ///   - scopes: The scopes; empty uses the configured ones.
     /// - Returns: As ``passwordGrant(login:password:scopes:)``; a refused token is `.invalid`.
     public func exchangeExternalToken(_ token: ExternalToken, scopes: [String]) async throws(IdentityFlowError) -> CredentialsOutcome {
-        try await credentialsGrant([
-            ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"), ("subject_token", token.token.value),
-            ("subject_token_type", token.tokenType), ("subject_issuer", token.provider),
-            ("requested_token_type", "urn:ietf:params:oauth:token-type:refresh_token"),
-        ], scopes: scopes, context: "the token exchange")
+        try await credentialsGrant(
+            [
+                ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"), ("subject_token", token.token.value),
+                ("subject_token_type", token.tokenType), ("subject_issuer", token.provider),
+                ("requested_token_type", "urn:ietf:params:oauth:token-type:refresh_token"),
+            ], scopes: scopes, context: "the token exchange")
     }
 
     private func credentialsGrant(_ parameters: [(String, String)], scopes: [String], context: String) async throws(IdentityFlowError) -> CredentialsOutcome {
         let metadata = try await providerMetadata()
         let asked = scopes.isEmpty ? configuration.scopes : scopes
-        let response = try await transport.send(formRequest(metadata.tokenEndpoint,
-                                                            parameters + [("scope", asked.joined(separator: " ")), ("client_id", configuration.clientID)]))
+        let response = try await transport.send(
+            formRequest(
+                metadata.tokenEndpoint,
+                parameters + [("scope", asked.joined(separator: " ")), ("client_id", configuration.clientID)]))
         switch (response.status, Self.errorCode(of: response)) {
         case (200, _):
             let tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: asked)
             if let idToken = tokens.idToken {
-                do throws(IdentityFlowError) { _ = try await validateIdToken(idToken, nonce: nil, accessToken: tokens.accessToken, serverDate: response.date) } catch {
+                do throws(IdentityFlowError) {
+                    _ = try await validateIdToken(idToken, nonce: nil, accessToken: tokens.accessToken, serverDate: response.date)
+                } catch {
                     try? await revoke(tokens)
                     throw error
                 }

@@ -19,7 +19,7 @@ extension HTTPIdentityService {
         case NSURLErrorCancelled:
             return IdentityFlowError(.actionCancelled, "The request was cancelled.", underlying: cause)
         case NSURLErrorNotConnectedToInternet, NSURLErrorNetworkConnectionLost, NSURLErrorDataNotAllowed,
-             NSURLErrorInternationalRoamingOff, NSURLErrorCallIsActive:
+            NSURLErrorInternationalRoamingOff, NSURLErrorCallIsActive:
             return IdentityFlowError(.networkConnectivityFailure, "The network connection failed (URL error \(nsError.code)).", underlying: cause)
         case NSURLErrorTimedOut:
             return IdentityFlowError(.serverNotReachable, "The server did not answer in time.", underlying: cause)
@@ -28,13 +28,13 @@ extension HTTPIdentityService {
         case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
             return IdentityFlowError(.serverNotReachable, "The server's host name could not be resolved.", underlying: cause)
         case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateHasBadDate, NSURLErrorServerCertificateUntrusted,
-             NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorServerCertificateNotYetValid, NSURLErrorClientCertificateRejected,
-             NSURLErrorClientCertificateRequired:
+            NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorServerCertificateNotYetValid, NSURLErrorClientCertificateRejected,
+            NSURLErrorClientCertificateRequired:
             return IdentityFlowError(.serverNotReachable, "The secure connection (TLS) to the server failed (URL error \(nsError.code)).", underlying: cause)
         case NSURLErrorHTTPTooManyRedirects, NSURLErrorRedirectToNonExistentLocation:
             return IdentityFlowError(.invalidServerResponse, "The server redirected in a loop.", underlying: cause)
         case NSURLErrorBadServerResponse, NSURLErrorCannotParseResponse, NSURLErrorCannotDecodeContentData,
-             NSURLErrorCannotDecodeRawData, NSURLErrorZeroByteResource, NSURLErrorDataLengthExceedsMaximum:
+            NSURLErrorCannotDecodeRawData, NSURLErrorZeroByteResource, NSURLErrorDataLengthExceedsMaximum:
             return IdentityFlowError(.invalidServerResponse, "The server's answer could not be read (URL error \(nsError.code)).", underlying: cause)
         default:
             return IdentityFlowError(.serverNotReachable, "The server could not be reached (URL error \(nsError.code)).", underlying: cause)
@@ -79,11 +79,15 @@ extension HTTPIdentityService {
         var error: IdentityFlowError
         switch code {
         case "invalid_grant":
-            error = IdentityFlowError(.externalIdentityProviderFailure, "The provider refused the grant at \(context): the code or refresh token is expired, used or revoked, or the PKCE verifier does not match.")
+            error = IdentityFlowError(
+                .externalIdentityProviderFailure,
+                "The provider refused the grant at \(context): the code or refresh token is expired, used or revoked, or the PKCE verifier does not match.")
         case "invalid_client", "unauthorized_client", "unsupported_grant_type", "invalid_scope":
-            error = IdentityFlowError(.configurationInvalid, "The provider refused the client at \(context) (\(code)): check the client id, its grant types and scopes.")
+            error = IdentityFlowError(
+                .configurationInvalid, "The provider refused the client at \(context) (\(code)): check the client id, its grant types and scopes.")
         case "invalid_request", "unsupported_token_type":
-            error = IdentityFlowError(.requestInvalid, "The provider refused the request at \(context) (\(code)), e.g. a redirect URI that differs from the authorization request's.")
+            error = IdentityFlowError(
+                .requestInvalid, "The provider refused the request at \(context) (\(code)), e.g. a redirect URI that differs from the authorization request's.")
         default:
             error = IdentityFlowError(.externalIdentityProviderFailure, "The provider refused the request at \(context) (\(code)).")
         }
@@ -96,7 +100,10 @@ extension HTTPIdentityService {
     /// OpenID provider, or a wrong ``HTTPServiceConfiguration/extensionBaseURL``): 11020.
     static func extensionError(_ response: HTTPResponse, context: String, profile: UserProfile? = nil) -> IdentityFlowError {
         if response.status == 404 || response.status == 405, errorCode(of: response) == nil {
-            return IdentityFlowError(.featureNotSupported, "The server does not offer \(context) (HTTP \(response.status)\(response.url.map { " at \($0.path)" } ?? "")): it serves no IdentityFlow extension API (docs/extension-api.openapi.yaml) there. Serve it, or set extensionBaseURL to where it is served.")
+            return IdentityFlowError(
+                .featureNotSupported,
+                "The server does not offer \(context) (HTTP \(response.status)\(response.url.map { " at \($0.path)" } ?? "")): it serves no IdentityFlow extension API (docs/extension-api.openapi.yaml) there. Serve it, or set extensionBaseURL to where it is served."
+            )
         }
         guard response.status < 500, response.status != 429, response.status != 200, let code = errorCode(of: response) else {
             return statusError(response, context: context)
@@ -116,7 +123,8 @@ extension HTTPIdentityService {
         case (401, _), (400, "invalid_token"):
             error = IdentityFlowError(.userNotAuthenticated, "The server refused the access token at \(context) (\(code)).")
         case (403, "token_not_allowed"):
-            error = IdentityFlowError(.accessTokenNotAllowed, "The server refused the access token at \(context): an implicit token, or a sign-in already bound to a profile.")
+            error = IdentityFlowError(
+                .accessTokenNotAllowed, "The server refused the access token at \(context): an implicit token, or a sign-in already bound to a profile.")
         case (403, "proof_required"):
             error = IdentityFlowError(.pinProofRequired, "The server requires a proof by the current PIN key at \(context).")
         case (400, _), (403, _), (405, _):

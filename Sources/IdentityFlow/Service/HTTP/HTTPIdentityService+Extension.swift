@@ -56,7 +56,8 @@ extension HTTPIdentityService {
     /// - Throws: 10021 for `410`, 10020 for an unknown provider; as the table otherwise.
     public func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
         let context = "the custom registration init"
-        let response = try await send("POST", path: try customPath(provider, "init"), body: ["data": data.value.map(JSONValue.string) ?? .null], context: context)
+        let response = try await send(
+            "POST", path: try customPath(provider, "init"), body: ["data": data.value.map(JSONValue.string) ?? .null], context: context)
         guard response.status == 200 else { throw Self.extensionError(response, context: context) }
         let json = try Self.jsonObject(response, context: "The init answer")
         guard let session = json["session"]?.stringValue, !session.isEmpty else { throw Self.malformed("The init answer", member: "session") }
@@ -70,7 +71,9 @@ extension HTTPIdentityService {
     ///   - data: The host's registration data.
     /// - Returns: The provider's answer, with the new user's tokens on 2000-2999.
     /// - Throws: 10021 for `410`, 10020 for an unknown provider, 11001 when a 2xxx answer has no tokens.
-    public func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
+    public func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>) async throws(IdentityFlowError)
+        -> CustomRegistrationAnswer
+    {
         let context = "the custom registration complete"
         let body: JSONValue = ["session": session.map(JSONValue.string) ?? .null, "data": data.value.map(JSONValue.string) ?? .null]
         let response = try await send("POST", path: try customPath(provider, "complete"), body: body, context: context)
@@ -142,8 +145,9 @@ extension HTTPIdentityService {
             return value
         }
         let version = json["version"] == nil ? 1 : try integer("version")
-        return PinLoginChallenge(nonce: try bytes("nonce"), salt: try bytes("salt"), iterations: try integer("iterations"),
-                                 maxFailureCount: try integer("max_failure_count"), failureCount: try integer("failure_count"), version: version)
+        return PinLoginChallenge(
+            nonce: try bytes("nonce"), salt: try bytes("salt"), iterations: try integer("iterations"),
+            maxFailureCount: try integer("max_failure_count"), failureCount: try integer("failure_count"), version: version)
     }
 
     /// `POST /pin/verify`.
@@ -165,8 +169,10 @@ extension HTTPIdentityService {
     ///   - authorization: The PIN key's proof over a fresh nonce and `publicKey`.
     ///   - accessToken: The user's access token.
     /// - Throws: 9009 for a wrong proof (counted), 9003 when it was the last allowed one; as the table otherwise.
-    public func enrolBiometricKey(_ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
-                                  accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    public func enrolBiometricKey(
+        _ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>
+    ) async throws(IdentityFlowError) {
         let context = "the biometric key registration"
         let body = Self.proven(["profile_id": .string(profile.profileId), "public_key": .string(Base64URL.encode(publicKey))], by: authorization)
         let response = try await send("POST", path: "biometric/enrol", body: .object(body), bearer: accessToken, context: context)
@@ -199,7 +205,8 @@ extension HTTPIdentityService {
     /// as a proxy or a server without the extension API answers, is an error (11020): the profile
     /// may still be enrolled.
     private func removal(_ path: String, of profile: UserProfile, authorization: PinKeyAuthorization, context: String) async throws(IdentityFlowError) {
-        let response = try await send("POST", path: path, body: .object(Self.proven(["profile_id": .string(profile.profileId)], by: authorization)), context: context)
+        let response = try await send(
+            "POST", path: path, body: .object(Self.proven(["profile_id": .string(profile.profileId)], by: authorization)), context: context)
         switch (response.status, Self.errorCode(of: response)) {
         case (200, _), (204, _), (404, "unknown_profile"), (404, "authenticator_not_registered"), (410, "user_deregistered"): return
         default: throw Self.proofError(response, context: context, profile: profile)
@@ -211,7 +218,9 @@ extension HTTPIdentityService {
         body.merging(["nonce": .string(Base64URL.encode(authorization.nonce)), "proof": .string(Base64URL.encode(authorization.proof.value))]) { $1 }
     }
 
-    private func verify(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8], path: String, context: String) async throws(IdentityFlowError) -> PinVerification {
+    private func verify(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8], path: String, context: String) async throws(IdentityFlowError)
+        -> PinVerification
+    {
         let body: JSONValue = [
             "profile_id": .string(profile.profileId), "nonce": .string(Base64URL.encode(nonce)), "proof": .string(Base64URL.encode(proof.value)),
         ]
@@ -285,7 +294,9 @@ extension HTTPIdentityService {
 
     // MARK: - Requests
 
-    func send(_ method: String, path: String, body: JSONValue?, bearer: Redacted<String>? = nil, context: String) async throws(IdentityFlowError) -> HTTPResponse {
+    func send(_ method: String, path: String, body: JSONValue?, bearer: Redacted<String>? = nil, context: String) async throws(IdentityFlowError)
+        -> HTTPResponse
+    {
         guard let base = configuration.resolvedExtensionBaseURL else {
             throw IdentityFlowError(.configurationInvalid, "No extension base URL could be derived.")
         }

@@ -36,13 +36,18 @@ extension HTTPIdentityService {
     /// and the device's clock differs from it by more than the clock skew, the device's clock is
     /// to blame, not the token: the error is 9031 ``ErrorCode/invalidDateTime`` and says by how
     /// much, rather than 11001. The checks themselves always use the device's clock.
-    func validateIdToken(_ idToken: Redacted<String>, nonce: String?, accessToken: Redacted<String>?, serverDate: Date? = nil) async throws(IdentityFlowError) -> IdTokenInfo {
+    func validateIdToken(_ idToken: Redacted<String>, nonce: String?, accessToken: Redacted<String>?, serverDate: Date? = nil) async throws(IdentityFlowError)
+        -> IdTokenInfo
+    {
         let token: JSONWebToken
         do { token = try JSONWebToken(compact: idToken.value) } catch {
             throw IdentityFlowError(.invalidServerResponse, "The ID token is not a compact JWS.")
         }
         guard let algorithm = token.algorithm, IdTokenSigningKey.algorithms.contains(algorithm) else {
-            throw IdentityFlowError(.invalidServerResponse, "The ID token's algorithm '\(token.algorithm ?? "none")' is refused: only RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384 and ES512 are accepted.")
+            throw IdentityFlowError(
+                .invalidServerResponse,
+                "The ID token's algorithm '\(token.algorithm ?? "none")' is refused: only RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384 and ES512 are accepted."
+            )
         }
         // RFC 7515 §4.1.11: a recipient must refuse a critical extension it does not understand, and it understands none.
         guard token.header["crit"] == nil else {
@@ -97,7 +102,10 @@ extension HTTPIdentityService {
         }
         if let timeProblem {
             if let serverDate, abs(now.timeIntervalSince(serverDate)) > skew {
-                throw IdentityFlowError(.invalidDateTime, "The device's clock is \(Self.clockOffset(now.timeIntervalSince(serverDate))) the server's (by the date of its answer), so the ID token it has just issued looks as if \(timeProblem). Set the date and time automatically and try again.")
+                throw IdentityFlowError(
+                    .invalidDateTime,
+                    "The device's clock is \(Self.clockOffset(now.timeIntervalSince(serverDate))) the server's (by the date of its answer), so the ID token it has just issued looks as if \(timeProblem). Set the date and time automatically and try again."
+                )
             }
             throw refuse(timeProblem)
         }
@@ -138,12 +146,15 @@ extension HTTPIdentityService {
             if let keyID, let refusal = keys?.refused.first(where: { $0.keyID.hasSameBytes(as: keyID) })?.reason {
                 throw IdentityFlowError(.invalidServerResponse, "The ID token's kid names a JWKS key the client refuses: \(refusal).")
             }
-            throw IdentityFlowError(.invalidServerResponse, keyID == nil
-                ? "The ID token names no kid and the JWKS does not hold exactly one \(algorithm) key."
-                : "The ID token's kid is not in the provider's JWKS.")
+            throw IdentityFlowError(
+                .invalidServerResponse,
+                keyID == nil
+                    ? "The ID token names no kid and the JWKS does not hold exactly one \(algorithm) key."
+                    : "The ID token's kid is not in the provider's JWKS.")
         }
         guard key.canVerify(algorithm) else {
-            throw IdentityFlowError(.invalidServerResponse, "The ID token's kid names a key for \(key.algorithmList), not for the token's algorithm \(algorithm).")
+            throw IdentityFlowError(
+                .invalidServerResponse, "The ID token's kid names a key for \(key.algorithmList), not for the token's algorithm \(algorithm).")
         }
         return key
     }

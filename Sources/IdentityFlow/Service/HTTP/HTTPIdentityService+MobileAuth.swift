@@ -11,10 +11,13 @@ extension HTTPIdentityService {
     ///   - accessToken: The user's access token.
     /// - Throws: 9009 for a wrong proof (counted), 9003 when it was the last allowed one, 11020
     ///   when the server answers 404 without a known error; as the table otherwise.
-    public func enrolMobileAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
-                                          accessToken: Redacted<String>) async throws(IdentityFlowError) {
-        try await enrolDeviceKey(publicKey, path: "mobile-auth/enrol", context: "the mobile authentication enrolment", profile: profile,
-                                 authorization: authorization, accessToken: accessToken)
+    public func enrolMobileAuthentication(
+        publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>
+    ) async throws(IdentityFlowError) {
+        try await enrolDeviceKey(
+            publicKey, path: "mobile-auth/enrol", context: "the mobile authentication enrolment", profile: profile,
+            authorization: authorization, accessToken: accessToken)
     }
 
     /// `POST /mobile-auth/push` with the bearer token.
@@ -24,8 +27,9 @@ extension HTTPIdentityService {
     ///   - accessToken: The user's access token.
     /// - Throws: 11014 before the profile's enrolment; as the table otherwise.
     public func enrolPushMobileAuthentication(deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
-        try await expectNoContent(path: "mobile-auth/push", context: "the push enrolment", profile: profile, bearer: accessToken,
-                                  body: ["profile_id": .string(profile.profileId), "device_token": .string(Base64URL.encode(deviceToken))])
+        try await expectNoContent(
+            path: "mobile-auth/push", context: "the push enrolment", profile: profile, bearer: accessToken,
+            body: ["profile_id": .string(profile.profileId), "device_token": .string(Base64URL.encode(deviceToken))])
     }
 
     /// `POST /mobile-auth/requests`, signed by the mobile authentication key.
@@ -38,7 +42,9 @@ extension HTTPIdentityService {
     ///   `Date`).
     /// - Throws: 11016 (404 `unknown_request`), 11015 (410 `request_expired`), 11017 (401
     ///   `invalid_device_proof`), 11014 (404 `mobile_auth_not_enrolled`); as the table otherwise.
-    public func mobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> [MobileAuthRequest] {
+    public func mobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError)
+        -> [MobileAuthRequest]
+    {
         let context = "the mobile authentication lookup"
         var body: [String: JSONValue] = [
             "profile_id": .string(profile.profileId), "nonce": .string(Base64URL.encode(authorization.nonce)),
@@ -62,13 +68,19 @@ extension HTTPIdentityService {
             guard let id = entry["id"]?.stringValue, !id.isEmpty else { throw Self.malformed("A mobile authentication request", member: "id") }
             guard entry["profile_id"]?.stringValue == profile.profileId else { throw Self.malformed("A mobile authentication request", member: "profile_id") }
             guard let message = entry["message"]?.stringValue else { throw Self.malformed("A mobile authentication request", member: "message") }
-            guard let type = entry["type"]?.stringValue.flatMap(MobileAuthType.init(rawValue:)) else { throw Self.malformed("A mobile authentication request", member: "type") }
-            guard let expires = entry["expires_at"]?.doubleValue, expires.isFinite else { throw Self.malformed("A mobile authentication request", member: "expires_at") }
+            guard let type = entry["type"]?.stringValue.flatMap(MobileAuthType.init(rawValue:)) else {
+                throw Self.malformed("A mobile authentication request", member: "type")
+            }
+            guard let expires = entry["expires_at"]?.doubleValue, expires.isFinite else {
+                throw Self.malformed("A mobile authentication request", member: "expires_at")
+            }
             guard let nonce = entry["nonce"]?.stringValue.flatMap(Base64URL.decode), PinProof.acceptedNonceLengths.contains(nonce.count) else {
                 throw Self.malformed("A mobile authentication request", member: "nonce")
             }
-            requests.append(MobileAuthRequest(id: id, userProfile: profile, message: message, type: type,
-                                              expiresAt: Date(timeIntervalSince1970: expires + clockOffset), nonce: nonce))
+            requests.append(
+                MobileAuthRequest(
+                    id: id, userProfile: profile, message: message, type: type,
+                    expiresAt: Date(timeIntervalSince1970: expires + clockOffset), nonce: nonce))
         }
         return requests
     }
@@ -109,15 +121,20 @@ extension HTTPIdentityService {
     ///   - accessToken: The user's access token.
     /// - Throws: 9009 for a wrong proof (counted), 9003 when it was the last allowed one, 11020
     ///   when the server answers 404 without a known error; as the table otherwise.
-    public func enrolImplicitAuthentication(publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
-                                            accessToken: Redacted<String>) async throws(IdentityFlowError) {
-        try await enrolDeviceKey(publicKey, path: "implicit/enrol", context: "the implicit authentication enrolment", profile: profile,
-                                 authorization: authorization, accessToken: accessToken)
+    public func enrolImplicitAuthentication(
+        publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>
+    ) async throws(IdentityFlowError) {
+        try await enrolDeviceKey(
+            publicKey, path: "implicit/enrol", context: "the implicit authentication enrolment", profile: profile,
+            authorization: authorization, accessToken: accessToken)
     }
 
     /// Registers a device key under the PIN key's proof: a wrong proof is a counted wrong PIN.
-    private func enrolDeviceKey(_ publicKey: [UInt8], path: String, context: String, profile: UserProfile, authorization: PinKeyAuthorization,
-                                accessToken: Redacted<String>) async throws(IdentityFlowError) {
+    private func enrolDeviceKey(
+        _ publicKey: [UInt8], path: String, context: String, profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>
+    ) async throws(IdentityFlowError) {
         let body = Self.proven(["profile_id": .string(profile.profileId), "public_key": .string(Base64URL.encode(publicKey))], by: authorization)
         let response = try await send("POST", path: path, body: .object(body), bearer: accessToken, context: context)
         switch (response.status, Self.errorCode(of: response)) {
@@ -135,7 +152,8 @@ extension HTTPIdentityService {
     /// - Returns: The token response's access token, for those scopes.
     /// - Throws: 11018 (404 `implicit_not_enrolled`), 11017, 9003 for an unknown or deregistered
     ///   profile, 10015 with `oauthError` `invalid_scope`; as the table otherwise.
-    public func implicitAccessToken(scopes: [String], for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> TokenSet {
+    public func implicitAccessToken(scopes: [String], for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) -> TokenSet
+    {
         let context = "the implicit token request"
         let body: JSONValue = [
             "profile_id": .string(profile.profileId), "scopes": .array(scopes.map(JSONValue.string)),
@@ -148,7 +166,8 @@ extension HTTPIdentityService {
 
     // MARK: - Helpers
 
-    private func expectNoContent(path: String, context: String, profile: UserProfile, bearer: Redacted<String>, body: JSONValue) async throws(IdentityFlowError) {
+    private func expectNoContent(path: String, context: String, profile: UserProfile, bearer: Redacted<String>, body: JSONValue) async throws(IdentityFlowError)
+    {
         let response = try await send("POST", path: path, body: body, bearer: bearer, context: context)
         guard response.status == 204 || response.status == 200 else { throw Self.mobileAuthError(response, context: context, profile: profile) }
     }
@@ -159,11 +178,14 @@ extension HTTPIdentityService {
         let code = errorCode(of: response)
         var error: IdentityFlowError
         switch (response.status, code) {
-        case (404, "unknown_request"), (409, "already_handled"): error = IdentityFlowError(.mobileAuthRequestNotFound, "The server has no open request of that id for this profile.")
+        case (404, "unknown_request"), (409, "already_handled"):
+            error = IdentityFlowError(.mobileAuthRequestNotFound, "The server has no open request of that id for this profile.")
         case (410, "request_expired"): error = IdentityFlowError(.mobileAuthRequestExpired, "The request expired on the server.")
         case (401, "invalid_device_proof"): error = IdentityFlowError(.deviceProofRefused, "The server refused the device key's signature at \(context).")
-        case (404, "mobile_auth_not_enrolled"): error = IdentityFlowError(.mobileAuthNotEnrolled, "The server holds no mobile authentication key for this profile.")
-        case (404, "implicit_not_enrolled"): error = IdentityFlowError(.implicitAuthNotEnrolled, "The server holds no implicit authentication key for this profile.")
+        case (404, "mobile_auth_not_enrolled"):
+            error = IdentityFlowError(.mobileAuthNotEnrolled, "The server holds no mobile authentication key for this profile.")
+        case (404, "implicit_not_enrolled"):
+            error = IdentityFlowError(.implicitAuthNotEnrolled, "The server holds no implicit authentication key for this profile.")
         case (400, "invalid_scope"): error = IdentityFlowError(.requestInvalid, "The server refused the scopes at \(context): they are not implicit.")
         default: return extensionError(response, context: context, profile: profile)
         }

@@ -102,13 +102,16 @@ extension HTTPIdentityService {
     /// - Throws: As the table in the type's discussion.
     public func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
         let metadata = try await providerMetadata()
-        let response = try await transport.send(formRequest(metadata.tokenEndpoint, [
-            ("grant_type", "authorization_code"),
-            ("code", code.value),
-            ("redirect_uri", request.redirectURI.absoluteString),
-            ("client_id", configuration.clientID),
-            ("code_verifier", request.codeVerifier.value),
-        ]))
+        let response = try await transport.send(
+            formRequest(
+                metadata.tokenEndpoint,
+                [
+                    ("grant_type", "authorization_code"),
+                    ("code", code.value),
+                    ("redirect_uri", request.redirectURI.absoluteString),
+                    ("client_id", configuration.clientID),
+                    ("code_verifier", request.codeVerifier.value),
+                ]))
         guard response.status == 200 else { throw Self.oauthError(response, context: "the code exchange") }
         let scopes = request.scopes.isEmpty ? configuration.scopes : request.scopes
         let tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: scopes)
@@ -135,16 +138,21 @@ extension HTTPIdentityService {
     /// - Throws: 10024 with `oauthError` `invalid_grant` when the refresh token is no longer valid.
     public func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
         let metadata = try await providerMetadata()
-        let response = try await transport.send(formRequest(metadata.tokenEndpoint, [
-            ("grant_type", "refresh_token"),
-            ("refresh_token", refreshToken.value),
-            ("client_id", configuration.clientID),
-        ]))
+        let response = try await transport.send(
+            formRequest(
+                metadata.tokenEndpoint,
+                [
+                    ("grant_type", "refresh_token"),
+                    ("refresh_token", refreshToken.value),
+                    ("client_id", configuration.clientID),
+                ]))
         guard response.status == 200 else { throw Self.oauthError(response, context: "the token refresh") }
         var tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: configuration.scopes)
         if tokens.refreshToken == nil { tokens.refreshToken = refreshToken }
         if let idToken = tokens.idToken {
-            do throws(IdentityFlowError) { _ = try await validateIdToken(idToken, nonce: nil, accessToken: tokens.accessToken, serverDate: response.date) } catch {
+            do throws(IdentityFlowError) {
+                _ = try await validateIdToken(idToken, nonce: nil, accessToken: tokens.accessToken, serverDate: response.date)
+            } catch {
                 try? await revoke(tokens)
                 throw error
             }
@@ -171,9 +179,12 @@ extension HTTPIdentityService {
         if let refreshToken { pending.append((refreshToken, "refresh_token")) }
         if let accessToken { pending.append((accessToken, "access_token")) }
         for (token, hint) in pending {
-            let response = try await transport.send(formRequest(endpoint, [
-                ("token", token.value), ("token_type_hint", hint), ("client_id", configuration.clientID),
-            ]))
+            let response = try await transport.send(
+                formRequest(
+                    endpoint,
+                    [
+                        ("token", token.value), ("token_type_hint", hint), ("client_id", configuration.clientID),
+                    ]))
             guard response.status == 200 else { throw Self.revocationError(response, metadata: metadata) }
         }
     }
@@ -185,7 +196,10 @@ extension HTTPIdentityService {
         var error = oauthError(response, context: "the revocation")
         let methods = metadata.revocationEndpointAuthMethods
         if error.oauthError == "invalid_client", !methods.isEmpty, !methods.contains("none") {
-            error = IdentityFlowError(.configurationInvalid, "The provider lets only clients with a secret revoke tokens (revocation_endpoint_auth_methods_supported: \(methods.joined(separator: ", "))) and refused this public client (invalid_client): its tokens stay valid until they expire.")
+            error = IdentityFlowError(
+                .configurationInvalid,
+                "The provider lets only clients with a secret revoke tokens (revocation_endpoint_auth_methods_supported: \(methods.joined(separator: ", "))) and refused this public client (invalid_client): its tokens stay valid until they expire."
+            )
             error.oauthError = "invalid_client"
         }
         return error
@@ -223,7 +237,9 @@ extension HTTPIdentityService {
             throw Self.malformed("The userinfo answer", member: "sub")
         }
         guard answered.hasSameBytes(as: subject) else {
-            throw IdentityFlowError(.invalidServerResponse, "The userinfo answer is for another subject than the ID token's, so its claims are not used (OpenID Connect Core §5.3.2).")
+            throw IdentityFlowError(
+                .invalidServerResponse,
+                "The userinfo answer is for another subject than the ID token's, so its claims are not used (OpenID Connect Core §5.3.2).")
         }
         return claims
     }
@@ -263,8 +279,9 @@ extension HTTPIdentityService {
             expiresAt = now().addingTimeInterval(seconds)
         }
         let scope = try optionalString(json, "scope", context: context)
-        return TokenSet(accessToken: accessToken, refreshToken: refreshToken, idToken: idToken, expiresAt: expiresAt,
-                        scopes: scope.map { $0.split(separator: " ").map(String.init) } ?? requestedScopes)
+        return TokenSet(
+            accessToken: accessToken, refreshToken: refreshToken, idToken: idToken, expiresAt: expiresAt,
+            scopes: scope.map { $0.split(separator: " ").map(String.init) } ?? requestedScopes)
     }
 
     private func optionalString(_ json: JSONValue, _ member: String, context: String) throws(IdentityFlowError) -> String? {

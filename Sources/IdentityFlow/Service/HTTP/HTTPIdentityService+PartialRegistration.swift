@@ -10,8 +10,10 @@ extension HTTPIdentityService {
     /// - Returns: The new user's tokens (200), or the refusal: 409 `user_already_exists`, 403
     ///   `email_domain_blocked`, 400 `invalid_attributes`.
     /// - Throws: 11024 for 410 `state_expired`, 11020 for a bare 404; as the table otherwise.
-    public func completePartialRegistration(stateKey: Redacted<String>, attributes: Redacted<[String: String]>,
-                                            request: AuthorizationRequest) async throws(IdentityFlowError) -> PartialRegistrationOutcome {
+    public func completePartialRegistration(
+        stateKey: Redacted<String>, attributes: Redacted<[String: String]>,
+        request: AuthorizationRequest
+    ) async throws(IdentityFlowError) -> PartialRegistrationOutcome {
         let context = "the partial registration"
         let body: JSONValue = [
             "state_key": .string(stateKey.value), "attributes": .object(attributes.value.mapValues(JSONValue.string)),
@@ -19,7 +21,9 @@ extension HTTPIdentityService {
         ]
         let response = try await send("POST", path: "registration/partial", body: body, context: context)
         switch (response.status, Self.errorCode(of: response)) {
-        case (200, _): return .registered(try await tokenSet(from: try Self.jsonObject(response, context: "The partial registration answer"), requestedScopes: request.scopes))
+        case (200, _):
+            return .registered(
+                try await tokenSet(from: try Self.jsonObject(response, context: "The partial registration answer"), requestedScopes: request.scopes))
         case (409, "user_already_exists"): return .refused(.userAlreadyExists)
         case (403, "email_domain_blocked"): return .refused(.emailDomainBlocked)
         case (400, "invalid_attributes"): return .refused(.badRequest)

@@ -115,7 +115,8 @@ public final class HTTPIdentityService: IdentityService {
     private func checkedMetadata(_ response: HTTPResponse) throws(IdentityFlowError) -> OpenIDProviderMetadata {
         let metadata = try OpenIDProviderMetadata(document: try Self.jsonObject(response, context: "The discovery document"))
         if let issuer = configuration.issuer, !Self.sameIssuer(issuer.absoluteString, metadata.issuer) {
-            throw IdentityFlowError(.configurationInvalid, "The discovery document names issuer \(metadata.issuer), not the configured \(issuer.absoluteString).")
+            throw IdentityFlowError(
+                .configurationInvalid, "The discovery document names issuer \(metadata.issuer), not the configured \(issuer.absoluteString).")
         }
         return metadata
     }

@@ -210,8 +210,9 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         guard let redirectURI = try url("redirect_uri") else {
             throw IdentityFlowError(.configurationInvalid, "The \(name) has no 'redirect_uri'.")
         }
-        self.init(issuer: try url("issuer"), discoveryURL: try url("discovery_url"), clientID: clientID, redirectURI: redirectURI,
-                  extensionBaseURL: try url("extension_base_url"))
+        self.init(
+            issuer: try url("issuer"), discoveryURL: try url("discovery_url"), clientID: clientID, redirectURI: redirectURI,
+            extensionBaseURL: try url("extension_base_url"))
         switch values["scopes"] {
         case nil: break
         case let list as [String]: scopes = list
@@ -259,7 +260,8 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
             if let problem = Self.transportProblem(url) { return problem }
         }
         for scheme in appAuthorizationSchemes where !Self.isCustomScheme(scheme) {
-            return IdentityFlowError(.configurationInvalid, "appAuthorizationSchemes lists '\(scheme)', which is not a custom URL scheme an identity app can own.")
+            return IdentityFlowError(
+                .configurationInvalid, "appAuthorizationSchemes lists '\(scheme)', which is not a custom URL scheme an identity app can own.")
         }
         if let appAuthorizationEndpoint, let problem = appAuthorizationEndpointProblem(appAuthorizationEndpoint) { return problem }
         if !(requestTimeout > 0 && requestTimeout.isFinite) { return IdentityFlowError(.configurationInvalid, "requestTimeout must be positive and finite.") }
@@ -287,7 +289,8 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         let trimmed = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
         var candidates = [trimmed + openIDSuffix, trimmed + oauthSuffix]
         if let url = URL(string: issuer), var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-           !components.path.isEmpty, components.path != "/" {
+            !components.path.isEmpty, components.path != "/"
+        {
             let path = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
             components.path = oauthSuffix + path
             components.query = nil
@@ -314,7 +317,8 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         switch url.scheme?.lowercased() {
         case "https": return nil
         case "http" where isLoopback(url.host): return nil
-        case "http": return IdentityFlowError(.configurationInvalid, "Plain http is allowed for loopback hosts only, not for \(url.host ?? "a URL without host").")
+        case "http":
+            return IdentityFlowError(.configurationInvalid, "Plain http is allowed for loopback hosts only, not for \(url.host ?? "a URL without host").")
         default: return IdentityFlowError(.configurationInvalid, "Only https URLs can reach the server (got scheme '\(url.scheme ?? "")').")
         }
     }
@@ -325,7 +329,10 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         let scheme = url.scheme?.lowercased() ?? ""
         if Self.isCustomScheme(scheme), appAuthorizationSchemes.contains(where: { $0.lowercased() == scheme }) { return nil }
         if ["https", "http"].contains(scheme), Self.transportProblem(url) == nil { return nil }
-        return IdentityFlowError(.configurationInvalid, "The app_authorization_endpoint must be https, or http to a loopback host, like every endpoint (got scheme '\(scheme)'\(scheme == "http" ? " to \(url.host ?? "no host")" : "")): its URL carries the state, nonce and PKCE challenge. A custom scheme is taken only when the app lists it in appAuthorizationSchemes.")
+        return IdentityFlowError(
+            .configurationInvalid,
+            "The app_authorization_endpoint must be https, or http to a loopback host, like every endpoint (got scheme '\(scheme)'\(scheme == "http" ? " to \(url.host ?? "no host")" : "")): its URL carries the state, nonce and PKCE challenge. A custom scheme is taken only when the app lists it in appAuthorizationSchemes."
+        )
     }
 
     /// Schemes that are never an identity app's: the web's own, and those that run or read content.

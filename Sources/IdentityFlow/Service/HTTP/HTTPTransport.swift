@@ -53,14 +53,16 @@ struct HTTPTransport: Sendable {
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let collector = HTTPResponseCollector(maxBodySize: maxBodySize, maxRedirects: maxRedirects, redirects: redirects,
-                                              method: request.httpMethod ?? "GET")
+        let collector = HTTPResponseCollector(
+            maxBodySize: maxBodySize, maxRedirects: maxRedirects, redirects: redirects,
+            method: request.httpMethod ?? "GET")
         let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
         let task = session.dataTask(with: request)
         let timeout = self.timeout
         let deadline = Task {
             do { try await Task.sleep(for: .seconds(timeout)) } catch { return }
-            collector.expire(IdentityFlowError(.serverNotReachable, "The server did not answer in time: no complete answer within \(timeout) s."), cancelling: task)
+            collector.expire(
+                IdentityFlowError(.serverNotReachable, "The server did not answer in time: no complete answer within \(timeout) s."), cancelling: task)
         }
         defer {
             deadline.cancel()

@@ -58,15 +58,17 @@ enum IdTokenSigningKey: Sendable {
         switch entry["kty"]?.stringValue {
         case "RSA":
             guard let n = entry["n"]?.stringValue, let e = entry["e"]?.stringValue,
-                  let key = try? RSAPublicKey(jwkModulus: n, jwkExponent: e) else { return nil }
+                let key = try? RSAPublicKey(jwkModulus: n, jwkExponent: e)
+            else { return nil }
             let algorithms = named.map { [$0] } ?? Self.rsaAlgorithms
             guard algorithms.allSatisfy(Self.rsaAlgorithms.contains) else { return nil }
             self = .rsa(key, algorithms: algorithms)
         case "EC":
             guard let crv = entry["crv"]?.stringValue, let algorithm = Self.ecAlgorithms.first(where: { $0.crv == crv })?.alg,
-                  named ?? algorithm == algorithm,
-                  let x = entry["x"]?.stringValue.flatMap(Base64URL.decode),
-                  let y = entry["y"]?.stringValue.flatMap(Base64URL.decode) else { return nil }
+                named ?? algorithm == algorithm,
+                let x = entry["x"]?.stringValue.flatMap(Base64URL.decode),
+                let y = entry["y"]?.stringValue.flatMap(Base64URL.decode)
+            else { return nil }
             switch crv {
             case "P-256":
                 let point = [0x04] + x + y
@@ -74,7 +76,8 @@ enum IdTokenSigningKey: Sendable {
                 self = .es256(point)
             default:
                 guard let curve = [EllipticCurve.p384, .p521].first(where: { $0.name == crv }),
-                      let key = ECDSAPublicKey(curve: curve, x: x, y: y) else { return nil }
+                    let key = ECDSAPublicKey(curve: curve, x: x, y: y)
+                else { return nil }
                 self = .ecdsa(key)
             }
         default:
@@ -90,7 +93,8 @@ extension IdTokenSigningKey {
     /// - Parameter entry: A JWKS entry that ``init(jwk:)`` refused.
     static func refusal(jwk entry: JSONValue) -> String? {
         guard entry["use"]?.stringValue ?? "sig" == "sig", entry["kty"]?.stringValue == "RSA",
-              let n = entry["n"]?.stringValue, let e = entry["e"]?.stringValue else { return nil }
+            let n = entry["n"]?.stringValue, let e = entry["e"]?.stringValue
+        else { return nil }
         if let modulus = Base64URL.decode(n) {
             let bits = BigUInt(bigEndianBytes: modulus).bitWidth
             if bits < RSAPublicKey.minimumModulusBitCount {

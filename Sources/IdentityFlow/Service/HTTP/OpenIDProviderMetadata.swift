@@ -37,8 +37,10 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
     ///   - revocationEndpoint: The revocation endpoint.
     ///   - codeChallengeMethodsSupported: The PKCE methods.
     ///   - sendsAuthorizationResponseIssuer: Whether authorization responses carry `iss`.
-    package init(issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, userinfoEndpoint: URL? = nil, jwksURI: URL? = nil,
-                revocationEndpoint: URL? = nil, codeChallengeMethodsSupported: [String] = [], sendsAuthorizationResponseIssuer: Bool = false) {
+    package init(
+        issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, userinfoEndpoint: URL? = nil, jwksURI: URL? = nil,
+        revocationEndpoint: URL? = nil, codeChallengeMethodsSupported: [String] = [], sendsAuthorizationResponseIssuer: Bool = false
+    ) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
         self.tokenEndpoint = tokenEndpoint
@@ -59,8 +61,9 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
             userinfoEndpoint: userinfoEndpoint ?? other.userinfoEndpoint, jwksURI: jwksURI ?? other.jwksURI,
             revocationEndpoint: revocationEndpoint ?? other.revocationEndpoint,
             codeChallengeMethodsSupported: codeChallengeMethodsSupported.isEmpty ? other.codeChallengeMethodsSupported : codeChallengeMethodsSupported,
-            sendsAuthorizationResponseIssuer: sendsAuthorizationResponseIssuer || other.sendsAuthorizationResponseIssuer)
-            .withMembersOutsideInit(from: self, or: other)
+            sendsAuthorizationResponseIssuer: sendsAuthorizationResponseIssuer || other.sendsAuthorizationResponseIssuer
+        )
+        .withMembersOutsideInit(from: self, or: other)
     }
 
     /// This metadata with the members its initializer does not take from `first`, or from
@@ -68,7 +71,8 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
     private func withMembersOutsideInit(from first: OpenIDProviderMetadata, or second: OpenIDProviderMetadata) -> OpenIDProviderMetadata {
         var copy = self
         copy.appAuthorizationEndpoint = first.appAuthorizationEndpoint ?? second.appAuthorizationEndpoint
-        copy.revocationEndpointAuthMethods = first.revocationEndpointAuthMethods.isEmpty ? second.revocationEndpointAuthMethods : first.revocationEndpointAuthMethods
+        copy.revocationEndpointAuthMethods =
+            first.revocationEndpointAuthMethods.isEmpty ? second.revocationEndpointAuthMethods : first.revocationEndpointAuthMethods
         return copy
     }
 
@@ -92,7 +96,8 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
             throw IdentityFlowError(.invalidServerResponse, "The discovery document has no 'issuer'.")
         }
         guard let authorization = try url("authorization_endpoint", required: true),
-              let token = try url("token_endpoint", required: true) else {
+            let token = try url("token_endpoint", required: true)
+        else {
             throw IdentityFlowError(.invalidServerResponse, "The discovery document lacks the authorization or token endpoint.")
         }
         self.init(
