@@ -273,7 +273,7 @@ extension UserClient {
             }
             resolved = provider
         } else {
-            guard let first = try await identityProviders().first(where: { $0.kind == .browser }) else {
+            guard let first = try await registrationProviders().first(where: { $0.kind == .browser }) else {
                 throw IdentityFlowError(.invalidIdentityProvider, "The server offers no browser identity provider; name one.")
             }
             resolved = first

@@ -20,6 +20,7 @@ extension UserClient {
 
     /// The server's counters for a profile; a profile the server no longer knows comes back as `.deregistered`.
     nonisolated(nonsending) func pinStatus(for profile: UserProfile) async throws(IdentityFlowError) -> PinCounters? {
+        if keepsAuthenticatorsOnDevice { return try devicePinCounters(for: profile) }
         do {
             let challenge = try await service.pinLoginChallenge(for: profile)
             return PinCounters(maxFailureCount: challenge.maxFailureCount, previousFailureCount: challenge.failureCount)
@@ -34,9 +35,14 @@ extension UserClient {
     /// thrown. A biometric revocation left pending is sent with the PIN key's proof.
     nonisolated(nonsending) func storeSession(_ profile: UserProfile, tokens: TokenSet, pinKey: ProvenPinKey, flow: FlowID) async throws(IdentityFlowError) {
         var stored = try storedProfile(profile)
-        let replaced = stored.tokens
+        // A device-mode profile's stored tokens are sealed: nothing was live before this session.
+        let replaced = stored.vault == nil ? stored.tokens : tokens
         stored.tokens = tokens
-        do { try profileStore.save(stored) } catch {
+        do {
+            try keepForNextLaunch(&stored, pinKey: pinKey)
+            try stored.resealTokens(with: pinKey)
+            try profileStore.save(stored)
+        } catch {
             // The flow fails: the session the server just opened would otherwise stay live.
             await revokeUnused(tokens, flow: flow)
             throw error
@@ -60,7 +66,9 @@ extension UserClient {
     /// Saves changes to a stored profile (new tokens, a biometric key).
     func updateStoredProfile(_ profile: UserProfile, _ change: (inout StoredProfile) -> Void) throws(IdentityFlowError) {
         var stored = try storedProfile(profile)
+        let tokens = stored.tokens
         change(&stored)
+        if stored.tokens != tokens { try stored.resealTokens(with: sessionPinKey(for: profile)) }
         try profileStore.save(stored)
         withState { $0.profiles[profile] = stored }
     }
@@ -74,17 +82,26 @@ extension UserClient {
         }
     }
 
-    /// Ends the session of the authenticated profile on this device; returns its tokens to revoke.
+    /// Ends the session of the authenticated profile on this device; returns what to revoke: its
+    /// tokens, or for a device-mode profile its access token only (the refresh token stays sealed
+    /// for the next login, which refreshes). A stateless profile ends with its session: it is
+    /// forgotten.
     @discardableResult
-    /// A stateless profile ends with its session: it is forgotten.
     func endSessionLocally() -> (UserProfile, TokenSet)? {
-        withState { state in
-            guard let profile = state.authenticatedProfile else { return nil }
+        let ended = withState { state -> (StoredProfile, ProvenPinKey)? in
+            guard let profile = state.authenticatedProfile, let stored = state.profiles[profile] else {
+                state.authenticatedProfile = nil
+                return nil
+            }
+            let key = state.sessionPinKey
             state.authenticatedProfile = nil
-            let ended = state.profiles[profile].map { (profile, $0.tokens) }
             if profile.isStateless { state.profiles[profile] = nil }
-            return ended
+            state.profiles[profile]?.lockVault()
+            return (stored, key)
         }
+        guard let (stored, key) = ended else { return nil }
+        closeSession(of: stored, key: key)
+        return (stored.profile, stored.tokensToRevokeAtLogout)
     }
 }
 
