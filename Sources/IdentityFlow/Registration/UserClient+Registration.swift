@@ -402,7 +402,8 @@ extension UserClient {
             }
             let context = RegistrationMachine.Context(
                 profile: checkpoint.profile, provider: checkpoint.provider,
-                authorization: checkpoint.authorization, pinPolicy: self.configuration.pinPolicy, deviceSecret: try PinProof.newDeviceSecret())
+                authorization: checkpoint.authorization, pinPolicy: self.configuration.pinPolicy, deviceSecret: try PinProof.newDeviceSecret(),
+                stateless: checkpoint.profile.isStateless)
             return RegistrationFlow(
                 client: self, id: id, context: context, host: host,
                 startEvent: .resumed(authorizationURL: checkpoint.authorizationURL, redirect: redirect))
