@@ -18,19 +18,32 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stamp=$(mktemp)
-trap 'rm -f "$stamp"' EXIT
 # The command also tries the test modules, which have no symbol graph and make it exit non-zero:
 # what counts is that it wrote IdentityFlow's graph during this run.
-log=$(swift package dump-symbol-graph --minimum-access-level public --skip-synthesized-members 2>&1) || true
-graph=$(ls -t .build/*/symbolgraph/IdentityFlow.symbols.json 2>/dev/null | head -n 1)
-if [ -z "$graph" ] || [ ! "$graph" -nt "$stamp" ]; then echo "$log" >&2; echo "no fresh IdentityFlow symbol graph under .build" >&2; exit 1; fi
-python3 - "$graph" "Sources/IdentityFlow/IdentityFlow.docc" "${1:-}" <<'PY'
+# Two graphs: the public one (what `import IdentityFlow` shows), and one with @_spi symbols too, from
+# which the integrator API is recognised even once it has left the public graph.
+work=$(mktemp -d)
+trap 'rm -f "$stamp"; rm -rf "$work"' EXIT
+fresh_graph() {
+    local log graph
+    log=$(swift package dump-symbol-graph --minimum-access-level public --skip-synthesized-members "$@" 2>&1) || true
+    graph=$(ls -t .build/*/symbolgraph/IdentityFlow.symbols.json 2>/dev/null | head -n 1)
+    if [ -z "$graph" ] || [ ! "$graph" -nt "$stamp" ]; then echo "$log" >&2; echo "no fresh IdentityFlow symbol graph under .build" >&2; exit 1; fi
+    touch "$stamp"
+    sleep 1  # so that the next graph is strictly newer than the stamp
+    echo "$graph"
+}
+cp "$(fresh_graph --include-spi-symbols)" "$work/spi.json"
+cp "$(fresh_graph)" "$work/public.json"
+python3 - "$work/public.json" "$work/spi.json" "Sources/IdentityFlow/IdentityFlow.docc" "${1:-}" <<'PY'
 import collections, json, os, re, sys
 
 graph = json.load(open(sys.argv[1]))
 symbols = graph["symbols"]
-catalog = sys.argv[2]
-listing = sys.argv[3] == "--list"
+public_ids = {s["identifier"]["precise"] for s in symbols}
+spi_symbols = json.load(open(sys.argv[2]))["symbols"]
+catalog = sys.argv[3]
+listing = sys.argv[4] == "--list"
 
 def path(s):
     return ".".join(s["pathComponents"])
@@ -70,12 +83,9 @@ for name in uncurated:
 # Integrator-only symbols.
 def mentioned_types(s):
     ids = set()
-    for key in ("declarationFragments",):
-        for fragment in s.get(key) or []:
-            if fragment.get("preciseIdentifier"):
-                ids.add(fragment["preciseIdentifier"])
-    for part in ("parameters", "returns"):
-        pass
+    for fragment in s.get("declarationFragments") or []:
+        if fragment.get("preciseIdentifier"):
+            ids.add(fragment["preciseIdentifier"])
     for param in (s.get("functionSignature") or {}).get("parameters") or []:
         for fragment in param.get("declarationFragments") or []:
             if fragment.get("preciseIdentifier"):
@@ -85,27 +95,27 @@ def mentioned_types(s):
             ids.add(fragment["preciseIdentifier"])
     return ids
 
-service = next((s for s in symbols if path(s) == "IdentityService"), None)
+service = next((s for s in spi_symbols if path(s) == "IdentityService"), None)
 requirement_names = set()
 integrator = set()
 if service:
-    for s in symbols:
+    for s in spi_symbols:
         if s["pathComponents"][0] == "IdentityService":
             integrator.add(s["identifier"]["precise"])
             if len(s["pathComponents"]) == 2:
                 requirement_names.add(s["pathComponents"][1])
     # Default implementations live in extensions of IdentityService: same path prefix (counted above).
 http_witnesses = {
-    s["identifier"]["precise"] for s in symbols
+    s["identifier"]["precise"] for s in spi_symbols
     if len(s["pathComponents"]) == 2 and s["pathComponents"][0] == "HTTPIdentityService" and s["pathComponents"][1] in requirement_names
 }
 integrator |= http_witnesses
 # Wire models: top-level types that only integrator symbols (or the models themselves) mention.
-types_by_id = {s["identifier"]["precise"]: s for s in top_types}
+types_by_id = {s["identifier"]["precise"]: s for s in spi_symbols if s["kind"]["identifier"] in TYPE_KINDS and len(s["pathComponents"]) == 1}
 def owner(s):
     return s["pathComponents"][0]
 mentions = collections.defaultdict(set)  # type name -> set of owners (top-level names) mentioning it
-for s in symbols:
+for s in spi_symbols:
     for ident in mentioned_types(s):
         if ident in types_by_id:
             mentioned_by = "IdentityService" if s["identifier"]["precise"] in integrator else owner(s)
@@ -117,17 +127,20 @@ while changed:
     for name, owners in mentions.items():
         if name in wire or name == "IdentityService":
             continue
-        others = owners - {name} - wire
-        if owners and others <= {"IdentityService"} and "IdentityService" in owners:
+        others = owners - {name}
+        if others and others <= {"IdentityService"} | wire:
             wire.add(name)
             changed = True
-for s in symbols:
+for s in spi_symbols:
     if owner(s) in wire:
         integrator.add(s["identifier"]["precise"])
-print("integrator-only symbols in the host product:", len(integrator),
-      "(IdentityService and its defaults: %d, wire models only it uses: %d types, %d symbols, HTTPIdentityService witnesses: %d)" % (
-          sum(1 for s in symbols if owner(s) == "IdentityService"), len(wire),
-          sum(1 for s in symbols if owner(s) in wire), len(http_witnesses)))
+shown = integrator & public_ids
+def public_count(predicate):
+    return sum(1 for s in spi_symbols if s["identifier"]["precise"] in shown and predicate(s))
+print("integrator-only symbols in the host product:", len(shown),
+      "(IdentityService and its defaults: %d, wire models only it uses: %d types, %d symbols, HTTPIdentityService witnesses: %d; %d behind @_spi)" % (
+          public_count(lambda s: owner(s) == "IdentityService"), len(wire),
+          public_count(lambda s: owner(s) in wire), len(http_witnesses & public_ids), len(integrator - public_ids)))
 if wire:
     print("  wire models:", ", ".join(sorted(wire)))
 
