@@ -6,7 +6,7 @@ extension FlowCharts {
     package static let regenerateCommand = "swift run identityflow charts"
 
     /// The Markdown page, relative to the repository's root, whose charts block the command writes
-    /// by default: every chart's Mermaid diagram (it was the README's until the README shrank).
+    /// by default: every chart's Mermaid diagram.
     package static let markdownPath = "docs/statecharts.md"
 
     /// Where `StateCharts/` is relative to ``markdownPath``'s folder, as its charts block links it.
