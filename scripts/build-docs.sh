@@ -41,6 +41,7 @@ rm -rf "$output"
     --fallback-display-name IdentityFlow \
     --fallback-bundle-identifier com.example.IdentityFlow \
     --warnings-as-errors \
+    --enable-parameters-and-returns-validation \
     --transform-for-static-hosting \
     --output-path "$output"
 echo "build-docs: wrote $output"

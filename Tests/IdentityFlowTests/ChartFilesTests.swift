@@ -78,6 +78,17 @@ struct ChartFilesTests {
         #expect(digest == ChartDigest(of: chart).hex, "the catalog's \(name).svg shows an older chart: run scripts/render-charts.sh")
     }
 
+    @Test func catalogHoldsNoChartOfAMachineThatIsGone() throws {
+        let folder = Self.root.appendingPathComponent(FlowCharts.catalogResourcesPath, isDirectory: true)
+        // A chart picture is an SVG carrying a chart digest; other pictures may live there too.
+        let charts = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { name in
+            name.hasSuffix(".svg")
+                && (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)).flatMap(ChartDigest.recorded(in:)) != nil
+        }
+        let names = Set(FlowCharts.all.map { "\($0.name).svg" })
+        #expect(Set(charts) == names, "the catalog's chart pictures are exactly the machines' charts: run scripts/render-charts.sh and remove leftovers")
+    }
+
     @Test func anEditedMachineIsReportedAsDrift() throws {
         let chart = try #require(FlowCharts.all.first)
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("charts-\(UUID().uuidString)", isDirectory: true)
