@@ -45,17 +45,19 @@ extension FlowEngine where Machine.Event: PinEntryEvents {
         call { () throws(IdentityFlowError) in .pinChecked(try await client.checkPin(pin, for: profile)) }
     }
 
-    /// Deletes a deregistered profile from the device (a storage failure is logged, not fatal).
     /// Revokes a token set the flow will not use (best effort: a failure is logged).
+    /// In device mode the tokens a PIN check returns are the profile's own, unsealed from its
+    /// vault, not a new session: they are kept (revoking them would end the profile's sign-in).
     func revoke(_ tokens: TokenSet, client: UserClient) -> EffectWork<Machine.Event> {
         commit()
         let id = self.id
         return .run {
-            await client.revokeUnused(tokens, flow: id)
+            if !client.keepsAuthenticatorsOnDevice { await client.revokeUnused(tokens, flow: id) }
             return .tokensRevoked
         }
     }
 
+    /// Deletes a deregistered profile from the device (a storage failure is logged, not fatal).
     func deleteProfile(_ profile: UserProfile, client: UserClient) -> EffectWork<Machine.Event> {
         commit()
         let id = self.id

@@ -43,8 +43,9 @@ extension UserClient {
             try stored.resealTokens(with: pinKey)
             try profileStore.save(stored)
         } catch {
-            // The flow fails: the session the server just opened would otherwise stay live.
-            await revokeUnused(tokens, flow: flow)
+            // The flow fails: the session the server just opened would otherwise stay live (a
+            // device-mode session is the profile's own, unsealed: it stays).
+            if stored.vault == nil { await revokeUnused(tokens, flow: flow) }
             throw error
         }
         withState { state in

@@ -171,6 +171,20 @@ struct DeviceModeTests {
         #expect(setup.extensionCalls.isEmpty)
     }
 
+    @Test("a PIN change or a login cancelled after the PIN check keeps the profile's sealed sign-in alive")
+    func cancelledAfterCheckKeepsSignIn() async throws {
+        let setup = try await Setup()
+        let profile = try await setup.register()
+        await #expect(throws: IdentityFlowError.self) {
+            _ = try await setup.client.changePin(responder: ScriptedResponder([.pin(.respond("24680")), .createPin(.cancel)]))
+        }
+        try await setup.client.logout()
+        try await setup.logIn(profile, [.pin(.respond("24680"))])
+        _ = try await setup.client.authenticatedRequest(Self.api)
+        #expect(setup.server.activeRefreshTokenCount == 1)
+        #expect(setup.client.authenticatedUserProfile == profile)
+    }
+
     @Test("biometrics: registered with the PIN, a login with the biometric key, removal falls back to the PIN")
     func biometrics() async throws {
         let setup = try await Setup()
