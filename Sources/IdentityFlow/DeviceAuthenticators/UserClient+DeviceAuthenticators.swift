@@ -38,7 +38,8 @@ extension UserClient {
 
     /// One PIN attempt on the device. The failure is counted and stored **before** the PIN is
     /// tried, so a process killed in between has used the attempt; the right PIN resets the
-    /// count. At the limit the check answers `.deregistered` and the flow removes the profile.
+    /// count. At the limit the profile's open session, if any, is revoked at the provider, the
+    /// check answers `.deregistered` and the flow removes the profile.
     nonisolated(nonsending) func checkPinOnDevice(_ pin: Redacted<String>, for profile: UserProfile) async throws(IdentityFlowError) -> PinCheck {
         let (stored, vault) = try usableVault(of: profile)
         let maximum = configuration.authenticators.maxPinFailures
@@ -46,7 +47,11 @@ extension UserClient {
         try updateStoredProfile(profile) { $0.vault?.failureCount = vault.failureCount + 1 }
         guard let deviceSecret = stored.deviceSecret, let key = try vault.key(pin: pin, deviceSecret: deviceSecret, profile: profile) else {
             let failures = vault.failureCount + 1
-            return failures >= maximum ? .deregistered : .rejected(PinCounters(maxFailureCount: maximum, previousFailureCount: failures))
+            guard failures >= maximum else { return .rejected(PinCounters(maxFailureCount: maximum, previousFailureCount: failures)) }
+            // The profile goes: a session it has open (a PIN change, a biometric registration) is
+            // revoked at the provider; sealed tokens cannot be, nobody gave their PIN.
+            if let live = withState({ $0.authenticatedProfile == profile ? $0.profiles[profile]?.tokens : nil }) { await revokeUnused(live, flow: nil) }
+            return .deregistered
         }
         let tokens = try vault.tokens(key: key, profile: profile)
         try updateStoredProfile(profile) { $0.vault?.failureCount = 0 }

@@ -16,8 +16,8 @@ extension UserClient {
     }
 
     /// After a session ended on this device: its resume item is removed and, in device mode, the
-    /// vault keeps the refresh token sealed with the spent access token marked expired (the next
-    /// login refreshes) and no resume wrap.
+    /// vault keeps the refresh token sealed with the access token forgotten (the next login
+    /// refreshes) and no resume wrap.
     func closeSession(of stored: StoredProfile, key: ProvenPinKey) {
         try? profileStore.deleteResumeItem(for: stored.profile)
         guard stored.vault != nil, !stored.profile.isStateless else { return }
@@ -85,9 +85,11 @@ extension UserClient {
 }
 
 extension StoredProfile {
-    /// What a logout revokes: the tokens, or for a device-mode profile the access token only (its
-    /// refresh token stays sealed for the next login).
-    var tokensToRevokeAtLogout: TokenSet { vault == nil ? tokens : TokenSet(accessToken: tokens.accessToken.value) }
+    /// Whether a logout revokes the tokens at the provider: not a device-mode profile's, whose
+    /// refresh token stays sealed for the next login. Revoking even its access token is not safe:
+    /// RFC 7009 §2.1 lets a provider revoke the refresh token with it (django-oauth-toolkit
+    /// does), which would end the profile's sign-in. The access token lives out its lifetime.
+    var revokesTokensAtLogout: Bool { vault == nil }
 
     /// Forgets a device-mode profile's live tokens in memory (they stay sealed in its vault).
     mutating func lockVault() {

@@ -25,7 +25,7 @@ extension UserClient {
             guard let profile = self.authenticatedUserProfile else {
                 throw IdentityFlowError(.userNotAuthenticated, "Nobody is logged in.")
             }
-            return LogoutFlow(client: self, id: id, profile: profile, tokens: try self.storedProfile(profile).tokensToRevokeAtLogout, host: host)
+            return LogoutFlow(client: self, id: id, profile: profile, tokens: try self.storedProfile(profile).tokens, host: host)
         }
     }
 }

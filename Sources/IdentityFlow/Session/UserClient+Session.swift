@@ -83,12 +83,11 @@ extension UserClient {
         }
     }
 
-    /// Ends the session of the authenticated profile on this device; returns what to revoke: its
-    /// tokens, or for a device-mode profile its access token only (the refresh token stays sealed
-    /// for the next login, which refreshes). A stateless profile ends with its session: it is
-    /// forgotten.
+    /// Ends the session of the authenticated profile on this device; returns its tokens to revoke,
+    /// `nil` for a device-mode profile (``StoredProfile/revokesTokensAtLogout``). A stateless
+    /// profile ends with its session: it is forgotten.
     @discardableResult
-    func endSessionLocally() -> (UserProfile, TokenSet)? {
+    func endSessionLocally() -> (UserProfile, TokenSet?)? {
         let ended = withState { state -> (StoredProfile, ProvenPinKey)? in
             guard let profile = state.authenticatedProfile, let stored = state.profiles[profile] else {
                 state.authenticatedProfile = nil
@@ -102,14 +101,14 @@ extension UserClient {
         }
         guard let (stored, key) = ended else { return nil }
         closeSession(of: stored, key: key)
-        return (stored.profile, stored.tokensToRevokeAtLogout)
+        return (stored.profile, stored.revokesTokensAtLogout ? stored.tokens : nil)
     }
 }
 
 extension UserClient {
     /// Logs the authenticated user out on this device and revokes its tokens, best effort.
     nonisolated(nonsending) func logOutLocallyRevoking(flow: FlowID) async {
-        guard let (_, tokens) = endSessionLocally() else { return }
+        guard let (_, ended) = endSessionLocally(), let tokens = ended else { return }
         do { try await service.revoke(tokens) } catch {
             configuration.logger.log(.warning, "Could not revoke the previous user's tokens: \(error)", flow: flow)
         }

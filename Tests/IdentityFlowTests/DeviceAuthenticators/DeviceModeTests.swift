@@ -97,12 +97,14 @@ struct DeviceModeTests {
         #expect(setup.extensionCalls.isEmpty)
     }
 
-    @Test("a logout revokes the access token and keeps the refresh token sealed; the next login refreshes")
+    @Test(
+        "a logout keeps the provider session sealed (nothing revoked: RFC 7009 lets a provider revoke the refresh token with its access token); the next login refreshes"
+    )
     func logoutKeepsRefreshToken() async throws {
         let setup = try await Setup()
         let profile = try await setup.register()
         try await setup.client.logout()
-        #expect(setup.server.activeAccessTokenCount == 0)
+        #expect(!setup.server.calls.contains(.revoke))
         #expect(setup.server.activeRefreshTokenCount == 1)
         try await setup.logIn(profile, [.pin(.respond("24680"))])
         #expect(!setup.client.isValidAccessToken)
@@ -169,6 +171,18 @@ struct DeviceModeTests {
         try await setup.logIn(profile, [.pin(.respond("24680")), .pin(.respond("80426"), expecting: .invalidPin)])
         #expect(setup.client.authenticatedUserProfile == profile)
         #expect(setup.extensionCalls.isEmpty)
+    }
+
+    @Test("wrong current PINs to the limit during a PIN change: the open session is revoked at the provider and the profile removed")
+    func lockoutDuringChangeRevokesSession() async throws {
+        let setup = try await Setup(maxPinFailures: 2)
+        let profile = try await setup.register()
+        await #expect(throws: IdentityFlowError.self) {
+            _ = try await setup.client.changePin(responder: ScriptedResponder([.pin(.respond("11111")), .pin(.respond("22222"), expecting: .invalidPin)]))
+        }
+        #expect(!setup.client.userProfiles.contains(profile))
+        #expect(setup.server.activeRefreshTokenCount == 0)
+        #expect(setup.server.activeAccessTokenCount == 0)
     }
 
     @Test("a PIN change or a login cancelled after the PIN check keeps the profile's sealed sign-in alive")
