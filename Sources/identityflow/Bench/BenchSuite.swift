@@ -105,7 +105,8 @@ struct BenchSuite {
             return BenchRow(
                 "l2", "PIN login, device mode: PIN answer to session, \(iterations) iterations", unit: "ms",
                 try await LoginScenarios.pinAnswerToSession(settings, logins: 10, pinKeyIterations: iterations, authenticators: .device()).mapped { $0 / 1000 },
-                note: "the default pinKeyIterations (scaled in a --quick run): PBKDF2 (about k4), the vault key unwrapped, the tokens opened and resealed, the session stored; no server call"
+                note:
+                    "the default pinKeyIterations (scaled in a --quick run): PBKDF2 (about k4), the vault key unwrapped, the tokens opened and resealed, the session stored; no server call"
             )
         }
 
