@@ -162,6 +162,19 @@ struct DeviceModeTests {
         #expect(counts.prefix(2) == [1, 0])
     }
 
+    @Test("an attempt whose verdict was never stored counts as wrong: a vault left at the limit locks out at the next attempt")
+    func interruptedLastAttempt() async throws {
+        let setup = try await Setup(maxPinFailures: 2)
+        let profile = try await setup.register()
+        try await setup.client.logout()
+        try setup.client.updateStoredProfile(profile) { $0.vault?.failureCount = 2 }
+        let error = await #expect(throws: IdentityFlowError.self) {
+            _ = try await setup.client.authenticateUser(profile, responder: ScriptedResponder([.pin(.respond("24680"))]))
+        }
+        #expect(error?.code == .userDeregistered)
+        #expect(!setup.client.userProfiles.contains(profile))
+    }
+
     @Test("a PIN change rewraps the vault: the old PIN no longer opens it, the new one does")
     func changePin() async throws {
         let setup = try await Setup()
