@@ -76,11 +76,11 @@ extension InteropSuite {
             #expect(try storage.keys().isEmpty)
         }
 
-        @Test("wrong PINs to the lockout: the profile is removed with 9003", arguments: InteropProvider.all)
+        @Test("wrong PINs to the lockout: the profile is removed with 9003 (registered naming no provider)", arguments: InteropProvider.all)
         func lockout(_ provider: InteropProvider) async throws {
             let storage = InMemoryStorage()
             let (client, _) = try await Self.client(provider, storage: storage, maxPinFailures: 2)
-            let profile = try await client.registerUser(with: InteropEnvironment.browserProvider, responder: InteropResponder()).profile
+            let profile = try await client.registerUser(responder: InteropResponder()).profile
             try await client.logout()
             do {
                 try await client.authenticateUser(profile, responder: Self.pin(["11111", "22222"]))

@@ -113,6 +113,16 @@ struct DeviceModeTests {
         #expect(setup.client.isValidAccessToken)
     }
 
+    @Test("a registration that names no provider takes the server's list when it has one (the provider's own sign-in otherwise: interop)")
+    func defaultProvider() async throws {
+        let setup = try await Setup()
+        let server = setup.server
+        let result = try await setup.client.registerUser(
+            responder: ScriptedResponder([.browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680"))]))
+        #expect(result.identityProvider == ReferenceIdentityService.browserProvider)
+        #expect(setup.extensionCalls == [.identityProviders])
+    }
+
     @Test("wrong PINs are counted on the device; at the limit the profile is removed with 9003")
     func lockout() async throws {
         let setup = try await Setup(maxPinFailures: 3)
