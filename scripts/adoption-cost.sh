@@ -1,5 +1,5 @@
 #!/bin/sh
-# What adopting IdentityFlow costs a host, measured and printed (README "Performance", "Cost of
+# What adopting IdentityFlow costs a host, measured and printed (docs/performance.md, "Cost of
 # adoption"):
 #
 #   1. build: a clean release build of the library targets (IdentityFlow and what it depends on:
@@ -15,7 +15,7 @@
 # ADOPTION_KEEP=1 keeps the scratch directory (its path is printed) for a closer look.
 #
 # Usage: scripts/adoption-cost.sh [--build-only | --size-only]
-# Prints figures only; budgets and how close they are live in the README.
+# Prints figures only; budgets and how close they are live in docs/performance.md.
 set -eu
 
 cd "$(dirname "$0")/.."

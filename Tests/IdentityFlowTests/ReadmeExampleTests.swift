@@ -1,4 +1,6 @@
-// The unit tests the README shows under "Unit-test your integration" and "Mobile authentication", verbatim.
+// The unit tests the documentation shows, verbatim: README.md and the DocC article TestingYourIntegration
+// ("Unit-test your integration") show the first, the article MobileAuthentication the second.
+// DocumentationExampleTests checks that each page still holds its test as written here.
 import Testing
 import IdentityFlowTesting
 

@@ -3,7 +3,7 @@
 ///
 /// 9000-9999 describe something a user may be shown; 10000 and up usually mean misconfiguration
 /// or a server that does not keep to the protocol. The full catalogue with messages is
-/// ``ErrorCode/catalogue``; the README prints it as a table.
+/// `ErrorCode.catalogue` (package access); the documentation prints it as a table (<doc:ErrorCodes>).
 ///
 /// ```swift
 /// catch let error as IdentityFlowError where error.code == .invalidPin { ... }
