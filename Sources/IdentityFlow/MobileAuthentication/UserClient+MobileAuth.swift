@@ -73,7 +73,7 @@ extension UserClient {
 
     /// Whether a one-time code is one this device can handle: well formed, for a profile enrolled here.
     /// - Parameter otp: The code, as scanned.
-    /// - Returns: `true` when ``handleMobileAuthRequest(_:delegate:)`` with ``MobileAuthSource/otp(_:)`` can try it.
+    /// - Returns: `true` when ``handleMobileAuthRequest(_:delegate:isolation:)`` with ``MobileAuthSource/otp(_:)`` can try it.
     public func canHandleMobileAuthOTP(_ otp: String) -> Bool {
         guard let code = MobileAuthOTP(otp) else { return false }
         return isMobileAuthEnrolled(code.profile)

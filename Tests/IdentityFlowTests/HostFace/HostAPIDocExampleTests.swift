@@ -1,20 +1,7 @@
-// docs/host-api.md's unit-test example, verbatim: a host's test target imports IdentityFlowTesting alone.
+// The host API's other doors, as a host's test target sees them (IdentityFlowTesting alone).
 import Foundation
 import IdentityFlowTesting
 import Testing
-
-@Test func registersWithARequest() async throws {
-    let server = ReferenceIdentityService()
-    let client = UserClient(configuration: .testing(), service: server, storage: InMemoryStorage())
-    try await client.start()
-    let responder = ScriptedResponder([
-        .browserRegistration(.respondWith { try server.logIn(at: $0.url, as: "alice") }),
-        .createPin(.respond("24680")),
-    ])
-    let result = try await client.registerUser(.default, responder: responder)
-    try responder.verify()
-    #expect(client.authenticatedUserProfile == result.profile)
-}
 
 @Test func referenceServerThroughTheHostInitialiser() async throws {
     let server = ReferenceIdentityService()
