@@ -1,10 +1,15 @@
 import Dispatch
 import Statechart
 
-/// Where delegate callbacks run. Callbacks of one flow always arrive in order.
+/// Where delegate callbacks run when a flow is started from nonisolated code, and where
+/// completion handlers (``UserClient/logout(completion:)``, ...) run. Callbacks of one flow
+/// always arrive in order.
 ///
 /// The default, ``mainActor``, suits UI code. Tests and servers use ``immediate`` (on the
-/// engine's own context, with no hop) or a queue of their own.
+/// engine's own context, with no hop) or a queue of their own. A flow started from an actor (a
+/// `@MainActor` screen, say) calls its delegate back on that actor whatever the executor is, so
+/// that a delegate with an isolated conformance (`extension Screen: @MainActor RegistrationDelegate`)
+/// is only ever called where it is isolated.
 public struct CallbackExecutor: Sendable {
     private let enqueue: @Sendable (@escaping @Sendable () -> Void) -> Void
 

@@ -1,6 +1,5 @@
 import Foundation
 import IdentityFlowTesting
-import Statechart
 import Testing
 
 @Suite("RegistrationRequest: one value for every way to register")
