@@ -66,9 +66,9 @@ import Foundation
 import IdentityFlow
 
 let configuration = ClientConfiguration(redirectURI: URL(string: "myapp://callback")!)
-let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(
+let server = try IdentityServer.openIDConnect(HTTPServiceConfiguration(
     issuer: URL(string: "https://idp.example")!, clientID: "app", redirectURI: URL(string: "myapp://callback")!))
-let client = UserClient(configuration: configuration, service: service, storage: InMemoryStorage())
+let client = UserClient(configuration: configuration, server: server, storage: InMemoryStorage())
 print(client, configuration.pinKeyIterations)
 '
 plain=$(stat -c %s "$work/plain.stripped")

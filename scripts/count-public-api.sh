@@ -158,3 +158,16 @@ for folder in sorted(flows):
     summary = ", ".join("%s x%d" % (n, c) if c > 1 else n for n, c in sorted(counts.items()))
     print("  %s: %d (%s)" % (folder, len(names), summary))
 PY
+
+# ---- Host face (issue 27 item 3): the most public entry points of one request kind, i.e. of
+# ---- UserClient methods sharing a base name (registerUser's delegate, responder and closure
+# ---- styles are one kind); the issue asks for at most 3.
+python3 - "$work/public.json" <<'PY'
+import collections, json, sys
+symbols = json.load(open(sys.argv[1]))["symbols"]
+kinds = collections.Counter(
+    s["pathComponents"][1].split("(")[0] for s in symbols
+    if len(s["pathComponents"]) == 2 and s["pathComponents"][0] == "UserClient" and s["kind"]["identifier"] == "swift.method")
+name, most = kinds.most_common(1)[0]
+print("most UserClient entry points of one request kind:", most, "(%s)" % name)
+PY

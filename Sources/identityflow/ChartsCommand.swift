@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import IdentityFlowCharts
 import StatechartExport
 

@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 /// `identityflow <command>`: `demo`, `charts`, `bench`.
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,6 +1,6 @@
 import Foundation
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 import Statechart
 
 /// The secrets a path hands the client; none may appear in a transition record or a log line.

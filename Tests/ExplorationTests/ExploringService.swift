@@ -1,6 +1,6 @@
 import Foundation
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 
 /// The reference server behind a choice point per call: each call the flow makes answers
 /// normally, or meets a fault injected into the reference server right before it (network

@@ -15,6 +15,7 @@ struct DocumentationExampleTests {
     static let pages: [(test: String, pages: [String])] = [
         ("registersThroughTheBrowser", ["README.md", catalog + "TestingYourIntegration.md"]),
         ("acceptsAPushedPinRequest", [catalog + "MobileAuthentication.md"]),
+        ("registersWithARequest", ["docs/host-api.md"]),
     ]
 
     /// The text of `@Test func <name>` in `ReadmeExampleTests.swift`, through its closing brace.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 /// The error catalogue is one documented list, and the DocC catalog's error reference prints it.
 @Suite("Error catalogue")

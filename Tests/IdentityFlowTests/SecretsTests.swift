@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) @testable import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 import Statechart
 
 /// Runs every flow with known secrets and looks for them in everything a developer could see.
@@ -60,7 +60,7 @@ struct SecretsTests {
             .customRegistrationFinish(.respond("custom-secret-data"), expecting: .customRegistrationFailure),
             .createPin(.respond("24680")),
         ])
-        _ = try await client.registerUser(with: IdentityProvider(identifier: "custom", name: "custom", kind: .custom(.twoStep)), responder: custom)
+        _ = try await client.registerUser(.provider(IdentityProvider(identifier: "custom", name: "custom", kind: .custom(.twoStep))), responder: custom)
         try custom.verify()
 
         let login = ScriptedResponder([.pin(.respond("11223")), .pin(.respond("24680"), expecting: .invalidPin)])

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 import Statechart
 
 extension InteropSuite {
@@ -37,7 +37,7 @@ extension InteropSuite {
             let storage = InMemoryStorage()
             let api = try await Self.api(provider)
             var (client, _) = try await Self.client(provider, storage: storage)
-            let profile = try await client.registerUser(with: InteropEnvironment.browserProvider, responder: InteropResponder()).profile
+            let profile = try await client.registerUser(.provider(InteropEnvironment.browserProvider), responder: InteropResponder()).profile
             #expect(try await client.authenticatedRequest(api).1.statusCode == 200)
 
             try await client.logout()
@@ -96,7 +96,7 @@ extension InteropSuite {
         func providerRevokes(_ provider: InteropProvider) async throws {
             guard provider.revocation == .offered else { return }
             let (client, _) = try await Self.client(provider, storage: InMemoryStorage())
-            let profile = try await client.registerUser(with: InteropEnvironment.browserProvider, responder: InteropResponder()).profile
+            let profile = try await client.registerUser(.provider(InteropEnvironment.browserProvider), responder: InteropResponder()).profile
             let events = client.sessionEvents()
             // Behind the app's back: the provider revokes the refresh token (RFC 7009), the access token expires.
             let tokens = try client.sessionTokens()
@@ -121,7 +121,7 @@ extension InteropSuite {
             try await client.start()
             let responder = InteropResponder()
             do {
-                _ = try await client.registerUser(with: InteropEnvironment.browserProvider, responder: responder)
+                _ = try await client.registerUser(.provider(InteropEnvironment.browserProvider), responder: responder)
                 Issue.record("a server-mode registration went through without the extension API")
             } catch {
                 #expect(error.code == .featureNotSupported)

@@ -133,7 +133,7 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     public static let implicitAuthNotEnrolled = ErrorCode(rawValue: 11018)
     /// 11019: the text is not a mobile authentication one-time code for a profile on this device.
     public static let invalidMobileAuthOtp = ErrorCode(rawValue: 11019)
-    /// 11020: the identity service does not offer this feature (its ``IdentityService``
+    /// 11020: the identity service does not offer this feature (its `IdentityService`
     /// implementation keeps the default, or the server answers 404 for the endpoint).
     public static let featureNotSupported = ErrorCode(rawValue: 11020)
 

@@ -12,7 +12,7 @@ import Foundation
 /// The methods are `nonisolated(nonsending)`: a flow calls them inside its step, on its runner,
 /// and an implementation runs there until it first suspends (on the network, say). One that
 /// answers without suspending (an in-process server) costs the flow no task switch.
-public protocol IdentityService: Sendable {
+@_spi(Integrator) public protocol IdentityService: Sendable {
     /// The identity providers users can register with.
     nonisolated(nonsending) func identityProviders() async throws(IdentityFlowError) -> [IdentityProvider]
 
@@ -228,7 +228,7 @@ public protocol IdentityService: Sendable {
         async throws(IdentityFlowError) -> TokenSet
 }
 
-extension IdentityService {
+@_spi(Integrator) extension IdentityService {
     /// A service without biometric keys refuses to register one.
     /// - Throws: ``ErrorCode/authenticatorNotRegistered``.
     public nonisolated(nonsending) func enrolBiometricKey(

@@ -14,7 +14,7 @@ public protocol ResourceTransport: Sendable {
 
 /// The default ``ResourceTransport``: each request goes over an ephemeral `URLSession` of its own
 /// (no cookies, no cache, never `URLSession.shared`) with the same wall-clock deadline and error
-/// mapping as every request of ``HTTPIdentityService``.
+/// mapping as every request of the OpenID Connect server.
 ///
 /// It follows no redirect: a `3xx` answer (a `307` or `308` of a `POST` too) is returned as it is,
 /// so the bearer token and the body never reach the `Location`; the host decides what to do.
@@ -38,7 +38,7 @@ public struct URLSessionTransport: ResourceTransport {
     /// Sends a request.
     /// - Throws: ``ErrorCode/insecureTransport`` for a URL that is neither `https` nor loopback
     ///   `http` (nothing is sent); ``ErrorCode/configurationInvalid`` for a timeout that is not
-    ///   positive and finite; network errors as ``HTTPIdentityService`` maps them.
+    ///   positive and finite; network errors as the OpenID Connect server maps them.
     public func send(_ request: URLRequest) async throws(IdentityFlowError) -> (Data, HTTPURLResponse) {
         if let problem = Self.insecurity(of: request.url) { throw problem }
         guard transport.timeout > 0, transport.timeout.isFinite, transport.maxBodySize >= 0 else {

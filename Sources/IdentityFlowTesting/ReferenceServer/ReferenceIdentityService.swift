@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 /// An in-memory identity server for tests, demos and hosts' own unit tests.
@@ -16,7 +16,7 @@ import Statechart
 /// }
 /// let client = UserClient(configuration: .testing(), service: server, storage: InMemoryStorage())
 /// ```
-public final class ReferenceIdentityService: IdentityService {
+public final class ReferenceIdentityService: Sendable {
     /// The browser provider every reference server offers.
     public static let browserProvider = IdentityProvider(identifier: "reference-browser", name: "Reference browser login", kind: .browser)
     /// The issuer it names in authorization responses (RFC 9207 `iss`).
@@ -61,7 +61,7 @@ public final class ReferenceIdentityService: IdentityService {
     ///   - name: Its display name.
     ///   - steps: One-step or two-step.
     ///   - script: Decides each step's answer.
-    /// - Returns: The provider, to pass to `registerUser(with:)`.
+    /// - Returns: The provider, to pass to `registerUser(.provider())`.
     @discardableResult
     public func addCustomProvider(id: String, name: String? = nil, steps: CustomRegistrationSteps, script: @escaping CustomProviderScript) -> IdentityProvider {
         let provider = IdentityProvider(identifier: id, name: name ?? id, kind: .custom(steps))
@@ -278,3 +278,7 @@ extension ReferenceIdentityService {
         state.withLock { Array($0.accessTokens.keys) + Array($0.refreshTokens.keys) }
     }
 }
+
+/// The reference server is an ``IdentityService`` for the package's own tests and integrators;
+/// hosts hand it to ``UserClient`` through `UserClient(configuration:service:storage:transport:)`.
+@_spi(Integrator) extension ReferenceIdentityService: IdentityService {}

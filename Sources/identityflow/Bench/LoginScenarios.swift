@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import IdentityFlowTesting
 import Statechart
 
@@ -35,8 +35,7 @@ enum LoginScenarios {
         let bench = try await BenchClient.make(pinKeyIterations: pinKeyIterations ?? settings.pinKeyIterations, authenticators: authenticators)
         guard
             let registration = try? await bench.client.registerUser(
-                with: ReferenceIdentityService.browserProvider,
-                responder: BenchHost(server: bench.server))
+                .provider(ReferenceIdentityService.browserProvider), responder: BenchHost(server: bench.server))
         else {
             throw BenchFailure(description: "the login bench's registration failed")
         }

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import Statechart
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 import IdentityFlowTesting
 
 /// Device-mode authenticators against the reference server used as a stock OpenID Connect
@@ -56,7 +56,7 @@ struct DeviceModeTests {
 
         func register(pin: String = "24680") async throws -> UserProfile {
             try await client.registerUser(
-                with: ReferenceIdentityService.browserProvider,
+                .provider(ReferenceIdentityService.browserProvider),
                 responder: ScriptedResponder([
                     .browserRegistration(.respondWith { [server] in try server.logIn(at: $0.url) }), .createPin(.respond(pin)),
                 ])

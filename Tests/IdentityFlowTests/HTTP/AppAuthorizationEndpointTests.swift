@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// `app_authorization_endpoint` carries state, nonce and the PKCE challenge like the browser
 /// endpoint, so it is checked like every other endpoint: `https`, or `http` to a loopback host; a

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import Statechart
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// Each way a network can fail maps to the code the error reference (IdentityFlow.docc/ErrorCodes.md, "Network failures") documents, through
 /// ``HTTPIdentityService`` and through the default transport of `authenticatedRequest`

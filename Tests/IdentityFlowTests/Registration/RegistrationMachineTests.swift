@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// The registration machine as a plain value: no actor, no server, no await.
 @Suite("RegistrationMachine")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 
 /// Grab ID's behaviours on the engine: app-to-app login and the cached session, and its
 /// configuration keys.

@@ -52,7 +52,7 @@ import Statechart
 /// `profileExists` answers `false` for `404 unknown_profile` and 410; `deregister` and
 /// `revokeBiometricKey` treat those (and `404 authenticator_not_registered`) as done. A bare 404
 /// is never taken for "gone": it throws 11020.
-public final class HTTPIdentityService: IdentityService {
+@_spi(Integrator) public final class HTTPIdentityService: IdentityService {
     /// The configuration the service was made with.
     public let configuration: HTTPServiceConfiguration
     let transport: HTTPTransport

@@ -1,7 +1,8 @@
 import Foundation
 
-/// How an ``HTTPIdentityService`` reaches its server: where the OpenID Connect provider is, who
-/// the app is to it, what the authorization request asks for, and the limits of the transport.
+/// How an OpenID Connect server (``IdentityServer/openIDConnect(_:)``) reaches its provider: where
+/// the provider is, who the app is to it, what the authorization request asks for, and the limits
+/// of the transport.
 ///
 /// Build one in code:
 ///
