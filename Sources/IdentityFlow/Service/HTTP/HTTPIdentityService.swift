@@ -111,10 +111,15 @@ public final class HTTPIdentityService: IdentityService {
     }
 
     /// Metadata from a discovery answer, whose issuer must be the configured one (when configured).
-    /// Either way the issuer is then pinned: every ID token must name it.
+    /// Either way the issuer is then pinned: every ID token must name it (a template issuer: its
+    /// tenant's issuer, ``IssuerTemplate``).
     private func checkedMetadata(_ response: HTTPResponse) throws(IdentityFlowError) -> OpenIDProviderMetadata {
         let metadata = try OpenIDProviderMetadata(document: try Self.jsonObject(response, context: "The discovery document"))
-        if let issuer = configuration.issuer, !Self.sameIssuer(issuer.absoluteString, metadata.issuer) {
+        // Entra ID's multi-tenant endpoints name a template issuer (`…/{tenantid}/v2.0`): a
+        // configured `common`, `organizations` or `consumers` issuer fits it (IssuerTemplate).
+        if let issuer = configuration.issuer, !Self.sameIssuer(issuer.absoluteString, metadata.issuer),
+            !IssuerTemplate.configured(issuer.absoluteString, fits: metadata.issuer)
+        {
             throw IdentityFlowError(
                 .configurationInvalid, "The discovery document names issuer \(metadata.issuer), not the configured \(issuer.absoluteString).")
         }
