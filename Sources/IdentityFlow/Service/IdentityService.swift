@@ -29,6 +29,15 @@ public protocol IdentityService: Sendable {
     ///   - request: PKCE, state, nonce, redirect URI and scopes.
     nonisolated(nonsending) func appAuthorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL?
 
+    /// The identity app of an app-to-app login for this request: its URL, how to tell it is
+    /// installed, and where to install it; `nil` when the provider offers none. The default is
+    /// ``appAuthorizationURL(for:request:)`` alone.
+    /// - Parameters:
+    ///   - provider: A browser identity provider.
+    ///   - request: PKCE, state, nonce, redirect URI and scopes.
+    nonisolated(nonsending) func identityAppLink(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError)
+        -> IdentityAppLink?
+
     /// Exchanges an authorization code for tokens (validating the ID token against the request's nonce).
     /// - Parameters:
     ///   - code: The code from the redirect.
@@ -254,6 +263,17 @@ extension IdentityService {
     public nonisolated(nonsending) func appAuthorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError)
         -> URL?
     { nil }
+
+    /// ``appAuthorizationURL(for:request:)`` as a link without installation check or App Store URL.
+    /// - Parameters:
+    ///   - provider: A browser identity provider.
+    ///   - request: The authorization request.
+    /// - Returns: The link, or `nil` when there is no app URL.
+    public nonisolated(nonsending) func identityAppLink(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError)
+        -> IdentityAppLink?
+    {
+        try await appAuthorizationURL(for: provider, request: request).map { IdentityAppLink(appURL: $0) }
+    }
 
     /// Accepts any `iss`: a service that cannot name its issuer has nothing to compare with.
     /// - Parameter issuer: The redirect's `iss` value, ignored.

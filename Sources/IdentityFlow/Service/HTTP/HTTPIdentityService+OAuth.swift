@@ -20,26 +20,15 @@ extension HTTPIdentityService {
         return try authorizationURL(at: try await providerMetadata().authorizationEndpoint, request: request, provider: provider)
     }
 
-    /// The same request addressed to an installed identity app (Grab's app-to-app login): the
-    /// configured ``HTTPServiceConfiguration/appAuthorizationEndpoint``, or the discovery
-    /// document's `app_authorization_endpoint`. `nil` when there is none, and when the request
-    /// carries `prompt`, `login_hint` or `id_token_hint`, which app login does not take.
-    ///
-    /// The endpoint carries the request's `state`, `nonce` and PKCE challenge, so it is checked
-    /// like every endpoint: `https`, or `http` to a loopback host, or a custom scheme the app lists
-    /// in ``HTTPServiceConfiguration/appAuthorizationSchemes``.
+    /// The same request addressed to an installed identity app (Grab's app-to-app login):
+    /// ``identityAppLink(for:request:)``'s app URL.
     /// - Parameters:
     ///   - provider: A browser identity provider.
     ///   - request: PKCE, state, nonce, redirect URI and scopes.
     /// - Returns: The app URL, or `nil` to use the browser URL alone.
-    /// - Throws: ``ErrorCode/configurationInvalid`` for an endpoint of any other scheme (plain
-    ///   `http` elsewhere, `javascript:`, `file:`, `data:`, an unlisted custom scheme); discovery errors.
+    /// - Throws: As ``identityAppLink(for:request:)``.
     public func appAuthorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL? {
-        guard provider.kind == .browser, configuration.prompt == nil, configuration.loginHint == nil, configuration.idTokenHint == nil else { return nil }
-        let discovered = configuration.appAuthorizationEndpoint == nil ? try await providerMetadata().appAuthorizationEndpoint : nil
-        guard let endpoint = configuration.appAuthorizationEndpoint ?? discovered else { return nil }
-        if let problem = configuration.appAuthorizationEndpointProblem(endpoint) { throw problem }
-        return try authorizationURL(at: endpoint, request: request, provider: provider)
+        try await identityAppLink(for: provider, request: request)?.appURL
     }
 
     /// The request's parameters at `endpoint`; the configured hint parameter names `provider`.

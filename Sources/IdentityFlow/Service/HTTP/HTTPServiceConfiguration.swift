@@ -363,7 +363,7 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         if ["https", "http"].contains(scheme), Self.transportProblem(url) == nil { return nil }
         return IdentityFlowError(
             .configurationInvalid,
-            "The app_authorization_endpoint must be https, or http to a loopback host, like every endpoint (got scheme '\(scheme)'\(scheme == "http" ? " to \(url.host ?? "no host")" : "")): its URL carries the state, nonce and PKCE challenge. A custom scheme is taken only when the app lists it in appAuthorizationSchemes."
+            "The app_authorization_endpoint (configured, or the client public info's protocol_ios) must be https, or http to a loopback host, like every endpoint (got scheme '\(scheme)'\(scheme == "http" ? " to \(url.host ?? "no host")" : "")): its URL carries the state, nonce and PKCE challenge. A custom scheme is taken only when the app lists it in appAuthorizationSchemes."
         )
     }
 
