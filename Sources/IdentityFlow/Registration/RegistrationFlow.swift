@@ -76,6 +76,14 @@ final class RegistrationFlow: FlowPerformer {
                 try await service.checkAuthorizationResponseIssuer(issuer)
                 return .codeExchanged(try await service.exchangeCode(code, request: request))
             }
+        case .exchangeSession(let session):
+            // The session is single-use: from here on the checkpoint could not serve again.
+            client.deleteCheckpoint(of: profile, flow: engine.id)
+            let context = self.context, service = self.service
+            return engine.call { () throws(IdentityFlowError) in
+                guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
+                return .codeExchanged(try await service.exchangeSession(session, request: request))
+            }
         case .emitCustomRegistrationChallenge(let step, let info, let error):
             emitCustomChallenge(step, info: info, error: error)
             return .done
@@ -182,7 +190,7 @@ final class RegistrationFlow: FlowPerformer {
                 notice: { runner.post(.intermediateRedirectIgnored) })
         }
         if let request = context.authorization {
-            client.awaitRedirect(RedirectWaiter(flowID: engine.id, state: request.state, ticket: ticket))
+            client.awaitRedirect(RedirectWaiter(flowID: engine.id, state: request.state, redirectURI: request.redirectURI, ticket: ticket))
         }
         host.challenge(
             .browserRegistration(

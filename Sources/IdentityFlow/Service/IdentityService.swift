@@ -166,6 +166,18 @@ public protocol IdentityService: Sendable {
         request: AuthorizationRequest
     ) async throws(IdentityFlowError) -> PartialRegistrationOutcome
 
+    /// Exchanges the session a provider opened for an existing user at the browser step
+    /// (Zephr's `status=success&session_id=…` callback) for tokens, bound to the browser step by
+    /// its PKCE verifier.
+    /// - Parameters:
+    ///   - session: The callback's `session_id`.
+    ///   - request: The browser step's request.
+    /// - Returns: The user's tokens.
+    /// - Throws: ``ErrorCode/externalIdentityProviderFailure`` when the server does not know the
+    ///   session for this verifier (unknown, expired, used); ``ErrorCode/featureNotSupported``
+    ///   from a service without it.
+    nonisolated(nonsending) func exchangeSession(_ session: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet
+
     /// Signs a user in with a login and password (the OAuth password grant, RFC 6749 §4.3).
     /// - Parameters:
     ///   - login: The login.
@@ -300,6 +312,14 @@ extension IdentityService {
         request: AuthorizationRequest
     ) async throws(IdentityFlowError) -> PartialRegistrationOutcome {
         throw Self.unsupported("partial registration")
+    }
+
+    /// A service without provider sessions refuses them.
+    /// - Throws: ``ErrorCode/featureNotSupported``.
+    public nonisolated(nonsending) func exchangeSession(_ session: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError)
+        -> TokenSet
+    {
+        throw Self.unsupported("provider session login")
     }
 
     /// A service without mobile authentication refuses to enrol.
