@@ -19,7 +19,8 @@ struct IdentityProviderHintTests {
     /// A stub provider: discovery only, every request recorded.
     static func provider() throws -> LoopbackHTTPServer {
         // A stock provider: anything but its OpenID Connect endpoints is a bare 404.
-        let provider = ScriptedProvider(issuer: "https://issuer.test", jwks: { _ in #"{"keys": []}"# }, token: { _ in .close }, extra: { _ in .json(404, "{}") })
+        let provider = ScriptedProvider(
+            issuer: "https://issuer.test", jwks: { _ in #"{"keys": []}"# }, token: { _ in .close }, extra: { _ in .json(404, "{}") })
         return try LoopbackHTTPServer(handler: provider.handler)
     }
 
@@ -33,7 +34,9 @@ struct IdentityProviderHintTests {
         return configuration
     }
 
-    @Test("the chosen browser provider's identifier reaches the authorization URL as the configured hint parameter, once", arguments: ["kc_idp_hint", "idp", "identity_provider"])
+    @Test(
+        "the chosen browser provider's identifier reaches the authorization URL as the configured hint parameter, once",
+        arguments: ["kc_idp_hint", "idp", "identity_provider"])
     func hintReachesAuthorizationURL(_ parameter: String) async throws {
         let server = try Self.provider()
         defer { server.stop() }

@@ -70,7 +70,10 @@ struct IssuerTemplateTests {
         let templated = try Self.service(server, issuer: Self.template, now: Date())
         #expect(templated.configuration.issuer?.absoluteString.contains("%7Btenantid%7D") == true)
         #expect(try await templated.providerMetadata().issuer == Self.template)
-        for strict in ["https://login.microsoftonline.com/\(Self.tenant)/v2.0", "https://login.microsoftonline.com/contoso.example/v2.0", "https://attacker.example/common/v2.0"] {
+        for strict in [
+            "https://login.microsoftonline.com/\(Self.tenant)/v2.0", "https://login.microsoftonline.com/contoso.example/v2.0",
+            "https://attacker.example/common/v2.0",
+        ] {
             let service = try Self.service(server, issuer: strict, now: Date())
             await HTTPTestSupport.expectError(.configurationInvalid) { () throws(IdentityFlowError) in _ = try await service.providerMetadata() }
         }

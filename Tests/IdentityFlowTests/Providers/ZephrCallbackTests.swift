@@ -24,7 +24,9 @@ struct ZephrCallbackTests {
         #expect(Self.check("app://callback?status=success&session_id=5678").guardName == "session")
     }
 
-    @Test("what stays strict: a state, when present, must be ours; a callback that is not Zephr's needs the state; the redirect URI must match; success needs a session or a code")
+    @Test(
+        "what stays strict: a state, when present, must be ours; a callback that is not Zephr's needs the state; the redirect URI must match; success needs a session or a code"
+    )
     func strictness() {
         #expect(Self.check("app://callback?status=success&session_id=5678&state=other") == .stateMismatch)
         #expect(Self.check("app://callback?status=success&session_id=5678&state=s-1") == .session(id: Redacted("5678")))
@@ -79,7 +81,9 @@ struct ZephrCallbackTests {
         return (result, callbacks.current)
     }
 
-    @Test("status=success&session_id (an existing user's login) registers: the session is exchanged with the PKCE verifier, then create PIN", arguments: [false, true])
+    @Test(
+        "status=success&session_id (an existing user's login) registers: the session is exchanged with the PKCE verifier, then create PIN",
+        arguments: [false, true])
     func sessionLogin(viaHandleRedirect: Bool) async throws {
         let harness = try await Harness.make()
         let (result, callbacks) = await Self.register(harness, consent: .session, viaHandleRedirect: viaHandleRedirect)
@@ -115,7 +119,8 @@ struct ZephrCallbackTests {
         let server = harness.server
         // The attacker's own sign-in, with a request (PKCE challenge) of their own.
         let theirs = try AuthorizationRequest(redirectURI: ClientConfiguration.testing().redirectURI, scopes: ["openid"])
-        let injected = try server.logIn(at: try await server.authorizationURL(for: ReferenceIdentityService.browserProvider, request: theirs), consent: .session)
+        let injected = try server.logIn(
+            at: try await server.authorizationURL(for: ReferenceIdentityService.browserProvider, request: theirs), consent: .session)
         let result = await Result { () async throws(IdentityFlowError) in
             try await harness.client.registerUser { challenge in
                 guard case .browserRegistration(let browser) = challenge else {

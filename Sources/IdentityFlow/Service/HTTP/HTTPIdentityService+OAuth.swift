@@ -81,7 +81,8 @@ extension HTTPIdentityService {
         if let template = IssuerTemplate(metadata.issuer) {
             // A multi-tenant issuer: the response names the user's tenant, a GUID; the ID token's
             // own iss and tid are checked at the exchange.
-            guard let tenant = template.segment(of: issuer), IssuerTemplate.isPlausibleTenantID(tenant), issuer.hasSameBytes(as: template.issuer(forTenant: tenant))
+            guard let tenant = template.segment(of: issuer), IssuerTemplate.isPlausibleTenantID(tenant),
+                issuer.hasSameBytes(as: template.issuer(forTenant: tenant))
             else {
                 throw IdentityFlowError(.issuerMismatch, "The redirect's 'iss' is not the provider's issuer \(metadata.issuer) for any tenant (RFC 9207).")
             }
