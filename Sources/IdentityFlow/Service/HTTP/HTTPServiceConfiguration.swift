@@ -78,8 +78,9 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     /// The `request` parameter: a request object (JWT) passed by value.
     public var requestObject: String?
     /// Where an installed identity app takes the same authorization request (Grab's app-to-app
-    /// login), usually a custom URL scheme; `nil` uses the discovery document's
-    /// `app_authorization_endpoint`, if any. ``BrowserRegistrationChallenge/appURL`` carries it.
+    /// login), usually a custom URL scheme; `nil` uses the app the discovery document's
+    /// `client_public_info_endpoint` lists (Grab's `protocol_ios`), if any.
+    /// ``BrowserRegistrationChallenge/appURL`` carries it.
     public var appAuthorizationEndpoint: URL?
     /// The custom URL schemes (such as Grab's `grabconnect2`) an app authorization endpoint may
     /// use, configured or discovered. Empty by default: the endpoint must then be `https`, or
