@@ -95,6 +95,39 @@ struct ZephrCallbackTests {
         #expect(harness.transitions.all.contains { $0.transition.guardName == "session" && $0.transition.target == "exchangingCode" })
     }
 
+    @Test("the session id never reaches a log, the transition log or an effect's description")
+    func sessionIdRedacted() async throws {
+        let harness = try await Harness.make()
+        let (result, callbacks) = await Self.register(harness, consent: .session)
+        _ = try result.get()
+        let callback = try #require(callbacks.first)
+        let session = try #require(URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "session_id" }?.value)
+        let printed = harness.logs.messages + harness.transitions.all.map { "\($0)" + $0.effects.joined() }
+        #expect(!printed.isEmpty)
+        #expect(!printed.contains { $0.contains(session) }, "\(printed.filter { $0.contains(session) })")
+        #expect(harness.transitions.all.contains { $0.effects.contains { $0.contains("exchangeSession") } })
+    }
+
+    @Test("after process death, handleRedirect claims a Zephr callback for the checkpointed registration, which resumes with it", arguments: [true, false])
+    func resumeWithZephrCallback(session: Bool) async throws {
+        let server = ReferenceIdentityService()
+        let killed = try await DurableRegistrationTests.killedWhileInBrowser(server: server)
+        let client = DurableRegistrationTests.client(on: killed.storage, server: server)
+        try await client.start()
+        let callback = try server.logIn(at: killed.browserURL, consent: session ? .session : .partial(identifier: "ada@example.com"))
+        #expect(!callback.absoluteString.contains("state="))
+        #expect(!client.handleRedirect(URL(string: "other://callback?status=success&session_id=x")!), "another redirect URI is no one's")
+        #expect(client.handleRedirect(callback))
+        let result = try await client.resumeRegistration { challenge in
+            switch challenge {
+            case .partialRegistration(let partial): partial.sender.respond(with: ["email": "ada@example.com"], to: partial)
+            default: await DurableRegistrationTests.createPin(challenge)
+            }
+        }
+        #expect(client.userProfiles == [result.profile])
+        #expect(try killed.storage.data(forKey: DurableRegistrationTests.checkpointKey) == nil)
+    }
+
     @Test("a stateless registration with a Zephr session stores nothing and asks no PIN")
     func statelessSession() async throws {
         let harness = try await Harness.make()
