@@ -276,7 +276,9 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     /// loopback host; the app authorization endpoint too, or of a scheme listed in
     /// ``appAuthorizationSchemes``, which lists custom schemes only; a positive, finite timeout; a
     /// clock skew from 0 to 300 seconds (an infinite or huge skew would switch ID token expiry
-    /// checks off); a body cap of at least 1 KiB.
+    /// checks off); a body cap of at least 1 KiB; a hint parameter that is a parameter name and
+    /// not one IdentityFlow sets itself; a provider list that is not empty and names no
+    /// identifier twice; a template issuer (`…/{tenantid}/…`) only with a discovery URL.
     public var problem: IdentityFlowError? {
         guard let base = discoveryURL ?? issuer else {
             return IdentityFlowError(.configurationInvalid, "Give the issuer or the discovery URL.")
