@@ -41,11 +41,13 @@ import Statechart
 /// | extension or userinfo `invalid_token` (401, or 400 naming it) | 9010 ``ErrorCode/userNotAuthenticated`` |
 /// | `unknown_identity_provider` (404) | 10020 ``ErrorCode/invalidIdentityProvider`` |
 /// | `registration_expired` (410) | 10021 ``ErrorCode/customRegistrationExpired`` |
+/// | `session_expired` (410) at the session exchange (Zephr's `status=success`): unknown, expired, used, or another sign-in's session | 10024 ``ErrorCode/externalIdentityProviderFailure`` (`oauthError` set) |
 /// | `unknown_profile` (404) at PIN challenge / verify | 9003 ``ErrorCode/userDeregistered``: the flows remove the profile locally |
 /// | `user_deregistered` (410) at enrol / PIN challenge | 9003 ``ErrorCode/userDeregistered`` (`userProfile` set) |
 /// | `invalid_pin` (401) / `user_deregistered` (410) at PIN verify | not errors: ``PinVerification/rejected(failureCount:maxFailureCount:)`` / ``PinVerification/deregistered`` |
 /// | body not JSON, wrong content type, truncated (closed or reset after the head), larger than the cap, a redirect loop (more than 5) or a redirect of a `POST` or `DELETE`, a missing or mistyped member, a custom status outside 2xxx/4xxx/5xxx, any other unexpected status | 11001 ``ErrorCode/invalidServerResponse`` |
 /// | ID token expired, issued in the future or not yet valid by the device's clock, which differs from the answer's `Date` by more than the clock skew | 9031 ``ErrorCode/invalidDateTime`` (the message says by how much) |
+/// | ID token under a template issuer (`…/{tenantid}/…`): no `tid`, a `tid` that is no GUID, an `iss` that is not the template at its `tid` | 11001 ``ErrorCode/invalidServerResponse`` |
 /// | ID token: bad signature, `alg` other than RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384 or ES512 (`none`, HS256 ...), a `kid` naming a key that cannot verify the token's `alg`, unknown `kid` after one refetch, wrong `iss` / `aud` / `azp` / `nonce`, expired, `nbf` or `iat` in the future | 11001 ``ErrorCode/invalidServerResponse`` |
 /// | a bare 404 or 405 (no `error` member) at an extension endpoint: a server without the extension API, a proxy, a wrong `extensionBaseURL` | 11020 ``ErrorCode/featureNotSupported`` |
 ///
@@ -111,10 +113,15 @@ import Statechart
     }
 
     /// Metadata from a discovery answer, whose issuer must be the configured one (when configured).
-    /// Either way the issuer is then pinned: every ID token must name it.
+    /// Either way the issuer is then pinned: every ID token must name it (a template issuer: its
+    /// tenant's issuer, ``IssuerTemplate``).
     private func checkedMetadata(_ response: HTTPResponse) throws(IdentityFlowError) -> OpenIDProviderMetadata {
         let metadata = try OpenIDProviderMetadata(document: try Self.jsonObject(response, context: "The discovery document"))
-        if let issuer = configuration.issuer, !Self.sameIssuer(issuer.absoluteString, metadata.issuer) {
+        // Entra ID's multi-tenant endpoints name a template issuer (`…/{tenantid}/v2.0`): a
+        // configured `common`, `organizations` or `consumers` issuer fits it (IssuerTemplate).
+        if let issuer = configuration.issuer, !Self.sameIssuer(issuer.absoluteString, metadata.issuer),
+            !IssuerTemplate.configured(issuer.absoluteString, fits: metadata.issuer)
+        {
             throw IdentityFlowError(
                 .configurationInvalid, "The discovery document names issuer \(metadata.issuer), not the configured \(issuer.absoluteString).")
         }
