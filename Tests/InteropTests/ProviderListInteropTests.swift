@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 extension InteropSuite {
@@ -26,7 +26,7 @@ extension InteropSuite {
             let client = try await InteropEnvironment.client(service)
             #expect(try await client.identityProviders().map(\.identifier) == ["oidc", "social"])
             let hints = Locked<[String]>([])
-            let result = try await client.registerStatelessUser(with: nil) { challenge in
+            let result = try await client.registerUser(.stateless) { challenge in
                 guard case .browserRegistration(let browser) = challenge else { return }
                 let items = URLComponents(url: browser.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
                 hints.withLock { $0 += items.filter { $0.name == "kc_idp_hint" }.compactMap(\.value) }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where an installed identity app takes a sign-in (Grab's app-to-app login), as a service
 /// offers it for one authorization request.
-public struct IdentityAppLink: Sendable, Hashable {
+@_spi(Integrator) public struct IdentityAppLink: Sendable, Hashable {
     /// The authorization request addressed to the identity app, when it takes one.
     public var appURL: URL?
     /// A URL whose scheme tells whether a version of the app that takes sign-ins is installed

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import IdentityFlowTesting
 import Statechart
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// Grab's configuration and app-to-app login as Grab documents them: the Info.plist's
 /// `GrabIdPartnerSDK` section, `AcrValues` as a dictionary, the discovery document's
@@ -201,7 +201,7 @@ struct GrabFormatTests {
         try await client.start()
         let seen = Locked<[BrowserRegistrationChallenge.Destination]>([])
         let result = await Result { () async throws(IdentityFlowError) in
-            try await client.registerStatelessUser(with: Self.browser) { challenge in
+            try await client.registerUser(.provider(Self.browser).stateless()) { challenge in
                 guard case .browserRegistration(let browser) = challenge else { return }
                 #expect(browser.appInstallationCheckURL == URL(string: "grab://"))
                 seen.withLock { $0 += [browser.destination(identityAppInstalled: true), browser.destination(identityAppInstalled: false)] }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import IdentityFlowTesting
 import Statechart
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// Several browser identity providers over HTTP: the chosen one reaches the authorization request
 /// through the configured hint parameter, and the list may come from the configuration.
@@ -98,7 +98,7 @@ struct IdentityProviderHintTests {
         for (chosen, expected) in [(nil, Self.microsoft), (Optional(Self.google), Self.google)] {
             let seen = Locked<[IdentityProvider]>([])
             let result = await Result { () async throws(IdentityFlowError) in
-                try await client.registerStatelessUser(with: chosen) { challenge in
+                try await client.registerUser(chosen.map { RegistrationRequest.provider($0).stateless() } ?? .stateless) { challenge in
                     guard case .browserRegistration(let browser) = challenge else { return }
                     seen.withLock { $0.append(browser.identityProvider) }
                     #expect(Self.query(browser.url, "kc_idp_hint") == [expected.identifier])

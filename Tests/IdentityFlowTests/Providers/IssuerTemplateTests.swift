@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Statechart
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// Multi-tenant providers (Entra ID's `common`, `organizations`, `consumers`) publish the issuer
 /// `…/{tenantid}/v2.0`: each ID token's `iss` must be the template with its own `tid`, a GUID.

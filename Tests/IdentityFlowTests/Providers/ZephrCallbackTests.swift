@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import IdentityFlowTesting
 import Statechart
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// Zephr's callbacks as Zephr documents them: `?action=login&status=success&tracking_id=…&session_id=…`
 /// for an existing user, `?action=register&status=partial&state_key=…&identifier=…` for a new one,
@@ -76,7 +76,7 @@ struct ZephrCallbackTests {
             }
         }
         let result = await Result { () async throws(IdentityFlowError) in
-            stateless ? try await client.registerStatelessUser(answering: answer) : try await client.registerUser(answering: answer)
+            try await client.registerUser(stateless ? .stateless : .default, answering: answer)
         }
         return (result, callbacks.current)
     }
@@ -118,7 +118,7 @@ struct ZephrCallbackTests {
         #expect(!callback.absoluteString.contains("state="))
         #expect(!client.handleRedirect(URL(string: "other://callback?status=success&session_id=x")!), "another redirect URI is no one's")
         #expect(client.handleRedirect(callback))
-        let result = try await client.resumeRegistration { challenge in
+        let result = try await client.registerUser(.resume) { challenge in
             switch challenge {
             case .partialRegistration(let partial): partial.sender.respond(with: ["email": "ada@example.com"], to: partial)
             default: await DurableRegistrationTests.createPin(challenge)
