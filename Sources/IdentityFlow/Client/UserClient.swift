@@ -53,12 +53,14 @@ public final class UserClient: Sendable {
     ///   - service: The server.
     ///   - storage: Where profiles and tokens are kept.
     ///   - transport: Sends ``authenticatedRequest(_:)``s; by default a ``URLSessionTransport``
-    ///     with the request timeout of an ``HTTPIdentityService`` `service` (otherwise 30 s).
+    ///     with the request timeout, session customization and pinned public keys of an
+    ///     ``HTTPIdentityService`` `service` (not its headers), otherwise one with a 30 s timeout.
     public init(configuration: ClientConfiguration, service: any IdentityService, storage: any SecureStorage, transport: (any ResourceTransport)? = nil) {
         self.configuration = configuration
         self.service = service
         self.profileStore = ProfileStore(storage: storage, logger: configuration.logger)
-        self.transport = transport ?? URLSessionTransport(requestTimeout: (service as? HTTPIdentityService)?.configuration.requestTimeout ?? 30)
+        self.transport =
+            transport ?? (service as? HTTPIdentityService).map { URLSessionTransport(servingAPIsOf: $0.configuration) } ?? URLSessionTransport()
     }
 
     /// Loads the stored profiles and reconciles them with the server: profiles it no longer

@@ -103,15 +103,14 @@ extension HTTPIdentityService {
     public func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
         let metadata = try await providerMetadata()
         let response = try await transport.send(
-            formRequest(
+            clientRequest(
                 metadata.tokenEndpoint,
                 [
                     ("grant_type", "authorization_code"),
                     ("code", code.value),
                     ("redirect_uri", request.redirectURI.absoluteString),
-                    ("client_id", configuration.clientID),
                     ("code_verifier", request.codeVerifier.value),
-                ]))
+                ], metadata: metadata))
         guard response.status == 200 else { throw Self.oauthError(response, context: "the code exchange") }
         let scopes = request.scopes.isEmpty ? configuration.scopes : request.scopes
         let tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: scopes)
@@ -139,13 +138,12 @@ extension HTTPIdentityService {
     public func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
         let metadata = try await providerMetadata()
         let response = try await transport.send(
-            formRequest(
+            clientRequest(
                 metadata.tokenEndpoint,
                 [
                     ("grant_type", "refresh_token"),
                     ("refresh_token", refreshToken.value),
-                    ("client_id", configuration.clientID),
-                ]))
+                ], metadata: metadata))
         guard response.status == 200 else { throw Self.oauthError(response, context: "the token refresh") }
         var tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: configuration.scopes)
         if tokens.refreshToken == nil { tokens.refreshToken = refreshToken }
@@ -180,11 +178,7 @@ extension HTTPIdentityService {
         if let accessToken { pending.append((accessToken, "access_token")) }
         for (token, hint) in pending {
             let response = try await transport.send(
-                formRequest(
-                    endpoint,
-                    [
-                        ("token", token.value), ("token_type_hint", hint), ("client_id", configuration.clientID),
-                    ]))
+                clientRequest(endpoint, [("token", token.value), ("token_type_hint", hint)], metadata: metadata, revocation: true))
             guard response.status == 200 else { throw Self.revocationError(response, metadata: metadata) }
         }
     }

@@ -72,7 +72,8 @@ public final class HTTPIdentityService: IdentityService {
     public init(configuration: HTTPServiceConfiguration, now: @escaping @Sendable () -> Date = { Date() }) throws(IdentityFlowError) {
         if let problem = configuration.problem { throw problem }
         self.configuration = configuration
-        self.transport = HTTPTransport(timeout: configuration.requestTimeout, maxBodySize: configuration.maxResponseBodySize)
+        self.transport = HTTPTransport(
+            timeout: configuration.requestTimeout, maxBodySize: configuration.maxResponseBodySize, options: configuration.transportOptions)
         self.now = now
     }
 
@@ -153,6 +154,30 @@ public final class HTTPIdentityService: IdentityService {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let bearer { request.setValue("Bearer \(bearer.value)", forHTTPHeaderField: "Authorization") }
         request.httpBody = Data(fields.map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&").utf8)
+        return request
+    }
+
+    /// A form-encoded `POST` to the token endpoint (`metadata.tokenEndpoint`) or, with
+    /// `revocation`, to the revocation endpoint, authenticated as
+    /// ``HTTPServiceConfiguration/clientAuthentication`` says.
+    /// - Throws: ``ErrorCode/clientAuthenticationMethodNotSupported`` when the provider lists the
+    ///   endpoint's methods without the configured secret-bearing one (a public client is never
+    ///   refused here: providers often leave `none` out of the list yet serve public clients).
+    func clientRequest(
+        _ url: URL, _ fields: [(String, String)], metadata: OpenIDProviderMetadata, revocation: Bool = false
+    ) throws(IdentityFlowError) -> URLRequest {
+        let authentication = configuration.clientAuthentication
+        let supported = revocation ? metadata.revocationEndpointAuthMethods : metadata.tokenEndpointAuthMethods
+        if authentication != .none, !supported.isEmpty, !supported.contains(authentication.methodName) {
+            let member = revocation ? "revocation_endpoint_auth_methods_supported" : "token_endpoint_auth_methods_supported"
+            throw IdentityFlowError(
+                .clientAuthenticationMethodNotSupported,
+                "The provider's \(member) (\(supported.joined(separator: ", "))) does not list the configured \(authentication.methodName); nothing was sent."
+            )
+        }
+        let (fields, authorization) = authentication.authenticate(fields, clientID: configuration.clientID)
+        var request = formRequest(url, fields)
+        if let authorization { request.setValue(authorization.value, forHTTPHeaderField: "Authorization") }
         return request
     }
 

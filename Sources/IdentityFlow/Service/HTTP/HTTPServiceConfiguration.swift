@@ -90,6 +90,14 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     public var requestTimeout: TimeInterval
     /// The largest response body read; a larger one fails with ``ErrorCode/invalidServerResponse``.
     public var maxResponseBodySize: Int
+    /// How the app authenticates at the token and revocation endpoints: ``ClientAuthentication/none``
+    /// (a public client, the default) or a client secret, Basic or in the body. The file keys are
+    /// `client_secret` and `token_endpoint_auth_method`.
+    public var clientAuthentication: ClientAuthentication = .none
+    /// The host's session configuration and delegate, headers added to every request, and pinned
+    /// public keys. The file keys are `headers` (name → value) and `pinned_public_keys`
+    /// (host → list of pins); the session customization is set in code.
+    public var transportOptions = HTTPTransportOptions()
 
     /// Creates a configuration.
     /// - Parameters:
@@ -231,6 +239,7 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
             }
             extraAuthorizationParameters = parameters
         }
+        try readTransportAndClientKeys(values, name: name)
         if let skew = try number("clock_skew_seconds") { clockSkew = skew }
         if let timeout = try number("request_timeout_seconds") { requestTimeout = timeout }
         if let size = try number("max_response_body_bytes") {
@@ -240,6 +249,35 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
             }
             maxResponseBodySize = bytes
         }
+    }
+
+    /// Reads `client_secret`, `token_endpoint_auth_method`, `headers` and `pinned_public_keys`.
+    private mutating func readTransportAndClientKeys(_ values: [String: Any], name: String) throws(IdentityFlowError) {
+        let secret = values["client_secret"], method = values["token_endpoint_auth_method"]
+        if secret != nil || method != nil {
+            guard secret == nil || secret is String, method == nil || method is String,
+                let authentication = ClientAuthentication.named(method as? String, secret: secret as? String)
+            else {
+                throw IdentityFlowError(
+                    .configurationInvalid,
+                    "'token_endpoint_auth_method' in the \(name) must be none, client_secret_basic or client_secret_post, with a non-empty string 'client_secret' for the last two and none for 'none'."
+                )
+            }
+            clientAuthentication = authentication
+        }
+        if let headers = values["headers"] {
+            guard let map = headers as? [String: String] else {
+                throw IdentityFlowError(.configurationInvalid, "'headers' in the \(name) must map header names to strings.")
+            }
+            transportOptions.headers = map
+        }
+        if let pinned = values["pinned_public_keys"] {
+            guard let map = pinned as? [String: [String]] else {
+                throw IdentityFlowError(.configurationInvalid, "'pinned_public_keys' in the \(name) must map host names to lists of pins.")
+            }
+            transportOptions.pinnedPublicKeys = map.mapValues(Set.init)
+        }
+        if let problem = transportOptions.problem { throw problem }
     }
 
     // MARK: - Checks
@@ -269,7 +307,19 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
             return IdentityFlowError(.configurationInvalid, "clockSkew must be from 0 to \(Int(Self.maximumClockSkew)) seconds (got \(clockSkew)).")
         }
         if maxResponseBodySize < 1024 { return IdentityFlowError(.configurationInvalid, "maxResponseBodySize must be at least 1024 bytes.") }
+        if let problem = transportOptions.problem { return problem }
+        if let problem = clientAuthenticationProblem { return problem }
         return nil
+    }
+
+    /// A client secret that is empty, or that would go over plain `http` (loopback aside: the
+    /// issuer's and discovery URL's checks already refuse other plain `http`).
+    private var clientAuthenticationProblem: IdentityFlowError? {
+        switch clientAuthentication {
+        case .none: return nil
+        case .clientSecretBasic(let secret), .clientSecretPost(let secret):
+            return secret.value.isEmpty ? IdentityFlowError(.configurationInvalid, "The client secret is empty.") : nil
+        }
     }
 
     /// The largest clock skew a configuration may allow, in seconds (5 minutes).
