@@ -28,6 +28,8 @@ public struct URLSessionTransport: ResourceTransport {
 
     /// The per-request deadline, in seconds.
     var requestTimeout: TimeInterval { transport.timeout }
+    /// The host's session, headers and pins.
+    var transportOptions: HTTPTransportOptions { transport.options }
 
     /// Creates a transport.
     /// - Parameters:

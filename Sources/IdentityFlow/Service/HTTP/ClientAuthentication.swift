@@ -52,7 +52,7 @@ public enum ClientAuthentication: Sendable, Hashable, CustomStringConvertible {
     ///   `none` is given a secret.
     static func named(_ name: String?, secret: String?) -> ClientAuthentication? {
         switch (name ?? (secret == nil ? "none" : "client_secret_basic"), secret) {
-        case ("none", nil): .none
+        case ("none", nil): ClientAuthentication.none
         case ("client_secret_basic", let secret?) where !secret.isEmpty: .clientSecretBasic(Redacted(secret))
         case ("client_secret_post", let secret?) where !secret.isEmpty: .clientSecretPost(Redacted(secret))
         default: nil

@@ -97,6 +97,16 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
+    /// Hands the answer received so far (head and body) to the waiting caller as the outcome.
+    private func deliverReceivedAnswer() {
+        let (continuation, outcome) = state.withLock { state in
+            let outcome = Self.outcome(state: state, error: nil)
+            defer { state.continuation = nil }
+            return (state.continuation, outcome)
+        }
+        continuation?.resume(returning: outcome)
+    }
+
     /// Records why the transfer is being stopped; the first reason wins.
     private func fail(_ error: IdentityFlowError) {
         state.withLock { state in
@@ -189,6 +199,19 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
                 completionHandler(.cancelAuthenticationChallenge, nil)
                 return
             }
+        }
+        #endif
+        #if !canImport(Darwin)
+        // FoundationNetworking never completes a task whose 401 challenge (`WWW-Authenticate`,
+        // as RFC 6749 §5.2 requires for `invalid_client` after Basic authentication) is answered
+        // without a credential: the answer already received is the outcome, and the task ends.
+        let completionHandler: @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void = { [self] disposition, credential in
+            guard disposition == .useCredential, credential != nil else {
+                deliverReceivedAnswer()
+                cancel(task)
+                return
+            }
+            completionHandler(disposition, credential)
         }
         #endif
         guard let delegate = options.session?.delegate as? URLSessionTaskDelegate else {

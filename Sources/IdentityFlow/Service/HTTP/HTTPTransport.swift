@@ -57,7 +57,8 @@ struct HTTPTransport: Sendable {
         #if !canImport(Security)
         if let pins = options.pins(for: url) {
             let response = try await PinnedTLSTransfer.send(
-                request, pins: pins, trustedCertificatesFile: options.trustedCertificatesFile, timeout: timeout, maxBodySize: maxBodySize)
+                request, pins: pins, trustedCertificatesFile: options.trustedCertificatesFile, timeout: timeout, maxBodySize: maxBodySize,
+                available: !options.simulatesMissingPinningSupport)
             return try await following(response, of: request, redirectsFollowed: redirectsFollowed)
         }
         #endif

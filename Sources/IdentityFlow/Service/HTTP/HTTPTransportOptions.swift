@@ -54,6 +54,9 @@ public struct HTTPTransportOptions: Sendable, Hashable {
     /// A PEM file of certificate authorities trusted instead of the system's on the Linux pinned
     /// path (tests only: a self-signed test server).
     package var trustedCertificatesFile: String?
+    /// Behave as on a Linux system without a usable libcurl (tests only: the refusal is then
+    /// ``ErrorCode/certificatePinningUnavailable``).
+    package var simulatesMissingPinningSupport = false
 
     /// Creates options.
     /// - Parameters:

@@ -23,15 +23,16 @@ enum PinnedTLSTransfer {
     ///   - trustedCertificatesFile: A PEM file trusted instead of the system's authorities (tests).
     ///   - timeout: The whole exchange's deadline, in seconds.
     ///   - maxBodySize: The body cap, in bytes.
+    ///   - available: `false` behaves as a system without libcurl (tests).
     /// - Returns: The answer, whatever its status.
     /// - Throws: ``ErrorCode/certificatePinMismatch`` when no key of the chain is pinned (nothing
     ///   was sent); ``ErrorCode/certificatePinningUnavailable`` without libcurl; the transport
     ///   errors of ``HTTPIdentityService``'s table otherwise.
     static func send(
-        _ request: URLRequest, pins: Set<String>, trustedCertificatesFile: String?, timeout: TimeInterval, maxBodySize: Int
+        _ request: URLRequest, pins: Set<String>, trustedCertificatesFile: String?, timeout: TimeInterval, maxBodySize: Int, available: Bool = true
     ) async throws(IdentityFlowError) -> HTTPResponse {
         guard let url = request.url else { throw IdentityFlowError(.configurationInvalid, "A request has no URL.") }
-        guard isAvailable else {
+        guard available, isAvailable else {
             throw IdentityFlowError(
                 .certificatePinningUnavailable,
                 "\(url.host ?? "The host") has pinned public keys, but libcurl with public key pinning was not found; nothing was sent.")
@@ -136,14 +137,6 @@ enum PinnedTLSTransfer {
         let body: Data
         let headers: String
         let error: String
-
-        init(code: Int32, status: Int, body: Data, headers: String, error: String) {
-            self.code = code
-            self.status = status
-            self.body = body
-            self.headers = headers
-            self.error = error
-        }
 
         /// The answer, or the error libcurl's code stands for.
         func response(for url: URL, timeout: TimeInterval, maxBodySize: Int) throws(IdentityFlowError) -> HTTPResponse {
