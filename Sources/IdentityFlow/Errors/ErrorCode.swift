@@ -165,7 +165,7 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
 
     // MARK: - The host's transport and confidential clients
 
-    /// 11050: the server's certificate chain holds no public key pinned for its host (SPKI SHA-256,
+    /// 11050: the server's certificate holds no public key pinned for its host (SPKI SHA-256,
     /// ``HTTPTransportOptions/pinnedPublicKeys``): the connection was closed after the TLS
     /// handshake, before any request byte was sent.
     public static let certificatePinMismatch = ErrorCode(rawValue: 11050)

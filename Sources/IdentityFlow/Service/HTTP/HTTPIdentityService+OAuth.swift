@@ -161,7 +161,10 @@ extension HTTPIdentityService {
     /// Revokes the refresh token, then the access token (RFC 7009, with `token_type_hint`).
     /// - Parameter tokens: The tokens.
     /// - Throws: ``ErrorCode/configurationInvalid`` when the server names no revocation endpoint,
-    ///   or refuses this public client because it lets only clients with a secret revoke;
+    ///   or refuses this public client because it lets only clients with a secret revoke, or
+    ///   refuses the client's secret (`invalid_client`);
+    ///   ``ErrorCode/clientAuthenticationMethodNotSupported`` when it lists its methods without
+    ///   the configured one;
     ///   otherwise as the table in the type's discussion.
     public func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
         try await revoke(refreshToken: tokens.refreshToken, accessToken: tokens.accessToken)
@@ -179,17 +182,19 @@ extension HTTPIdentityService {
         for (token, hint) in pending {
             let response = try await transport.send(
                 clientRequest(endpoint, [("token", token.value), ("token_type_hint", hint)], metadata: metadata, revocation: true))
-            guard response.status == 200 else { throw Self.revocationError(response, metadata: metadata) }
+            guard response.status == 200 else {
+                throw Self.revocationError(response, metadata: metadata, publicClient: configuration.clientAuthentication == .none)
+            }
         }
     }
 
     /// A revocation's error; `invalid_client` from an endpoint that names its client
     /// authentication methods without `none` is a provider that lets only confidential clients
     /// revoke, and says so.
-    private static func revocationError(_ response: HTTPResponse, metadata: OpenIDProviderMetadata) -> IdentityFlowError {
+    private static func revocationError(_ response: HTTPResponse, metadata: OpenIDProviderMetadata, publicClient: Bool) -> IdentityFlowError {
         var error = oauthError(response, context: "the revocation")
         let methods = metadata.revocationEndpointAuthMethods
-        if error.oauthError == "invalid_client", !methods.isEmpty, !methods.contains("none") {
+        if publicClient, error.oauthError == "invalid_client", !methods.isEmpty, !methods.contains("none") {
             error = IdentityFlowError(
                 .configurationInvalid,
                 "The provider lets only clients with a secret revoke tokens (revocation_endpoint_auth_methods_supported: \(methods.joined(separator: ", "))) and refused this public client (invalid_client): its tokens stay valid until they expire."

@@ -30,8 +30,9 @@ import FoundationNetworking
 ///
 /// A pin is the base64 of the SHA-256 digest of a certificate's DER `SubjectPublicKeyInfo`, as in
 /// HPKP, OkHttp and TrustKit (`sha256/` or `sha256//` in front is accepted). A host with pins is
-/// reached only when some certificate of the server's chain has one of its keys, on top of the
-/// platform's usual certificate validation; on a mismatch the connection is closed after the TLS
+/// reached only when the server's certificate has one of its keys (on Apple platforms any
+/// certificate of the chain; on Linux the server's own only: pin the leaf's key and a backup),
+/// on top of the platform's usual certificate validation; on a mismatch the connection is closed after the TLS
 /// handshake and the call fails with ``ErrorCode/certificatePinMismatch``: no request byte (no
 /// header, no body, no token) is sent. Hosts without pins are reached as before. Pin the key of
 /// the certificate in use and a backup key, so that a key change does not lock the app out.
