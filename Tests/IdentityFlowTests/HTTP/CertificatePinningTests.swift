@@ -92,6 +92,28 @@ struct CertificatePinningTests {
         #expect(server.requests.count == 1)
     }
 
+    @Test("UserClient.authenticatedRequest: a pinned API host with another key gets no request (nor the token); with its key it answers")
+    func authenticatedRequestPins() async throws {
+        let server = try await TLSTestServer()
+        defer { server.stop() }
+        let url = server.baseURL.appendingPathComponent("api/profile")
+        let wrong = try await AuthenticatedRequestTransportTests.Setup(
+            transport: URLSessionTransport(requestTimeout: 10, options: Self.options(pins: [TLSTestServer.otherPin])))
+        do {
+            _ = try await wrong.client.authenticatedRequest(URLRequest(url: url))
+            Issue.record("a wrong pin was accepted")
+        } catch {
+            #expect(error.code == .certificatePinMismatch)
+        }
+        #expect(server.requests.isEmpty)
+        let right = try await AuthenticatedRequestTransportTests.Setup(
+            transport: URLSessionTransport(requestTimeout: 10, options: Self.options(pins: [TLSTestServer.pin])))
+        let (_, response) = try await right.client.authenticatedRequest(URLRequest(url: url))
+        #expect(response.statusCode == 200)
+        #expect(server.requests.count == 1)
+        #expect(server.requests.first?.contains(#""authorization": "Bearer "#) == true)
+    }
+
     @Test("pins add to certificate validation: an untrusted certificate fails even with its own pin")
     func pinsDoNotReplaceValidation() async throws {
         let server = try await TLSTestServer()
