@@ -61,3 +61,73 @@ extension InteropSuite {
         }
     }
 }
+
+extension InteropSuite {
+    /// Every fixture provider registers the confidential client `identityflow-confidential` its own
+    /// way (django-oauth-toolkit and allauth store the secret hashed; django-oidc-provider as
+    /// given; Canaille through its command line, `client_secret_basic`).
+    @Suite("Interop: confidential clients across the provider matrix", .enabled(if: !InteropProvider.all.isEmpty, "no provider issuer is set"))
+    struct ConfidentialClientMatrixTests {
+        static let methods = ["client_secret_basic", "client_secret_post"]
+        static let cases: [(InteropProvider, String)] = InteropProvider.all.flatMap { provider in methods.map { (provider, $0) } }
+
+        static func service(_ provider: InteropProvider, method: String, secret: String = ConfidentialClientInteropTests.secret) throws -> HTTPIdentityService {
+            var configuration = HTTPServiceConfiguration(
+                issuer: provider.issuer, discoveryURL: provider.issuer.appendingPathComponent(".well-known/openid-configuration"),
+                clientID: ConfidentialClientInteropTests.clientID, redirectURI: InteropEnvironment.redirectURI, scopes: ["openid", "profile", "email"])
+            configuration.clientAuthentication = try #require(ClientAuthentication.named(method, secret: secret))
+            return try HTTPIdentityService(configuration: configuration)
+        }
+
+        @Test(
+            "code exchange, refresh and revocation (where offered) with the secret by each method; Canaille takes only the registered one",
+            arguments: cases)
+        func lifecycle(_ provider: InteropProvider, _ method: String) async throws {
+            let service = try Self.service(provider, method: method)
+            let (request, code) = try await provider.code(service)
+            if provider.revocation == .confidentialClientsOnly, method == "client_secret_post" {
+                // Canaille (Authlib) takes a client's secret only by the method registered for
+                // it, here client_secret_basic: the body's secret is invalid_client.
+                let error = await InteropEnvironment.expectError(.configurationInvalid) { () throws(IdentityFlowError) in
+                    try await service.exchangeCode(code, request: request)
+                }
+                #expect(error?.oauthError == "invalid_client")
+                return
+            }
+            let tokens = try await service.exchangeCode(code, request: request)
+            let info = try await service.validateIdToken(try #require(tokens.idToken), nonce: request.nonce.value)
+            #expect(info.audiences.contains(ConfidentialClientInteropTests.clientID))
+            let fresh = try await service.refresh(try #require(tokens.refreshToken))
+            #expect(fresh.accessToken != tokens.accessToken)
+            switch (provider.revocation, method) {
+            case (.absent, _):
+                await InteropEnvironment.expectError(.configurationInvalid) { () throws(IdentityFlowError) in try await service.revoke(fresh) }
+            default:
+                try await service.revoke(fresh)
+                let spent = try #require(fresh.refreshToken)
+                await InteropEnvironment.expectError(.externalIdentityProviderFailure) { () throws(IdentityFlowError) in try await service.refresh(spent) }
+            }
+        }
+
+        @Test(
+            "Canaille lists revocation_endpoint_auth_methods_supported [client_secret_basic]: a client_secret_post client's revocation fails with 11052, nothing sent",
+            arguments: InteropProvider.all.filter { $0.revocation == .confidentialClientsOnly })
+        func revocationMethodRefused(_ provider: InteropProvider) async throws {
+            let service = try Self.service(provider, method: "client_secret_post")
+            await InteropEnvironment.expectError(.clientAuthenticationMethodNotSupported) { () throws(IdentityFlowError) in
+                try await service.revoke(TokenSet(accessToken: "not-sent"))
+            }
+        }
+
+        @Test("a wrong secret at the code exchange is the provider's invalid_client → 10001", arguments: InteropProvider.all)
+        func wrongSecret(_ provider: InteropProvider) async throws {
+            let service = try Self.service(provider, method: "client_secret_basic", secret: "wrong-secret-2")
+            let (request, code) = try await provider.code(service)
+            let error = await InteropEnvironment.expectError(.configurationInvalid) { () throws(IdentityFlowError) in
+                try await service.exchangeCode(code, request: request)
+            }
+            #expect(error?.oauthError == "invalid_client")
+            #expect(error.map { String(describing: $0).contains("wrong-secret-2") } == false)
+        }
+    }
+}

@@ -4,7 +4,9 @@
 
 Serves with cert.pem / key.pem beside it (a self-signed P-256 certificate for 127.0.0.1 and
 localhost, valid until 2126; its pin is in README.md). Prints "LISTENING <port>" first, then
-"REQUEST <method> <path> <headers as JSON>" for every request it reads, before answering.
+"REQUEST <method> <path> <headers as JSON> <body>" for every request it reads, before answering:
+discovery, "/api..." (200 JSON), "/big..." (a 64 KiB JSON body), "/stall..." (never answered), and
+400 invalid_grant for anything else.
 Stops after <max-requests> requests, or when its standard input closes (the test that started it
 ends it that way, or by killing it).
 """
@@ -38,6 +40,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 "issuer": origin + "/o", "authorization_endpoint": origin + "/o/authorize/", "token_endpoint": other + "/o/token/",
                 "jwks_uri": origin + "/o/jwks/", "revocation_endpoint": other + "/o/revoke/", "userinfo_endpoint": origin + "/o/userinfo/",
             }
+        elif self.path.startswith("/stall"):
+            # Never answers: the connection stays open until the server stops.
+            stopping.wait()
+            return
+        elif self.path.startswith("/big"):
+            status, answer = 200, {"padding": "x" * 65536}
         elif self.path.startswith("/api"):
             status, answer = 200, {"ok": True}
         else:
@@ -57,7 +65,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
     do_GET = do_POST = do_DELETE = handle_one
 
 
-server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+stopping = threading.Event()
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
 server.served, server.limit = 0, int(sys.argv[1]) if len(sys.argv) > 1 else 16
 context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
 context.load_cert_chain(os.path.join(HERE, "cert.pem"), os.path.join(HERE, "key.pem"))
@@ -66,6 +76,7 @@ server.socket = context.wrap_socket(server.socket, server_side=True, do_handshak
 
 def watch_input():
     sys.stdin.read()
+    stopping.set()
     server.shutdown()
 
 

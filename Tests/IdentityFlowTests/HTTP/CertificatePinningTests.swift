@@ -114,6 +114,34 @@ struct CertificatePinningTests {
         #expect(server.requests.first?.contains(#""authorization": "Bearer "#) == true)
     }
 
+    @Test("the pinned path keeps the transport's limits: the body cap, the deadline, and task cancellation")
+    func pinnedPathLimits() async throws {
+        let server = try await TLSTestServer()
+        defer { server.stop() }
+        let options = Self.options(pins: [TLSTestServer.pin])
+        let capped = HTTPTransport(timeout: 10, maxBodySize: 1024, options: options)
+        await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
+            try await capped.send(URLRequest(url: server.baseURL.appendingPathComponent("big")))
+        }
+        let hurried = HTTPTransport(timeout: 1, maxBodySize: 1 << 20, options: options)
+        await HTTPTestSupport.expectError(.serverNotReachable) { () throws(IdentityFlowError) in
+            try await hurried.send(URLRequest(url: server.baseURL.appendingPathComponent("stall-deadline")))
+        }
+        let patient = HTTPTransport(timeout: 60, maxBodySize: 1 << 20, options: options)
+        let task = Task { () async throws(IdentityFlowError) -> HTTPResponse in
+            try await patient.send(URLRequest(url: server.baseURL.appendingPathComponent("stall-cancel")))
+        }
+        // Cancelled once the server holds the request: the stalled transfer ends without an answer.
+        _ = await server.output(containing: "/stall-cancel")
+        task.cancel()
+        do {
+            _ = try await task.value
+            Issue.record("a cancelled transfer answered")
+        } catch {
+            #expect((error as? IdentityFlowError)?.code == .actionCancelled, "\(error)")
+        }
+    }
+
     @Test("pins add to certificate validation: an untrusted certificate fails even with its own pin")
     func pinsDoNotReplaceValidation() async throws {
         let server = try await TLSTestServer()

@@ -50,7 +50,7 @@ public enum ClientAuthentication: Sendable, Hashable, CustomStringConvertible {
     ///   - secret: The client secret, if any.
     /// - Returns: The method, or `nil` when the name is unknown, a secret method has no secret, or
     ///   `none` is given a secret.
-    static func named(_ name: String?, secret: String?) -> ClientAuthentication? {
+    package static func named(_ name: String?, secret: String?) -> ClientAuthentication? {
         switch (name ?? (secret == nil ? "none" : "client_secret_basic"), secret) {
         case ("none", nil): ClientAuthentication.none
         case ("client_secret_basic", let secret?) where !secret.isEmpty: .clientSecretBasic(Redacted(secret))
