@@ -173,6 +173,22 @@ struct ClientAuthenticationTests {
         }
     }
 
+    @Test("7Pass's configuration as it is: consumerKey, consumerSecret, callbackUri and environment")
+    func sevenPassConfiguration() throws {
+        let text = """
+            {"consumerKey": "56a0982fcd8fb606d000b233", "consumerSecret": "2e7b77f99be2", "callbackUri": "oauthtest://oauth-callback",
+             "environment": "qa", "environments": {"qa": "https://sso.qa.example", "production": "https://sso.example"}}
+            """
+        let configuration = try HTTPServiceConfiguration(data: Data(text.utf8))
+        #expect(configuration.clientID == "56a0982fcd8fb606d000b233")
+        #expect(configuration.redirectURI == URL(string: "oauthtest://oauth-callback"))
+        #expect(configuration.issuer == URL(string: "https://sso.qa.example"))
+        #expect(configuration.clientAuthentication == .clientSecretBasic(Redacted("2e7b77f99be2")))
+        #expect(!String(describing: configuration).contains("2e7b77f99be2"))
+        let both = Data(#"{"consumerSecret": "a", "client_secret": "b", "client_id": "c", "redirect_uri": "x://y", "issuer": "https://i"}"#.utf8)
+        #expect(throws: IdentityFlowError.self) { try HTTPServiceConfiguration(data: both) }
+    }
+
     @Test("an empty secret set in code is a configuration problem")
     func emptySecret() {
         var configuration = HTTPServiceConfiguration(issuer: URL(string: "https://id.example")!, clientID: "app", redirectURI: URL(string: "app://cb")!)

@@ -29,7 +29,11 @@ import Foundation
 ///   "extra_authorization_parameters": {"ui_locales": "nl"},
 ///   "clock_skew_seconds": 60,
 ///   "request_timeout_seconds": 30,
-///   "max_response_body_bytes": 1048576
+///   "max_response_body_bytes": 1048576,
+///   "client_secret": "…",
+///   "token_endpoint_auth_method": "client_secret_basic",
+///   "headers": {"X-OIDC": "v1"},
+///   "pinned_public_keys": {"id.example.com": ["<base64 SHA-256 of the SPKI>", "<backup pin>"]}
 /// }
 /// ```
 ///
@@ -40,7 +44,8 @@ import Foundation
 /// ``appAuthorizationSchemes``, which only code can set.
 /// The Grab ID SDK's own keys are read too: `ServiceDiscoveryUrl` (`discovery_url`), `ClientId`,
 /// `RedirectUrl`, `Scope`, `Hint` (`login_hint`), `IdTokenHint`, `Prompt`, `AcrValues` and
-/// `Request`; a file naming a key both ways is refused. 7Pass's `environment` picks the issuer
+/// `Request`; so are 7Pass's `consumerKey`, `consumerSecret` and `callbackUri`; a file naming a
+/// key both ways is refused. 7Pass's `environment` picks the issuer
 /// from an `environments` table (`{"environment": "qa", "environments": {"qa": "https://…",
 /// "production": "https://…"}}`), so that one file serves every stage.
 ///
@@ -174,7 +179,7 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         }
         values["environments"] = nil
         values["environment"] = nil
-        for (alias, key) in Self.grabKeys where values[alias] != nil {
+        for (alias, key) in Self.grabKeys + Self.sevenPassKeys where values[alias] != nil {
             guard values[key] == nil else {
                 throw IdentityFlowError(.configurationInvalid, "The \(name) names both '\(alias)' and '\(key)'.")
             }
@@ -188,6 +193,13 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     static let grabKeys: [(alias: String, key: String)] = [
         ("ServiceDiscoveryUrl", "discovery_url"), ("ClientId", "client_id"), ("RedirectUrl", "redirect_uri"), ("Scope", "scopes"),
         ("Hint", "login_hint"), ("IdTokenHint", "id_token_hint"), ("Prompt", "prompt"), ("AcrValues", "acr_values"), ("Request", "request"),
+    ]
+
+    /// 7Pass's `SevenPassConfiguration` keys and the keys they stand for: `consumerKey`
+    /// (`client_id`), `consumerSecret` (`client_secret`, sent as `client_secret_basic` unless
+    /// `token_endpoint_auth_method` says otherwise) and `callbackUri` (`redirect_uri`).
+    static let sevenPassKeys: [(alias: String, key: String)] = [
+        ("consumerKey", "client_id"), ("consumerSecret", "client_secret"), ("callbackUri", "redirect_uri"),
     ]
 
     private init(values: [String: Any], name: String) throws(IdentityFlowError) {
