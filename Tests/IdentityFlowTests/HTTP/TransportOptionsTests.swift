@@ -35,6 +35,19 @@ struct TransportOptionsTests {
         }
     }
 
+    /// A session-level delegate only (no task delegate methods), as pinning code often is.
+    final class SessionLevelDelegate: NSObject, URLSessionDelegate, Sendable {
+        let challenges = Locked(0)
+
+        func urlSession(
+            _ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
+            completionHandler: @Sendable @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+        ) {
+            challenges.withLock { $0 += 1 }
+            completionHandler(.useCredential, URLCredential(user: "session", password: "level", persistence: .none))
+        }
+    }
+
     static func configuration(_ server: LoopbackHTTPServer, options: HTTPTransportOptions) -> HTTPServiceConfiguration {
         var configuration = HTTPServiceConfiguration(
             discoveryURL: server.baseURL.appendingPathComponent("o/.well-known/openid-configuration"), clientID: "app",
@@ -131,6 +144,23 @@ struct TransportOptionsTests {
         #expect(delegate.challenges.current == [NSURLAuthenticationMethodHTTPBasic])
         #expect(response.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self).contains(Data("gate:gate-pass".utf8).base64EncodedString()))
+    }
+
+    @Test("a host delegate with session-level challenge handling only gets the challenge there")
+    func sessionLevelDelegate() async throws {
+        let server = try LoopbackHTTPServer(maxRequests: 4) { request in
+            guard let authorization = request.headers["authorization"] else {
+                return .response(status: 401, headers: ["WWW-Authenticate": #"Basic realm="gate""#], body: Data())
+            }
+            return .json(200, object: ["authorization": authorization])
+        }
+        defer { server.stop() }
+        let delegate = SessionLevelDelegate()
+        let transport = URLSessionTransport(requestTimeout: 10, options: HTTPTransportOptions(session: URLSessionCustomization(delegate: delegate)))
+        let (data, response) = try await transport.send(URLRequest(url: server.baseURL.appendingPathComponent("api")))
+        #expect(delegate.challenges.current == 1)
+        #expect(response.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self).contains(Data("session:level".utf8).base64EncodedString()))
     }
 
     @Test("a 401 challenge without a credential (no host delegate, or one that declines) comes back as the 401 answer, not as a timeout")

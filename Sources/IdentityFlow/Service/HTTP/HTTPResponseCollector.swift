@@ -214,19 +214,26 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
             completionHandler(disposition, credential)
         }
         #endif
-        guard let delegate = options.session?.delegate as? URLSessionTaskDelegate else {
+        // The host's task-level answer, else its session-level one, else default handling.
+        guard let delegate = options.session?.delegate else {
             completionHandler(.performDefaultHandling, nil)
             return
         }
         #if canImport(Darwin)
-        // An optional requirement on Apple platforms: default handling when the host has none.
-        guard let answer = delegate.urlSession(_:task:didReceive:completionHandler:) else {
+        // Optional requirements on Apple platforms.
+        if let answer = (delegate as? URLSessionTaskDelegate)?.urlSession(_:task:didReceive:completionHandler:) {
+            answer(session, task, challenge, completionHandler)
+        } else if let answer = delegate.urlSession(_:didReceive:completionHandler:) {
+            answer(session, challenge, completionHandler)
+        } else {
             completionHandler(.performDefaultHandling, nil)
-            return
         }
-        answer(session, task, challenge, completionHandler)
         #else
-        delegate.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)
+        if let taskDelegate = delegate as? URLSessionTaskDelegate {
+            taskDelegate.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)
+        } else {
+            delegate.urlSession(session, didReceive: challenge, completionHandler: completionHandler)
+        }
         #endif
     }
 
