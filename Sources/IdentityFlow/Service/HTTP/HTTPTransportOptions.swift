@@ -162,7 +162,8 @@ public struct HTTPTransportOptions: Sendable, Hashable {
 /// Everything else (proxy, TLS versions, cellular and constrained network access, additional
 /// headers, `protocolClasses`) is the host's.
 ///
-/// The delegate receives the authentication challenges IdentityFlow does not settle itself
+/// The delegate receives (at its task-level challenge method, else its session-level one) the
+/// authentication challenges IdentityFlow does not settle itself
 /// (client certificates, HTTP authentication; on Apple platforms the server trust too, once the
 /// pins of a pinned host matched) and the task metrics. The answer's data, the response and the
 /// redirect decisions stay IdentityFlow's: they carry tokens. On Linux, FoundationNetworking
