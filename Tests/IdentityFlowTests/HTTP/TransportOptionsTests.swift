@@ -10,10 +10,9 @@ import FoundationNetworking
 /// delegate, and the options' checks and file keys.
 @Suite("The host's transport options")
 struct TransportOptionsTests {
-    /// Records the challenges and metrics it is given; answers challenges with `credential`.
+    /// Records the challenges it is given; answers them with `credential`.
     final class HostDelegate: NSObject, URLSessionTaskDelegate, Sendable {
         let challenges = Locked<[String]>([])
-        let metrics = Locked(0)
         let credential: URLCredential?
 
         init(credential: URLCredential?) { self.credential = credential }
@@ -28,10 +27,6 @@ struct TransportOptionsTests {
             } else {
                 completionHandler(.performDefaultHandling, nil)
             }
-        }
-
-        func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
-            self.metrics.withLock { $0 += 1 }
         }
     }
 

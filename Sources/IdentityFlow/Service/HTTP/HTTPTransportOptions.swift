@@ -165,7 +165,8 @@ public struct HTTPTransportOptions: Sendable, Hashable {
 /// The delegate receives (at its task-level challenge method, else its session-level one) the
 /// authentication challenges IdentityFlow does not settle itself
 /// (client certificates, HTTP authentication; on Apple platforms the server trust too, once the
-/// pins of a pinned host matched) and the task metrics. The answer's data, the response and the
+/// pins of a pinned host matched) and the task metrics (which FoundationNetworking never
+/// collects). The answer's data, the response and the
 /// redirect decisions stay IdentityFlow's: they carry tokens. On Linux, FoundationNetworking
 /// offers no server trust challenge and ignores `connectionProxyDictionary` (libcurl reads the
 /// `https_proxy` and `no_proxy` environment variables instead).
