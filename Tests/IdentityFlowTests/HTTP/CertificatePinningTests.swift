@@ -16,6 +16,19 @@ struct CertificatePinningTests {
         return options
     }
 
+    /// The requests the server printed before a marker request sent now with the right pin. The
+    /// server prints each request before answering it, so once the marker's line is read every
+    /// earlier request's line is too: no request can hide in the pipe.
+    static func requestsBefore(marker server: TLSTestServer) async throws -> [String] {
+        let marker = "api/marker-\(UUID().uuidString)"
+        let transport = URLSessionTransport(requestTimeout: 10, options: options(pins: [TLSTestServer.pin]))
+        _ = try await transport.send(URLRequest(url: server.baseURL.appendingPathComponent(marker)))
+        _ = await server.output(containing: marker)
+        let requests = server.requests
+        #expect(requests.last?.contains(marker) == true)
+        return requests.filter { !$0.contains("/api/marker-") }
+    }
+
     static func service(_ server: TLSTestServer, options: HTTPTransportOptions) throws -> HTTPIdentityService {
         var configuration = HTTPServiceConfiguration(
             issuer: server.baseURL.appendingPathComponent("o"), clientID: "pinned-app", redirectURI: URL(string: "identityflow://callback")!,
@@ -31,8 +44,9 @@ struct CertificatePinningTests {
         let service = try Self.service(server, options: Self.options(pins: [TLSTestServer.otherPin, "sha256/" + TLSTestServer.pin]))
         let metadata = try await service.providerMetadata()
         #expect(metadata.issuer == server.baseURL.appendingPathComponent("o").absoluteString)
-        #expect(server.requests.count == 1)
-        #expect(server.requests.first?.contains("/o/.well-known/openid-configuration") == true)
+        let seen = try await Self.requestsBefore(marker: server)
+        #expect(seen.count == 1)
+        #expect(seen.first?.contains("/o/.well-known/openid-configuration") == true)
     }
 
     @Test("a wrong pin fails with certificatePinMismatch and the server never sees the request")
@@ -42,12 +56,35 @@ struct CertificatePinningTests {
         let service = try Self.service(server, options: Self.options(pins: [TLSTestServer.otherPin]))
         let error = await HTTPTestSupport.expectError(.certificatePinMismatch) { () throws(IdentityFlowError) in try await service.providerMetadata() }
         #expect(error?.message.contains("before any request") == true)
-        // The server answers in order: the marker request proves the refused one never arrived.
-        let transport = URLSessionTransport(requestTimeout: 10, options: Self.options(pins: [TLSTestServer.pin]))
-        let (_, response) = try await transport.send(URLRequest(url: server.baseURL.appendingPathComponent("api/marker")))
-        #expect(response.statusCode == 200)
-        #expect(server.requests.count == 1)
-        #expect(server.requests.first?.contains("/api/marker") == true)
+        #expect(try await Self.requestsBefore(marker: server).isEmpty)
+    }
+
+    @Test("the pinned path sends the host's headers, the form body and the client's Basic credentials as URLSession would")
+    func pinnedPathSendsRequestsWhole() async throws {
+        let server = try await TLSTestServer()
+        defer { server.stop() }
+        var options = Self.options(pins: [TLSTestServer.pin])
+        options.pinnedPublicKeys["localhost"] = [TLSTestServer.pin]
+        options.headers = ["X-OIDC": "v1"]
+        var configuration = HTTPServiceConfiguration(
+            discoveryURL: server.baseURL.appendingPathComponent("o/.well-known/openid-configuration"), clientID: "pinned-app",
+            redirectURI: URL(string: "identityflow://callback")!, requestTimeout: 10)
+        configuration.transportOptions = options
+        configuration.clientAuthentication = .clientSecretBasic(Redacted("basic-secret"))
+        let service = try HTTPIdentityService(configuration: configuration)
+        // The fixture answers the token endpoint 400 invalid_grant: the answer's body came back whole.
+        let error = await HTTPTestSupport.expectError(.externalIdentityProviderFailure) { () throws(IdentityFlowError) in
+            try await service.refresh(Redacted("refresh-7"))
+        }
+        #expect(error?.oauthError == "invalid_grant")
+        let seen = try await Self.requestsBefore(marker: server)
+        let token = try #require(seen.first { $0.contains("/o/token/") })
+        #expect(token.hasPrefix("REQUEST POST /o/token/"))
+        #expect(token.hasSuffix("grant_type=refresh_token&refresh_token=refresh-7"))
+        #expect(token.contains(#""authorization": "Basic \#(Data("pinned-app:basic-secret".utf8).base64EncodedString())""#))
+        #expect(token.contains(#""content-type": "application/x-www-form-urlencoded""#))
+        #expect(seen.count == 2)
+        #expect(seen.allSatisfy { $0.contains(#""x-oidc": "v1""#) })
     }
 
     @Test("a token endpoint call on a host pinned to another key is refused before its body (secret, refresh token) is sent")
@@ -67,7 +104,7 @@ struct CertificatePinningTests {
         let metadata = try await service.providerMetadata()
         #expect(metadata.tokenEndpoint.host == "localhost")
         await HTTPTestSupport.expectError(.certificatePinMismatch) { () throws(IdentityFlowError) in try await service.refresh(Redacted("refresh-1")) }
-        #expect(server.requests.count == 1)
+        #expect(try await Self.requestsBefore(marker: server).count == 1)
         #expect(!server.output.contains("s3cret-value"))
         #expect(!server.output.contains("refresh-1"))
     }
@@ -89,7 +126,7 @@ struct CertificatePinningTests {
         let (data, response) = try await right.send(request)
         #expect(response.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self).contains("true"))
-        #expect(server.requests.count == 1)
+        #expect(try await Self.requestsBefore(marker: server).count == 1)
     }
 
     @Test("UserClient.authenticatedRequest: a pinned API host with another key gets no request (nor the token); with its key it answers")
@@ -105,13 +142,14 @@ struct CertificatePinningTests {
         } catch {
             #expect(error.code == .certificatePinMismatch)
         }
-        #expect(server.requests.isEmpty)
+        #expect(try await Self.requestsBefore(marker: server).isEmpty)
         let right = try await AuthenticatedRequestTransportTests.Setup(
             transport: URLSessionTransport(requestTimeout: 10, options: Self.options(pins: [TLSTestServer.pin])))
         let (_, response) = try await right.client.authenticatedRequest(URLRequest(url: url))
         #expect(response.statusCode == 200)
-        #expect(server.requests.count == 1)
-        #expect(server.requests.first?.contains(#""authorization": "Bearer "#) == true)
+        let profile = try await Self.requestsBefore(marker: server).filter { $0.contains("/api/profile") }
+        #expect(profile.count == 1)
+        #expect(profile.first?.contains(#""authorization": "Bearer "#) == true)
     }
 
     @Test("the pinned path keeps the transport's limits: the body cap, the deadline, and task cancellation")
@@ -148,7 +186,7 @@ struct CertificatePinningTests {
         defer { server.stop() }
         let service = try Self.service(server, options: Self.options(pins: [TLSTestServer.pin], trusted: false))
         await HTTPTestSupport.expectError(.serverNotReachable) { () throws(IdentityFlowError) in try await service.providerMetadata() }
-        #expect(server.requests.isEmpty)
+        #expect(try await Self.requestsBefore(marker: server).isEmpty)
     }
 
     @Test("no pin configured: today's path (URLSession), which refuses the self-signed certificate as before")
@@ -161,7 +199,7 @@ struct CertificatePinningTests {
         // URLSession on Linux trusts the system's authorities only: the test certificate is not
         // one, so the unpinned path fails where the pinned one (trusting it) succeeded.
         await HTTPTestSupport.expectError(.serverNotReachable) { () throws(IdentityFlowError) in try await service.providerMetadata() }
-        #expect(server.requests.isEmpty)
+        #expect(try await Self.requestsBefore(marker: server).isEmpty)
     }
 
     @Test("a system without libcurl refuses a pinned host with certificatePinningUnavailable, sending nothing")
@@ -172,7 +210,7 @@ struct CertificatePinningTests {
         options.simulatesMissingPinningSupport = true
         let service = try Self.service(server, options: options)
         await HTTPTestSupport.expectError(.certificatePinningUnavailable) { () throws(IdentityFlowError) in try await service.providerMetadata() }
-        #expect(server.requests.isEmpty)
+        #expect(try await Self.requestsBefore(marker: server).isEmpty)
     }
 
     @Test("a redirect from an unpinned loopback server to the pinned host goes through the pinned path")
@@ -189,11 +227,11 @@ struct CertificatePinningTests {
         } catch {
             #expect(error.code == .certificatePinMismatch)
         }
-        #expect(server.requests.isEmpty)
+        #expect(try await Self.requestsBefore(marker: server).isEmpty)
         let matching = HTTPTransport(timeout: 10, maxBodySize: 1 << 20, options: Self.options(pins: [TLSTestServer.pin]))
         let response = try await matching.send(URLRequest(url: front.baseURL.appendingPathComponent("start")))
         #expect(response.status == 200)
-        #expect(server.requests.count == 1)
+        #expect(try await Self.requestsBefore(marker: server).count == 1)
     }
 }
 #endif
