@@ -105,15 +105,14 @@ extension HTTPIdentityService {
     public func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
         let metadata = try await providerMetadata()
         let response = try await transport.send(
-            formRequest(
+            clientRequest(
                 metadata.tokenEndpoint,
                 [
                     ("grant_type", "authorization_code"),
                     ("code", code.value),
                     ("redirect_uri", request.redirectURI.absoluteString),
-                    ("client_id", configuration.clientID),
                     ("code_verifier", request.codeVerifier.value),
-                ]))
+                ], metadata: metadata))
         guard response.status == 200 else { throw Self.oauthError(response, context: "the code exchange") }
         let scopes = request.scopes.isEmpty ? configuration.scopes : request.scopes
         let tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: scopes)
@@ -141,13 +140,12 @@ extension HTTPIdentityService {
     public func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
         let metadata = try await providerMetadata()
         let response = try await transport.send(
-            formRequest(
+            clientRequest(
                 metadata.tokenEndpoint,
                 [
                     ("grant_type", "refresh_token"),
                     ("refresh_token", refreshToken.value),
-                    ("client_id", configuration.clientID),
-                ]))
+                ], metadata: metadata))
         guard response.status == 200 else { throw Self.oauthError(response, context: "the token refresh") }
         var tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: configuration.scopes)
         if tokens.refreshToken == nil { tokens.refreshToken = refreshToken }
@@ -165,7 +163,10 @@ extension HTTPIdentityService {
     /// Revokes the refresh token, then the access token (RFC 7009, with `token_type_hint`).
     /// - Parameter tokens: The tokens.
     /// - Throws: ``ErrorCode/configurationInvalid`` when the server names no revocation endpoint,
-    ///   or refuses this public client because it lets only clients with a secret revoke;
+    ///   or refuses this public client because it lets only clients with a secret revoke, or
+    ///   refuses the client's secret (`invalid_client`);
+    ///   ``ErrorCode/clientAuthenticationMethodNotSupported`` when it lists its methods without
+    ///   the configured one;
     ///   otherwise as the table in the type's discussion.
     public func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
         try await revoke(refreshToken: tokens.refreshToken, accessToken: tokens.accessToken)
@@ -182,22 +183,20 @@ extension HTTPIdentityService {
         if let accessToken { pending.append((accessToken, "access_token")) }
         for (token, hint) in pending {
             let response = try await transport.send(
-                formRequest(
-                    endpoint,
-                    [
-                        ("token", token.value), ("token_type_hint", hint), ("client_id", configuration.clientID),
-                    ]))
-            guard response.status == 200 else { throw Self.revocationError(response, metadata: metadata) }
+                clientRequest(endpoint, [("token", token.value), ("token_type_hint", hint)], metadata: metadata, revocation: true))
+            guard response.status == 200 else {
+                throw Self.revocationError(response, metadata: metadata, publicClient: configuration.clientAuthentication == .none)
+            }
         }
     }
 
     /// A revocation's error; `invalid_client` from an endpoint that names its client
     /// authentication methods without `none` is a provider that lets only confidential clients
     /// revoke, and says so.
-    private static func revocationError(_ response: HTTPResponse, metadata: OpenIDProviderMetadata) -> IdentityFlowError {
+    private static func revocationError(_ response: HTTPResponse, metadata: OpenIDProviderMetadata, publicClient: Bool) -> IdentityFlowError {
         var error = oauthError(response, context: "the revocation")
         let methods = metadata.revocationEndpointAuthMethods
-        if error.oauthError == "invalid_client", !methods.isEmpty, !methods.contains("none") {
+        if publicClient, error.oauthError == "invalid_client", !methods.isEmpty, !methods.contains("none") {
             error = IdentityFlowError(
                 .configurationInvalid,
                 "The provider lets only clients with a secret revoke tokens (revocation_endpoint_auth_methods_supported: \(methods.joined(separator: ", "))) and refused this public client (invalid_client): its tokens stay valid until they expire."

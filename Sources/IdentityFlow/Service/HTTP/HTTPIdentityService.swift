@@ -50,6 +50,9 @@ import Statechart
 /// | ID token under a template issuer (`…/{tenantid}/…`): no `tid`, a `tid` that is no GUID, an `iss` that is not the template at its `tid` | 11001 ``ErrorCode/invalidServerResponse`` |
 /// | ID token: bad signature, `alg` other than RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384 or ES512 (`none`, HS256 ...), a `kid` naming a key that cannot verify the token's `alg`, unknown `kid` after one refetch, wrong `iss` / `aud` / `azp` / `nonce`, expired, `nbf` or `iat` in the future | 11001 ``ErrorCode/invalidServerResponse`` |
 /// | a bare 404 or 405 (no `error` member) at an extension endpoint: a server without the extension API, a proxy, a wrong `extensionBaseURL` | 11020 ``ErrorCode/featureNotSupported`` |
+/// | a pinned host (``HTTPTransportOptions/pinnedPublicKeys``) whose certificate holds none of its keys: closed before any request byte | 11050 ``ErrorCode/certificatePinMismatch`` |
+/// | a pinned host on a Linux system without a usable libcurl: nothing sent | 11051 ``ErrorCode/certificatePinningUnavailable`` |
+/// | discovery lists the token (or revocation) endpoint's client authentication methods without the configured ``HTTPServiceConfiguration/clientAuthentication``: nothing sent | 11052 ``ErrorCode/clientAuthenticationMethodNotSupported`` |
 ///
 /// `profileExists` answers `false` for `404 unknown_profile` and 410; `deregister` and
 /// `revokeBiometricKey` treat those (and `404 authenticator_not_registered`) as done. A bare 404
@@ -74,7 +77,8 @@ import Statechart
     public init(configuration: HTTPServiceConfiguration, now: @escaping @Sendable () -> Date = { Date() }) throws(IdentityFlowError) {
         if let problem = configuration.problem { throw problem }
         self.configuration = configuration
-        self.transport = HTTPTransport(timeout: configuration.requestTimeout, maxBodySize: configuration.maxResponseBodySize)
+        self.transport = HTTPTransport(
+            timeout: configuration.requestTimeout, maxBodySize: configuration.maxResponseBodySize, options: configuration.transportOptions)
         self.now = now
     }
 
@@ -160,6 +164,30 @@ import Statechart
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let bearer { request.setValue("Bearer \(bearer.value)", forHTTPHeaderField: "Authorization") }
         request.httpBody = Data(fields.map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&").utf8)
+        return request
+    }
+
+    /// A form-encoded `POST` to the token endpoint (`metadata.tokenEndpoint`) or, with
+    /// `revocation`, to the revocation endpoint, authenticated as
+    /// ``HTTPServiceConfiguration/clientAuthentication`` says.
+    /// - Throws: ``ErrorCode/clientAuthenticationMethodNotSupported`` when the provider lists the
+    ///   endpoint's methods without the configured secret-bearing one (a public client is never
+    ///   refused here: providers often leave `none` out of the list yet serve public clients).
+    func clientRequest(
+        _ url: URL, _ fields: [(String, String)], metadata: OpenIDProviderMetadata, revocation: Bool = false
+    ) throws(IdentityFlowError) -> URLRequest {
+        let authentication = configuration.clientAuthentication
+        let supported = revocation ? metadata.revocationEndpointAuthMethods : metadata.tokenEndpointAuthMethods
+        if authentication != .none, !supported.isEmpty, !supported.contains(authentication.methodName) {
+            let member = revocation ? "revocation_endpoint_auth_methods_supported" : "token_endpoint_auth_methods_supported"
+            throw IdentityFlowError(
+                .clientAuthenticationMethodNotSupported,
+                "The provider's \(member) (\(supported.joined(separator: ", "))) does not list the configured \(authentication.methodName); nothing was sent."
+            )
+        }
+        let (fields, authorization) = authentication.authenticate(fields, clientID: configuration.clientID)
+        var request = formRequest(url, fields)
+        if let authorization { request.setValue(authorization.value, forHTTPHeaderField: "Authorization") }
         return request
     }
 

@@ -30,7 +30,11 @@ import Foundation
 ///   "extra_authorization_parameters": {"ui_locales": "nl"},
 ///   "clock_skew_seconds": 60,
 ///   "request_timeout_seconds": 30,
-///   "max_response_body_bytes": 1048576
+///   "max_response_body_bytes": 1048576,
+///   "client_secret": "…",
+///   "token_endpoint_auth_method": "client_secret_basic",
+///   "headers": {"X-OIDC": "v1"},
+///   "pinned_public_keys": {"id.example.com": ["<base64 SHA-256 of the SPKI>", "<backup pin>"]}
 /// }
 /// ```
 ///
@@ -41,7 +45,8 @@ import Foundation
 /// ``appAuthorizationSchemes``, which only code can set.
 /// The Grab ID SDK's own keys are read too: `ServiceDiscoveryUrl` (`discovery_url`), `ClientId`,
 /// `RedirectUrl`, `Scope`, `Hint` (`login_hint`), `IdTokenHint`, `Prompt`, `AcrValues` and
-/// `Request`; a file naming a key both ways is refused. A whole `Info.plist` works as it is: the
+/// `Request`; so are 7Pass's `consumerKey`, `consumerSecret` and `callbackUri`; a file naming a
+/// key both ways is refused. A whole `Info.plist` works as it is: the
 /// keys are then read from its `GrabIdPartnerSDK` dictionary (or `GrabPartnerIdSDK`, the spelling
 /// of Grab's README example). `AcrValues` (and `acr_values`) may be Grab's dictionary
 /// (`{"SERVICE": "PASSENGER", "consent_ctx": "countryCode=SG"}`), sent as
@@ -114,6 +119,14 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     public var requestTimeout: TimeInterval
     /// The largest response body read; a larger one fails with ``ErrorCode/invalidServerResponse``.
     public var maxResponseBodySize: Int
+    /// How the app authenticates at the token and revocation endpoints: ``ClientAuthentication/none``
+    /// (a public client, the default) or a client secret, Basic or in the body. The file keys are
+    /// `client_secret` and `token_endpoint_auth_method`.
+    public var clientAuthentication: ClientAuthentication = .none
+    /// The host's session configuration and delegate, headers added to every request, and pinned
+    /// public keys. The file keys are `headers` (name → value) and `pinned_public_keys`
+    /// (host → list of pins); the session customization is set in code.
+    public var transportOptions = HTTPTransportOptions()
 
     /// Creates a configuration.
     /// - Parameters:
@@ -192,7 +205,7 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         }
         values["environments"] = nil
         values["environment"] = nil
-        for (alias, key) in Self.grabKeys where values[alias] != nil {
+        for (alias, key) in Self.grabKeys + Self.sevenPassKeys where values[alias] != nil {
             guard values[key] == nil else {
                 throw IdentityFlowError(.configurationInvalid, "The \(name) names both '\(alias)' and '\(key)'.")
             }
@@ -206,6 +219,13 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     static let grabKeys: [(alias: String, key: String)] = [
         ("ServiceDiscoveryUrl", "discovery_url"), ("ClientId", "client_id"), ("RedirectUrl", "redirect_uri"), ("Scope", "scopes"),
         ("Hint", "login_hint"), ("IdTokenHint", "id_token_hint"), ("Prompt", "prompt"), ("AcrValues", "acr_values"), ("Request", "request"),
+    ]
+
+    /// 7Pass's `SevenPassConfiguration` keys and the keys they stand for: `consumerKey`
+    /// (`client_id`), `consumerSecret` (`client_secret`, sent as `client_secret_basic` unless
+    /// `token_endpoint_auth_method` says otherwise) and `callbackUri` (`redirect_uri`).
+    static let sevenPassKeys: [(alias: String, key: String)] = [
+        ("consumerKey", "client_id"), ("consumerSecret", "client_secret"), ("callbackUri", "redirect_uri"),
     ]
 
     private init(values: [String: Any], name: String) throws(IdentityFlowError) {
@@ -258,6 +278,7 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
             }
             extraAuthorizationParameters = parameters
         }
+        try readTransportAndClientKeys(values, name: name)
         if let skew = try number("clock_skew_seconds") { clockSkew = skew }
         if let timeout = try number("request_timeout_seconds") { requestTimeout = timeout }
         if let size = try number("max_response_body_bytes") {
@@ -267,6 +288,35 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
             }
             maxResponseBodySize = bytes
         }
+    }
+
+    /// Reads `client_secret`, `token_endpoint_auth_method`, `headers` and `pinned_public_keys`.
+    private mutating func readTransportAndClientKeys(_ values: [String: Any], name: String) throws(IdentityFlowError) {
+        let secret = values["client_secret"], method = values["token_endpoint_auth_method"]
+        if secret != nil || method != nil {
+            guard secret == nil || secret is String, method == nil || method is String,
+                let authentication = ClientAuthentication.named(method as? String, secret: secret as? String)
+            else {
+                throw IdentityFlowError(
+                    .configurationInvalid,
+                    "'token_endpoint_auth_method' in the \(name) must be none, client_secret_basic or client_secret_post, with a non-empty string 'client_secret' for the last two and none for 'none'."
+                )
+            }
+            clientAuthentication = authentication
+        }
+        if let headers = values["headers"] {
+            guard let map = headers as? [String: String] else {
+                throw IdentityFlowError(.configurationInvalid, "'headers' in the \(name) must map header names to strings.")
+            }
+            transportOptions.headers = map
+        }
+        if let pinned = values["pinned_public_keys"] {
+            guard let map = pinned as? [String: [String]] else {
+                throw IdentityFlowError(.configurationInvalid, "'pinned_public_keys' in the \(name) must map host names to lists of pins.")
+            }
+            transportOptions.pinnedPublicKeys = map.mapValues(Set.init)
+        }
+        if let problem = transportOptions.problem { throw problem }
     }
 
     // MARK: - Checks
@@ -305,7 +355,19 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
             return IdentityFlowError(.configurationInvalid, "clockSkew must be from 0 to \(Int(Self.maximumClockSkew)) seconds (got \(clockSkew)).")
         }
         if maxResponseBodySize < 1024 { return IdentityFlowError(.configurationInvalid, "maxResponseBodySize must be at least 1024 bytes.") }
+        if let problem = transportOptions.problem { return problem }
+        if let problem = clientAuthenticationProblem { return problem }
         return nil
+    }
+
+    /// A client secret that is empty, or that would go over plain `http` (loopback aside: the
+    /// issuer's and discovery URL's checks already refuse other plain `http`).
+    private var clientAuthenticationProblem: IdentityFlowError? {
+        switch clientAuthentication {
+        case .none: return nil
+        case .clientSecretBasic(let secret), .clientSecretPost(let secret):
+            return secret.value.isEmpty ? IdentityFlowError(.configurationInvalid, "The client secret is empty.") : nil
+        }
     }
 
     /// The largest clock skew a configuration may allow, in seconds (5 minutes).

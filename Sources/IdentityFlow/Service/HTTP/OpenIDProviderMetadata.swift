@@ -18,6 +18,9 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
     /// How the revocation endpoint authenticates clients (RFC 8414
     /// `revocation_endpoint_auth_methods_supported`); empty when the server does not say.
     package var revocationEndpointAuthMethods: [String] = []
+    /// How the token endpoint authenticates clients (`token_endpoint_auth_methods_supported`);
+    /// empty when the server does not say.
+    package var tokenEndpointAuthMethods: [String] = []
     /// The PKCE methods the server names; empty when it names none.
     package let codeChallengeMethodsSupported: [String]
     /// Whether the server promises an `iss` parameter in every authorization response (RFC 9207
@@ -74,6 +77,7 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
         copy.clientPublicInfoEndpoint = first.clientPublicInfoEndpoint ?? second.clientPublicInfoEndpoint
         copy.revocationEndpointAuthMethods =
             first.revocationEndpointAuthMethods.isEmpty ? second.revocationEndpointAuthMethods : first.revocationEndpointAuthMethods
+        copy.tokenEndpointAuthMethods = first.tokenEndpointAuthMethods.isEmpty ? second.tokenEndpointAuthMethods : first.tokenEndpointAuthMethods
         return copy
     }
 
@@ -109,5 +113,6 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
             sendsAuthorizationResponseIssuer: document["authorization_response_iss_parameter_supported"] == .bool(true))
         clientPublicInfoEndpoint = document["client_public_info_endpoint"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         revocationEndpointAuthMethods = document["revocation_endpoint_auth_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        tokenEndpointAuthMethods = document["token_endpoint_auth_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }
