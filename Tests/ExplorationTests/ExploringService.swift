@@ -86,6 +86,10 @@ final class ExploringService: IdentityService {
         try await call(.exchangeCode) { () throws(IdentityFlowError) in try await reference.exchangeCode(code, request: request) }
     }
 
+    nonisolated(nonsending) func exchangeSession(_ session: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
+        try await call(.exchangeCode) { () throws(IdentityFlowError) in try await reference.exchangeSession(session, request: request) }
+    }
+
     nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError)
         -> CustomRegistrationAnswer
     {

@@ -138,6 +138,42 @@ struct SecretsTests {
         #expect(String(describing: info).contains("user-1"), "the subject still identifies the token")
     }
 
+    @Test("The client secret never reaches a description, dump, error or log; the host's header values neither")
+    func clientSecretIsRedacted() async throws {
+        let secret = "client-secret-known"
+        for authentication in [ClientAuthentication.clientSecretBasic(Redacted(secret)), .clientSecretPost(Redacted(secret))] {
+            var configuration = HTTPServiceConfiguration(issuer: URL(string: "https://id.example")!, clientID: "app", redirectURI: URL(string: "app://cb")!)
+            configuration.clientAuthentication = authentication
+            configuration.transportOptions.headers = ["X-Api-Key": "header-value-known"]
+            for value in [configuration as Any, authentication] {
+                var dumped = ""
+                dump(value, to: &dumped)
+                for view in [String(describing: value), String(reflecting: value), dumped] {
+                    #expect(!view.contains(secret), "the secret leaked in: \(view)")
+                    #expect(!view.contains("header-value-known"), "a header value leaked in: \(view)")
+                }
+            }
+            #expect(String(describing: configuration).contains(authentication.methodName))
+        }
+        // The refused answer of a provider that does not take the method, and the log of a flow's
+        // errors, carry no secret either.
+        let logged = Locked<[String]>([])
+        let requests = try await ClientAuthenticationTests.withProvider(
+            tokenMethods: ["client_secret_post"], authentication: .clientSecretBasic(Redacted(secret))
+        ) { service in
+            do throws(IdentityFlowError) {
+                _ = try await service.refresh(Redacted("refresh-1"))
+            } catch {
+                var dumped = ""
+                dump(error, to: &dumped)
+                logged.withLock { $0 += [String(describing: error), String(reflecting: error), error.message, dumped] }
+            }
+        }
+        #expect(requests.isEmpty)
+        #expect(logged.current.count == 4)
+        for view in logged.current { #expect(!view.contains(secret), "the secret leaked in: \(view)") }
+    }
+
     /// Description, debug description and dump of each value that holds a registration session.
     static func registrationSessionViews(session: String, data: String) -> [String] {
         let answer = CustomRegistrationAnswer(

@@ -54,12 +54,14 @@ public final class UserClient: Sendable {
     ///     reference server.
     ///   - storage: Where profiles and tokens are kept.
     ///   - transport: Sends ``authenticatedRequest(_:)``s; by default a ``URLSessionTransport``
-    ///     with the request timeout of an OpenID Connect `server` (otherwise 30 s).
+    ///     with the request timeout, session customization and pinned public keys of an OpenID
+    ///     Connect `server` (not its headers), otherwise one with a 30 s timeout.
     public init(configuration: ClientConfiguration, server: IdentityServer, storage: any SecureStorage, transport: (any ResourceTransport)? = nil) {
         self.configuration = configuration
         self.service = server.service
         self.profileStore = ProfileStore(storage: storage, logger: configuration.logger)
-        self.transport = transport ?? URLSessionTransport(requestTimeout: (server.service as? HTTPIdentityService)?.configuration.requestTimeout ?? 30)
+        self.transport =
+            transport ?? (server.service as? HTTPIdentityService).map { URLSessionTransport(servingAPIsOf: $0.configuration) } ?? URLSessionTransport()
     }
 
     /// Creates a client over a server adapter of the integrator's own (or one of the package's).

@@ -91,6 +91,15 @@ extension ErrorCode {
             .sealedDataInvalid, .authentication, "sealedDataInvalid",
             "The profile's sealed data is corrupt, truncated or from another device; the profile is kept, deregister it to register again."),
         entry(.partialRegistrationExpired, .registration, "partialRegistrationExpired", "The partial registration expired; start again."),
+        entry(
+            .certificatePinMismatch, .generic, "certificatePinMismatch",
+            "The server's certificate holds no public key pinned for its host; the connection was closed before any request was sent."),
+        entry(
+            .certificatePinningUnavailable, .generic, "certificatePinningUnavailable",
+            "Public keys are pinned for this host, but this platform cannot check them; nothing was sent."),
+        entry(
+            .clientAuthenticationMethodNotSupported, .generic, "clientAuthenticationMethodNotSupported",
+            "The provider does not accept the configured client authentication method at this endpoint; nothing was sent."),
     ].sorted { $0.code.rawValue < $1.code.rawValue }
 
     /// This code's catalogue entry.

@@ -168,4 +168,18 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     /// 11041: a device-mode profile's sealed data is corrupt, truncated or from another device: the
     /// profile is kept (``LaunchReport/damagedProfiles``) and cannot log in until it is deregistered.
     public static let sealedDataInvalid = ErrorCode(rawValue: 11041)
+
+    // MARK: - The host's transport and confidential clients
+
+    /// 11050: the server's certificate holds no public key pinned for its host (SPKI SHA-256,
+    /// ``HTTPTransportOptions/pinnedPublicKeys``): the connection was closed after the TLS
+    /// handshake, before any request byte was sent.
+    public static let certificatePinMismatch = ErrorCode(rawValue: 11050)
+    /// 11051: public keys are pinned for the request's host, but this platform's transport cannot
+    /// check them (no libcurl with public key pinning on this Linux system): nothing was sent.
+    public static let certificatePinningUnavailable = ErrorCode(rawValue: 11051)
+    /// 11052: the provider's discovery document lists the client authentication methods of its
+    /// token (or revocation) endpoint without the configured one
+    /// (``HTTPServiceConfiguration/clientAuthentication``): nothing was sent.
+    public static let clientAuthenticationMethodNotSupported = ErrorCode(rawValue: 11052)
 }

@@ -29,6 +29,15 @@ import Foundation
     ///   - request: PKCE, state, nonce, redirect URI and scopes.
     nonisolated(nonsending) func appAuthorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL?
 
+    /// The identity app of an app-to-app login for this request: its URL, how to tell it is
+    /// installed, and where to install it; `nil` when the provider offers none. The default is
+    /// ``appAuthorizationURL(for:request:)`` alone.
+    /// - Parameters:
+    ///   - provider: A browser identity provider.
+    ///   - request: PKCE, state, nonce, redirect URI and scopes.
+    nonisolated(nonsending) func identityAppLink(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError)
+        -> IdentityAppLink?
+
     /// Exchanges an authorization code for tokens (validating the ID token against the request's nonce).
     /// - Parameters:
     ///   - code: The code from the redirect.
@@ -157,6 +166,18 @@ import Foundation
         request: AuthorizationRequest
     ) async throws(IdentityFlowError) -> PartialRegistrationOutcome
 
+    /// Exchanges the session a provider opened for an existing user at the browser step
+    /// (Zephr's `status=success&session_id=…` callback) for tokens, bound to the browser step by
+    /// its PKCE verifier.
+    /// - Parameters:
+    ///   - session: The callback's `session_id`.
+    ///   - request: The browser step's request.
+    /// - Returns: The user's tokens.
+    /// - Throws: ``ErrorCode/externalIdentityProviderFailure`` when the server does not know the
+    ///   session for this verifier (unknown, expired, used); ``ErrorCode/featureNotSupported``
+    ///   from a service without it.
+    nonisolated(nonsending) func exchangeSession(_ session: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet
+
     /// Signs a user in with a login and password (the OAuth password grant, RFC 6749 §4.3).
     /// - Parameters:
     ///   - login: The login.
@@ -255,6 +276,17 @@ import Foundation
         -> URL?
     { nil }
 
+    /// ``appAuthorizationURL(for:request:)`` as a link without installation check or App Store URL.
+    /// - Parameters:
+    ///   - provider: A browser identity provider.
+    ///   - request: The authorization request.
+    /// - Returns: The link, or `nil` when there is no app URL.
+    public nonisolated(nonsending) func identityAppLink(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError)
+        -> IdentityAppLink?
+    {
+        try await appAuthorizationURL(for: provider, request: request).map { IdentityAppLink(appURL: $0) }
+    }
+
     /// Accepts any `iss`: a service that cannot name its issuer has nothing to compare with.
     /// - Parameter issuer: The redirect's `iss` value, ignored.
     public nonisolated(nonsending) func checkAuthorizationResponseIssuer(_ issuer: String?) async throws(IdentityFlowError) {}
@@ -280,6 +312,14 @@ import Foundation
         request: AuthorizationRequest
     ) async throws(IdentityFlowError) -> PartialRegistrationOutcome {
         throw Self.unsupported("partial registration")
+    }
+
+    /// A service without provider sessions refuses them.
+    /// - Throws: ``ErrorCode/featureNotSupported``.
+    public nonisolated(nonsending) func exchangeSession(_ session: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError)
+        -> TokenSet
+    {
+        throw Self.unsupported("provider session login")
     }
 
     /// A service without mobile authentication refuses to enrol.

@@ -36,4 +36,5 @@ extension ReferenceIdentityService {
             state.partialGrants = state.partialGrants.mapValues { ($0.grant, $0.identifier, .distantPast) }
         }
     }
+
 }

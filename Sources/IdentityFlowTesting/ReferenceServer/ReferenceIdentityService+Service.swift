@@ -71,6 +71,23 @@ extension ReferenceIdentityService {
         }
     }
 
+    /// Exchanges a Zephr-style session (``Consent/session``) for tokens, once: the PKCE verifier
+    /// and redirect URI must match the browser step's. Counted as an `exchangeCode` call.
+    @_spi(Integrator) public nonisolated(nonsending) func exchangeSession(_ session: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError)
+        -> TokenSet
+    {
+        try await enter(.exchangeCode)
+        return try state.withLock { state throws(IdentityFlowError) in
+            guard session.value.hasPrefix("zs-"), let grant = state.grants.removeValue(forKey: session.value) else {
+                throw Self.invalidGrant("The session is unknown or was used before.")
+            }
+            guard PKCE.challenge(for: request.codeVerifier.value) == grant.codeChallenge, grant.redirectURI == request.redirectURI else {
+                throw Self.invalidGrant("The session was not opened for this request.")
+            }
+            return issueTokens(for: grant.user, scopes: grant.scopes, in: &state)
+        }
+    }
+
     /// Runs the provider's script for the init step and opens a session on success.
     @_spi(Integrator) public nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>)
         async throws(IdentityFlowError)

@@ -146,6 +146,10 @@ public final class ReferenceIdentityService: Sendable {
         /// Complete it with attributes including `email`; `@blocked.example` addresses are
         /// refused, and so is the address of a user the server knows (`<user>@example.com`).
         case partial(identifier: String)
+        /// Logs an existing user in the way Zephr does: the redirect carries `action=login`,
+        /// `status=success`, a `tracking_id` and a `session_id` (no code), which
+        /// `exchangeSession(_:request:)` exchanges for tokens with the request's PKCE verifier.
+        case session
     }
 
     /// Plays the browser (or the identity app, at an app URL): logs a user in at an authorization
@@ -154,7 +158,8 @@ public final class ReferenceIdentityService: Sendable {
     ///   - url: The challenge's URL.
     ///   - username: Who logs in.
     ///   - consent: Allow or deny.
-    /// - Returns: The redirect URL, with `code` (or `error`) and `state`.
+    /// - Returns: The redirect URL, with `code` (or `error`) and `state`; Zephr's callbacks
+    ///   (``Consent/partial(identifier:)``, ``Consent/session``) without `state`.
     /// - Throws: ``ErrorCode/requestInvalid`` for a URL this server did not produce or an unknown user.
     public func logIn(at url: URL, as username: String = "alice", consent: Consent = .allow) throws(IdentityFlowError) -> URL {
         let items = URLQuery.items(of: url) ?? []
@@ -177,7 +182,16 @@ public final class ReferenceIdentityService: Sendable {
                 state.partialGrants[key] = (ServerState.Grant(user: "", codeChallenge: challenge, redirectURI: redirect, scopes: scopes), identifier, expiresAt)
                 return key
             }
-            answer += [("status", "partial"), ("state_key", key), ("identifier", identifier)]
+            answer += [("action", "register"), ("status", "partial"), ("state_key", key), ("identifier", identifier)]
+        case .session:
+            let scopes = query("scope")?.split(separator: " ").map(String.init) ?? []
+            let session = try state.withLock { state throws(IdentityFlowError) in
+                guard state.users.contains(username) else { throw IdentityFlowError(.requestInvalid, "No user \(username) on the reference server.") }
+                let session = "zs-" + state.nextSerial()
+                state.grants[session] = ServerState.Grant(user: username, codeChallenge: challenge, redirectURI: redirect, scopes: scopes)
+                return session
+            }
+            answer += [("action", "login"), ("status", "success"), ("tracking_id", "t-" + session), ("session_id", session)]
         case .allow:
             let scopes = query("scope")?.split(separator: " ").map(String.init) ?? []
             let code = try state.withLock { state throws(IdentityFlowError) in
@@ -191,8 +205,13 @@ public final class ReferenceIdentityService: Sendable {
             }
             answer.append(("code", code))
         }
-        if let sentState = query("state") { answer.append(("state", sentState)) }
-        answer.append(("iss", Self.issuer))
+        // Zephr's callbacks (partial, session) carry neither state nor iss, as Zephr documents them.
+        switch consent {
+        case .partial, .session: break
+        case .allow, .deny:
+            if let sentState = query("state") { answer.append(("state", sentState)) }
+            answer.append(("iss", Self.issuer))
+        }
         guard let redirected = URLQuery.url(redirect, appending: answer) else {
             throw IdentityFlowError(.requestInvalid, "The redirect URI is not a URL.")
         }
