@@ -25,7 +25,7 @@ extension UserClient {
     /// in device mode with a provider that has no list to offer (no extension API), its own
     /// browser sign-in.
     nonisolated(nonsending) func registrationProviders() async throws(IdentityFlowError) -> [IdentityProvider] {
-        do { return try await identityProviders() } catch where keepsAuthenticatorsOnDevice && error.code == .featureNotSupported {
+        do { return try await identityProviders() } catch  where keepsAuthenticatorsOnDevice && error.code == .featureNotSupported {
             return [IdentityProvider(identifier: "openid-connect", name: "Sign in", kind: .browser)]
         }
     }
