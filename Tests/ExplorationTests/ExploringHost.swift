@@ -149,6 +149,16 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
                 default: ["email": "ada-\(UUID().uuidString.prefix(8))@example.com"]
                 }
             act(choice, expected: answers, challenge: challenge, answer: { partial.sender.respond(with: attributes, to: partial) })
+        case .providerLogout(let logout):
+            let answers = ["confirm", "forgedState", "providerError"]
+            let choice = control.choose("providerLogoutChallenge", among: answers + common)
+            let redirect: URL =
+                switch choice {
+                case "forgedState": URL(string: "identityflow-test://callback?state=forged")!
+                case "providerError": (try? reference.logOut(at: logout.url, error: "server_error")) ?? logout.url
+                default: (try? reference.logOut(at: logout.url)) ?? logout.url
+                }
+            act(choice, expected: answers, challenge: challenge, answer: { logout.sender.respond(with: redirect, to: logout) })
         case .mobileAuthConfirmation(let confirmation):
             let choice = control.choose("mobileAuthConfirmation", among: ["accept", "deny"] + common)
             act(

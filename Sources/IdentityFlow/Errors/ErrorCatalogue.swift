@@ -85,6 +85,18 @@ extension ErrorCode {
             .accessTokenNotAllowed, .generic, "accessTokenNotAllowed",
             "The server refused the access token for this call (an implicit token, or a sign-in already bound to another profile); nothing changed."),
         entry(.partialRegistrationExpired, .registration, "partialRegistrationExpired", "The partial registration expired; start again."),
+        entry(
+            .stepUpNotSatisfied, .registration, "stepUpNotSatisfied",
+            "The ID token does not show the requested authentication (acr or max_age); its tokens were revoked."),
+        entry(
+            .authorizationParameterReserved, .registration, "authorizationParameterReserved",
+            "An authorization parameter names one the client sets itself; nothing was sent."),
+        entry(
+            .providerLogoutNotSupported, .logout, "providerLogoutNotSupported",
+            "The provider offers no end_session_endpoint; logged out on this device only."),
+        entry(
+            .providerLogoutUnconfirmed, .logout, "providerLogoutUnconfirmed",
+            "The provider did not confirm the logout; logged out on this device, its browser session may remain."),
     ].sorted { $0.code.rawValue < $1.code.rawValue }
 
     /// This code's catalogue entry.

@@ -83,6 +83,12 @@ extension RegistrationCheckpoint {
         var authorizationURL: URL
         var createdAt: Double
         var expiresAt: Double
+        /// What the ID token is checked against (``AuthorizationParameters``); absent in
+        /// checkpoints written before step-up, which asked for none.
+        var acrValues: [String]?
+        var requiresRequestedACR: Bool?
+        var maxAge: Int?
+        var authTimeLeeway: Double?
     }
 
     /// The JSON written to storage.
@@ -93,7 +99,9 @@ extension RegistrationCheckpoint {
             redirectURI: authorization.redirectURI, scopes: authorization.scopes,
             state: authorization.state.value, nonce: authorization.nonce.value,
             codeVerifier: authorization.codeVerifier.value, authorizationURL: authorizationURL,
-            createdAt: createdAt.timeIntervalSince1970, expiresAt: expiresAt.timeIntervalSince1970)
+            createdAt: createdAt.timeIntervalSince1970, expiresAt: expiresAt.timeIntervalSince1970,
+            acrValues: authorization.parameters.acrValues, requiresRequestedACR: authorization.parameters.requiresRequestedACR,
+            maxAge: authorization.parameters.maxAge, authTimeLeeway: authorization.parameters.authTimeLeeway)
         do { return try JSONEncoder().encode(stored) } catch {
             throw IdentityFlowError(.dataStorageNotAvailable, "The registration checkpoint could not be encoded.", underlying: error)
         }
@@ -105,12 +113,16 @@ extension RegistrationCheckpoint {
             stored.version == Self.version, stored.kind == "registration.browser",
             stored.createdAt.isFinite, stored.expiresAt.isFinite
         else { return nil }
+        var authorization = AuthorizationRequest(
+            redirectURI: stored.redirectURI, scopes: stored.scopes, state: stored.state,
+            nonce: stored.nonce, codeVerifier: stored.codeVerifier)
+        authorization.parameters = AuthorizationParameters(
+            acrValues: stored.acrValues ?? [], requiresRequestedACR: stored.requiresRequestedACR ?? true, maxAge: stored.maxAge)
+        authorization.parameters.authTimeLeeway = stored.authTimeLeeway ?? authorization.parameters.authTimeLeeway
         self.init(
             kind: stored.kind, profile: UserProfile(profileId: stored.profileId),
             provider: IdentityProvider(identifier: stored.providerIdentifier, name: stored.providerName, kind: .browser),
-            authorization: AuthorizationRequest(
-                redirectURI: stored.redirectURI, scopes: stored.scopes, state: stored.state,
-                nonce: stored.nonce, codeVerifier: stored.codeVerifier),
+            authorization: authorization,
             authorizationURL: stored.authorizationURL,
             createdAt: Date(timeIntervalSince1970: stored.createdAt), expiresAt: Date(timeIntervalSince1970: stored.expiresAt))
     }

@@ -70,11 +70,19 @@ final class RegistrationFlow: FlowPerformer {
         case .exchangeCode(let code, let issuer):
             // The code is single-use: from here on the checkpoint could not serve again.
             client.deleteCheckpoint(of: profile, flow: engine.id)
-            let context = self.context, service = self.service
+            let context = self.context, service = self.service, client = self.client, id = engine.id
             return engine.call { () throws(IdentityFlowError) in
                 guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
                 try await service.checkAuthorizationResponseIssuer(issuer)
-                return .codeExchanged(try await service.exchangeCode(code, request: request))
+                let tokens = try await service.exchangeCode(code, request: request)
+                do throws(IdentityFlowError) {
+                    try request.parameters.check(tokens.idToken.flatMap(IdentityClaims.of), now: client.configuration.now())
+                } catch {
+                    // Step-up not shown: the tokens are never used, so none is left live.
+                    await client.revokeUnused(tokens, flow: id)
+                    throw error
+                }
+                return .codeExchanged(tokens)
             }
         case .emitCustomRegistrationChallenge(let step, let info, let error):
             emitCustomChallenge(step, info: info, error: error)

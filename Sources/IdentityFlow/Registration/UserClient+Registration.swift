@@ -44,7 +44,7 @@ extension UserClient {
                     delegate.userClient(self, didReceivePartialRegistrationChallenge: challenge)
                 case .credentials(let challenge):
                     delegate.userClient(self, didReceiveCredentialsChallenge: challenge)
-                case .pin, .biometric, .mobileAuthConfirmation:
+                case .pin, .biometric, .mobileAuthConfirmation, .providerLogout:
                     challenge.cancel()  // a registration never asks for these
                 }
             },
@@ -242,25 +242,48 @@ extension UserClient {
         try await registerStatelessUser(with: identityProvider, scopes: scopes, responder: ClosureResponder(answer))
     }
 
+    /// Registers a user with this sign-in's own authorization parameters (step-up, `prompt`,
+    /// `login_hint`, ...), answering challenges through a responder: the internal path the
+    /// registration request value exposes. See ``AuthorizationParameters`` for the checks.
+    /// - Parameters:
+    ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
+    ///   - scopes: The scopes to ask for; `nil` uses ``ClientConfiguration/defaultScopes``.
+    ///   - parameters: The sign-in's authorization parameters.
+    ///   - stateless: Whether to register statelessly.
+    ///   - responder: Receives each challenge and answers through its sender.
+    /// - Returns: The new profile (now authenticated), the provider and its answer.
+    /// - Throws: ``ErrorCode/authorizationParameterReserved`` before anything is sent;
+    ///   ``ErrorCode/stepUpNotSatisfied`` when the ID token does not show what was asked.
+    package func registerUser(
+        with identityProvider: IdentityProvider?, scopes: [String]? = nil, parameters: AuthorizationParameters, stateless: Bool = false,
+        responder: some ChallengeResponder
+    ) async throws(IdentityFlowError) -> RegistrationResult {
+        try await runAsync(responder: responder) { (host: FlowHost<RegistrationMachine.Context, RegistrationResult>) in
+            launchRegistration(provider: identityProvider, scopes: scopes, stateless: stateless, parameters: parameters, host: host)
+        }
+    }
+
     @discardableResult
     private func launchRegistration(
         provider: IdentityProvider?, scopes: [String]?, stateless: Bool = false, externalToken: ExternalToken? = nil,
+        parameters: AuthorizationParameters = AuthorizationParameters(),
         host: FlowHost<RegistrationMachine.Context, RegistrationResult>
     ) -> FlowSlot? {
         launch(host: host) { id throws(IdentityFlowError) in
+            try parameters.validate()
             // A new registration supersedes one that waited for its redirect in an earlier process
             // (a stateless one touches no storage).
             if !stateless { self.discardCheckpoint(self.loadCheckpoint()) }
             let context = try await self.registrationContext(
                 provider: provider, scopes: scopes ?? self.configuration.defaultScopes, stateless: stateless,
-                externalToken: externalToken)
+                externalToken: externalToken, parameters: parameters)
             return RegistrationFlow(client: self, id: id, context: context, host: host)
         }
     }
 
     private func registrationContext(
         provider: IdentityProvider?, scopes: [String], stateless: Bool,
-        externalToken: ExternalToken?
+        externalToken: ExternalToken?, parameters: AuthorizationParameters
     ) async throws(IdentityFlowError) -> RegistrationMachine.Context {
         guard !scopes.isEmpty else {
             throw IdentityFlowError(.requestInvalid, "Ask for at least one scope, or pass nil for ClientConfiguration.defaultScopes.")
@@ -282,11 +305,12 @@ extension UserClient {
             throw IdentityFlowError(.invalidIdentityProvider, "A token-exchange provider needs the other provider's token: call registerUser(exchanging:).")
         }
         // Credentials and token-exchange providers may continue in the browser (interaction_required).
-        let authorization: AuthorizationRequest? =
+        var authorization: AuthorizationRequest? =
             switch resolved.kind {
             case .browser, .credentials, .tokenExchange: try AuthorizationRequest(redirectURI: configuration.redirectURI, scopes: scopes)
             case .custom: nil
             }
+        authorization?.parameters = parameters
         let profileId: String
         do { profileId = try SecureRandom.token(byteCount: 9) } catch {
             throw IdentityFlowError(.unknown, "The secure random generator failed.", underlying: error)

@@ -69,7 +69,7 @@ extension UserClient {
     }
 
     /// Fresh tokens instead of `stale`: the ones another caller already got, or one shared refresh.
-    private func refreshedTokens(replacing stale: TokenSet) async throws(IdentityFlowError) -> TokenSet {
+    func refreshedTokens(replacing stale: TokenSet) async throws(IdentityFlowError) -> TokenSet {
         try await refresher.run { [self] () async -> Result<TokenSet, IdentityFlowError> in
             do throws(IdentityFlowError) { return .success(try await refreshOnce(replacing: stale)) } catch { return .failure(error) }
         }.get()

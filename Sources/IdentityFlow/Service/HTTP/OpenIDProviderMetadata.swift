@@ -26,6 +26,8 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
     /// Where an installed identity app takes authorization requests (`app_authorization_endpoint`,
     /// IdentityFlow's own member; usually a custom URL scheme).
     package var appAuthorizationEndpoint: URL?
+    /// The OpenID Connect RP-Initiated Logout 1.0 `end_session_endpoint`, if offered.
+    package var endSessionEndpoint: URL?
 
     /// Creates metadata.
     /// - Parameters:
@@ -71,6 +73,7 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
     private func withMembersOutsideInit(from first: OpenIDProviderMetadata, or second: OpenIDProviderMetadata) -> OpenIDProviderMetadata {
         var copy = self
         copy.appAuthorizationEndpoint = first.appAuthorizationEndpoint ?? second.appAuthorizationEndpoint
+        copy.endSessionEndpoint = first.endSessionEndpoint ?? second.endSessionEndpoint
         copy.revocationEndpointAuthMethods =
             first.revocationEndpointAuthMethods.isEmpty ? second.revocationEndpointAuthMethods : first.revocationEndpointAuthMethods
         return copy
@@ -107,6 +110,7 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
             codeChallengeMethodsSupported: document["code_challenge_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? [],
             sendsAuthorizationResponseIssuer: document["authorization_response_iss_parameter_supported"] == .bool(true))
         appAuthorizationEndpoint = document["app_authorization_endpoint"]?.stringValue.flatMap(URL.init(string:)).flatMap { $0.scheme == nil ? nil : $0 }
+        endSessionEndpoint = try url("end_session_endpoint", required: false)
         revocationEndpointAuthMethods = document["revocation_endpoint_auth_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }
