@@ -16,6 +16,7 @@ struct FlowCase: Sendable, CustomStringConvertible {
         case changePin = "change PIN"
         case biometricRegistration = "biometric registration"
         case logout = "logout"
+        case providerLogout = "provider logout (RP-Initiated Logout)"
         case deregistration = "deregistration"
         case statelessRegistration = "stateless registration (browser)"
         case statelessCustomRegistration = "stateless registration (custom one-step)"
@@ -94,6 +95,7 @@ struct FlowCase: Sendable, CustomStringConvertible {
         FlowCase(kind: .biometricRegistration, setup: .unknownToServer),
         FlowCase(kind: .biometricRegistration, setup: .lastAttempt),
         FlowCase(kind: .logout),
+        FlowCase(kind: .providerLogout),
         FlowCase(kind: .deregistration),
         FlowCase(kind: .statelessRegistration),
         FlowCase(kind: .statelessCustomRegistration),

@@ -74,6 +74,7 @@ struct PathRun {
             case .changePin: client.changePin(delegate: host)
             case .biometricRegistration: client.registerBiometricAuthenticator(for: subject, delegate: host)
             case .logout: client.logout { error in host.finish(error.map { .failure($0) } ?? .success) }
+            case .providerLogout: client.providerLogout(delegate: host)
             case .deregistration: client.deregister(subject) { error in host.finish(error.map { .failure($0) } ?? .success) }
             case .statelessRegistration: client.registerStatelessUser(with: ReferenceIdentityService.browserProvider, delegate: host)
             case .statelessCustomRegistration: client.registerStatelessUser(with: world.oneStep, delegate: host)
@@ -99,6 +100,7 @@ struct PathRun {
             case .changePin: _ = try await client.changePin(responder: host)
             case .biometricRegistration: try await client.registerBiometricAuthenticator(for: subject, responder: host)
             case .logout: try await client.logout()
+            case .providerLogout: try await client.providerLogout(responder: host)
             case .deregistration: try await client.deregister(subject)
             case .statelessRegistration: _ = try await client.registerStatelessUser(with: ReferenceIdentityService.browserProvider, responder: host)
             case .statelessCustomRegistration: _ = try await client.registerStatelessUser(with: world.oneStep, responder: host)
@@ -187,6 +189,14 @@ struct PathRun {
             control.violation(
                 "\(world.reference.activeAccessTokenCount) access and \(world.reference.activeRefreshTokenCount) refresh tokens live on the server for \(profiles) profile(s)"
             )
+        }
+        if flow.kind == .providerLogout {
+            // Whatever the browser, the provider or the network did, the session is over on the device.
+            if world.client.authenticatedUserProfile != nil { control.violation("a provider logout left the user logged in") }
+            if outcome.error == nil, world.reference.providerLogouts.isEmpty { control.violation("a provider logout succeeded unconfirmed") }
+            if let code = outcome.error?.code, ![.providerLogoutUnconfirmed, .providerLogoutNotSupported].contains(code) {
+                control.violation("a provider logout failed with \(code)")
+            }
         }
         if flow.kind == .resumedRegistration {
             if outcome.error?.code == .registrationCheckpointExpired, world.client.userProfiles != before.profiles {
