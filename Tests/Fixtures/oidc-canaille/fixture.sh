@@ -47,17 +47,20 @@ make_key() {  # uses "${canaille[@]}", set by prepare_fixture
     fi
 }
 
-# Creates the public client $1 unless it exists (redirect URI identityflow://callback, the code and
+# Creates the public client $1 unless it exists (redirect URI and post-logout redirect URI
+# (RP-Initiated Logout) identityflow://callback, the code and
 # refresh grants, scopes openid profile email, the rest of the arguments added), and makes it an
 # audience of its own tokens, as Canaille's web console does when it creates a client.
 ensure_client() {  # uses "${canaille[@]}", set by prepare_fixture
     local client_id="$1" id
     shift
     if [[ "$("${canaille[@]}" get client --client-id "$client_id" 2>/dev/null)" != "[]" ]]; then
+        # Registered before provider logout was tested: register its post-logout redirect URI too.
+        "${canaille[@]}" set client --quiet "$client_id" --post-logout-redirect-uris identityflow://callback 2>/dev/null
         return 0
     fi
     "${canaille[@]}" create client --quiet --client-id "$client_id" --client-name "IdentityFlow tests" \
-        --redirect-uris identityflow://callback --token-endpoint-auth-method none \
+        --redirect-uris identityflow://callback --post-logout-redirect-uris identityflow://callback --token-endpoint-auth-method none \
         --grant-types authorization_code --grant-types refresh_token --response-types code \
         --scope openid --scope profile --scope email "$@" 2>/dev/null
     id="$("${canaille[@]}" get client --client-id "$client_id" 2>/dev/null \
