@@ -171,7 +171,9 @@ final class RegistrationFlow: FlowPerformer {
             }
         case .reportSuccess(let info):
             client.deleteCheckpoint(of: profile, flow: engine.id)
-            return engine.finish(.success(RegistrationResult(profile: profile, identityProvider: provider, info: info)), to: host)
+            return engine.finish(
+                .success(RegistrationResult(profile: profile, identityProvider: provider, info: info, identityClaims: client.identityClaims(of: profile))),
+                to: host)
         case .reportFailure(let error):
             client.deleteCheckpoint(of: profile, flow: engine.id)
             return engine.finish(.failure(error), to: host)

@@ -11,18 +11,18 @@ struct IdentityTests {
         let server: ReferenceIdentityService
         let service: HookedService
         let client: UserClient
-        let profile: UserProfile
+        let result: RegistrationResult
+        var profile: UserProfile { result.profile }
 
         init() async throws {
             server = ReferenceIdentityService(accessTokenLifetime: 60, now: date.now)
             service = HookedService(server)
             client = UserClient(configuration: .testing(now: date.now), service: service, storage: InMemoryStorage())
             try await client.start()
-            profile = try await client.registerUser(
+            result = try await client.registerUser(
                 responder: ScriptedResponder([
                     .browserRegistration(.respondWith { [server] in try server.logIn(at: $0.url, as: "alice") }), .createPin(.respond("24680")),
-                ])
-            ).profile
+                ]))
         }
 
         var refreshCalls: Int { server.calls.filter { $0 == .refresh }.count }
@@ -32,6 +32,7 @@ struct IdentityTests {
     func claimsOfTheRegisteredUser() async throws {
         let setup = try await Setup()
         let claims = try #require(setup.client.identityClaims)
+        #expect(setup.result.identityClaims == claims, "the registration's result carries them too")
         #expect(claims.subject == "alice")
         #expect(claims.issuer == ReferenceIdentityService.issuer)
         #expect(claims.audiences == [ReferenceIdentityService.clientID])
