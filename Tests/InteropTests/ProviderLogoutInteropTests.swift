@@ -26,7 +26,8 @@ extension InteropSuite {
                     sign.sender.cancel(sign)
                 }
             }
-            #expect(client.identityClaims?.subject.isEmpty == false)
+            let claims = try #require(client.identityClaims)
+            #expect(try await client.userInfo().subject == claims.subject, "userinfo answers for the ID token's subject")
             let published = try await service.providerMetadata().endSessionEndpoint != nil
             guard published else {
                 let error = await InteropEnvironment.expectError(.providerLogoutNotSupported) { () throws(IdentityFlowError) in

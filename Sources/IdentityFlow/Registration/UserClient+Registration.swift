@@ -329,7 +329,7 @@ extension UserClient {
 /// registration waiting in this process, or keeps it for the checkpointed one, which the host then
 /// continues with ``resumeRegistration(delegate:)`` (or the async variants).
 extension UserClient {
-    /// Hands a redirect that opened the app to the registration it belongs to.
+    /// Hands a redirect that opened the app to the registration (or provider logout) it belongs to.
     ///
     /// Call it from `application(_:open:options:)` or SwiftUI's `onOpenURL`:
     ///
@@ -340,7 +340,9 @@ extension UserClient {
     /// ```
     ///
     /// - A registration of this process that waits for this redirect gets it as its browser
-    ///   challenge's answer, exactly as `sender.respond(with:to:)` would give it.
+    ///   challenge's answer, exactly as `sender.respond(with:to:)` would give it; so does a
+    ///   provider logout waiting for the redirect back from the provider's logout page
+    ///   (``ProviderLogoutChallenge``), matched by the `state` it sent.
     /// - Otherwise a checkpointed registration whose `state` the URL carries keeps it, and
     ///   ``resumeRegistration(delegate:)`` continues with it.
     /// - A URL within ``ClientConfiguration/intermediateRedirects`` (a BankID return, say) changes
