@@ -47,6 +47,28 @@ struct ProviderLogoutFlowTests {
         #expect(harness.client.userProfiles.contains(profile), "the profile stays registered")
     }
 
+    @Test("neither the ID token sent as id_token_hint nor the state reaches a transition record, a log line or an error")
+    func secretsStayOut() async throws {
+        let (harness, _) = try await Self.registered()
+        let server = harness.server
+        let secrets = Locked<[String]>([])
+        let error = await Self.code {
+            () throws(IdentityFlowError) in
+            try await harness.client.providerLogout { challenge in
+                guard case .providerLogout(let logout) = challenge else { return }
+                let items = URLComponents(url: logout.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+                secrets.withLock { $0 = items.filter { ["id_token_hint", "state"].contains($0.name) }.compactMap(\.value) }
+                let redirect = try! server.logOut(at: logout.url, error: "server_error")
+                logout.sender.respond(with: redirect, to: logout)
+            }
+        }
+        let texts = harness.transitions.all.map(\.description) + harness.logs.messages + [error.map { "\($0)" } ?? ""]
+        #expect(secrets.current.count == 2)
+        for secret in secrets.current {
+            #expect(!texts.contains { $0.contains(secret) })
+        }
+    }
+
     @Test("the redirect handed to handleRedirect answers the challenge")
     func confirmedThroughHandleRedirect() async throws {
         let (harness, profile) = try await Self.registered()
