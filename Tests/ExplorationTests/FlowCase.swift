@@ -8,6 +8,7 @@ import Testing
 struct FlowCase: Sendable, CustomStringConvertible {
     enum Kind: String, Sendable {
         case browserRegistration = "registration (browser)"
+        case stepUpRegistration = "registration (browser, step-up: acr_values and max_age asked)"
         case resumedRegistration = "registration (browser, resumed in a new process)"
         case oneStepRegistration = "registration (custom one-step)"
         case twoStepRegistration = "registration (custom two-step)"
@@ -54,6 +55,8 @@ struct FlowCase: Sendable, CustomStringConvertible {
         case refusedToken = ", token refused"
         /// A BankID return (a configured intermediate redirect) comes back before the redirect.
         case intermediateRedirect = ", BankID return first"
+        /// The provider signs the user in with another `acr` than the one asked for.
+        case stepUpRefused = ", another acr claimed"
     }
 
     let kind: Kind
@@ -63,7 +66,8 @@ struct FlowCase: Sendable, CustomStringConvertible {
 
     var isRegistration: Bool {
         [
-            .browserRegistration, .resumedRegistration, .oneStepRegistration, .twoStepRegistration, .statelessRegistration, .statelessCustomRegistration,
+            .browserRegistration, .stepUpRegistration, .resumedRegistration, .oneStepRegistration, .twoStepRegistration, .statelessRegistration,
+            .statelessCustomRegistration,
             .partialRegistration, .statelessPartialRegistration, .credentialsRegistration, .statelessCredentialsRegistration,
             .tokenExchangeRegistration, .statelessTokenExchangeRegistration,
         ].contains(kind)
@@ -77,6 +81,8 @@ struct FlowCase: Sendable, CustomStringConvertible {
     static let all: [FlowCase] = [
         FlowCase(kind: .browserRegistration),
         FlowCase(kind: .browserRegistration, setup: .intermediateRedirect),
+        FlowCase(kind: .stepUpRegistration),
+        FlowCase(kind: .stepUpRegistration, setup: .stepUpRefused),
         FlowCase(kind: .resumedRegistration),
         FlowCase(kind: .oneStepRegistration),
         FlowCase(kind: .twoStepRegistration),
@@ -145,6 +151,7 @@ struct PathWorld {
         credentials = reference.addCredentialsProvider(id: "seven-pass")
         reference.setPassword(Secrets.password, for: "alice")
         if flow.setup != .refusedToken { reference.addExternalToken(Secrets.externalToken, provider: "google", for: "bob") }
+        if flow.setup == .stepUpRefused { reference.setAuthentication(acr: "urn:identityflow:pwd") }
         if flow.setup == .interactionRequired {
             reference.requireInteraction(for: "alice")
             reference.requireInteraction(for: "bob")
@@ -176,7 +183,7 @@ struct PathWorld {
         }
         if flow.isMobileAuth { try await sendMobileAuthRequest(flow, to: profile) }
         switch flow.setup {
-        case .plain, .clientClockAhead, .validSessionReused, .interactionRequired, .refusedToken, .intermediateRedirect: break
+        case .plain, .clientClockAhead, .validSessionReused, .interactionRequired, .refusedToken, .intermediateRedirect, .stepUpRefused: break
         case .otherUserLoggedIn: _ = try await registerProfile()
         case .unknownToServer: reference.removeProfile(profile)
         case .lastAttempt: reference.setMaxPinFailures(1)

@@ -70,17 +70,16 @@ final class RegistrationFlow: FlowPerformer {
         case .exchangeCode(let code, let issuer):
             // The code is single-use: from here on the checkpoint could not serve again.
             client.deleteCheckpoint(of: profile, flow: engine.id)
-            let context = self.context, service = self.service, client = self.client, id = engine.id
+            let context = self.context, service = self.service, now = client.configuration.now
             return engine.call { () throws(IdentityFlowError) in
                 guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
                 try await service.checkAuthorizationResponseIssuer(issuer)
                 let tokens = try await service.exchangeCode(code, request: request)
                 do throws(IdentityFlowError) {
-                    try request.parameters.check(tokens.idToken.flatMap(IdentityClaims.of), now: client.configuration.now())
+                    try request.parameters.check(tokens.idToken.flatMap(IdentityClaims.of), now: now())
                 } catch {
-                    // Step-up not shown: the tokens are never used, so none is left live.
-                    await client.revokeUnused(tokens, flow: id)
-                    throw error
+                    // Step-up not shown: the machine discards the tokens before the flow fails.
+                    return .stepUpRefused(tokens, error)
                 }
                 return .codeExchanged(tokens)
             }

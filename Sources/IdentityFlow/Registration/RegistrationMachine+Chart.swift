@@ -41,6 +41,7 @@ extension RegistrationMachine {
         // A stateless registration keeps nothing: no checkpoint, no PIN.
         .init(from: "preparingAuthorization", on: "authorizationURLBuilt", guard: "stateless", to: "awaitingBrowserRedirect"),
         .init(from: "exchangingCode", on: "codeExchanged", guard: "stateless", to: "storingProfile"),
+        .init(from: "exchangingCode", on: "stepUpRefused", to: "discardingRegistration"),
     ]
 
     private static let customTransitions: [ChartTransition] = [
@@ -116,6 +117,7 @@ extension RegistrationMachine {
         .init(from: "cancelling", on: "partialRegistrationAnswered", guard: "tokensIssued", to: "discardingRegistration"),
         .init(from: "cancelling", on: "partialRegistrationAnswered", guard: "noTokens", to: "failed"),
         .init(from: "cancelling", on: "codeExchanged", guard: "tokensIssued", to: "discardingRegistration"),
+        .init(from: "cancelling", on: "stepUpRefused", guard: "tokensIssued", to: "discardingRegistration"),
         .init(from: "cancelling", on: "customAnswerReceived", guard: "tokensIssued", to: "discardingRegistration"),
         .init(from: "cancelling", on: "customAnswerReceived", guard: "noTokens", to: "failed"),
         .init(from: "cancelling", on: "serviceFailed", to: "failed"),
