@@ -24,7 +24,7 @@ import Foundation
 /// parameters.loginHint = "alice@example.com"
 /// parameters.extra["kc_idp_hint"] = "google"
 /// ```
-public struct AuthorizationParameters: Sendable, Hashable, CustomStringConvertible {
+public struct AuthorizationParameters: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// `acr_values`: the authentication context classes asked for, most preferred first.
     public var acrValues: [String]
     /// Whether the ID token's `acr` must be one of ``acrValues`` (when any are sent). `true` by default.
@@ -137,4 +137,7 @@ public struct AuthorizationParameters: Sendable, Hashable, CustomStringConvertib
         let names = queryItems.map(\.0)
         return "AuthorizationParameters(\(names.isEmpty ? "none" : names.joined(separator: ", ")))"
     }
+
+    /// Shows the description only, so `dump` reveals no value either.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 }
