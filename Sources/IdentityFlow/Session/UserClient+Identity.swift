@@ -57,7 +57,8 @@ extension UserClient {
     /// Asks the provider's userinfo endpoint who the logged-in user is (OpenID Connect Core §5.3).
     ///
     /// The answer's `sub` must be the session's ID token's `sub`, compared as bytes (§5.3.2): the
-    /// identity service checks it, and so does this call, whatever service answers.
+    /// identity service checks it, and so does this call, whatever service answers. An access
+    /// token the provider refuses is refreshed once (shared with other callers) and the call retried once.
     ///
     /// ```swift
     /// let info = try await client.userInfo()
@@ -75,8 +76,15 @@ extension UserClient {
             _ = try sessionTokens()
             throw IdentityFlowError(.requestInvalid, "The session has no ID token, so a userinfo answer could not be checked against it.")
         }
-        let accessToken = try await freshAccessToken()
-        let info = try await service.userInfo(accessToken: accessToken, subject: claims.subject)
+        var info: UserInfo
+        do {
+            info = try await service.userInfo(accessToken: try await freshAccessToken(), subject: claims.subject)
+        } catch  where error.code == .userNotAuthenticated {
+            // The provider refused a token the device thought valid (revoked, or its clock differs):
+            // one shared refresh, one retry, as authenticatedRequest(_:) does.
+            let refreshed = try await refreshedTokens(replacing: try sessionTokens())
+            info = try await service.userInfo(accessToken: refreshed.accessToken, subject: claims.subject)
+        }
         guard info.subject.hasSameBytes(as: claims.subject) else {
             throw IdentityFlowError(
                 .invalidServerResponse,

@@ -94,6 +94,15 @@ struct IdentityTests {
         #expect(info.name == "Alice")
     }
 
+    @Test("a refused access token is refreshed once and userinfo asked again")
+    func userInfoRefreshesARefusedToken() async throws {
+        let setup = try await Setup()
+        setup.server.revokeAllAccessTokens()
+        let info = try await setup.client.userInfo()
+        #expect(info.subject == "alice")
+        #expect(setup.refreshCalls == 1)
+    }
+
     @Test("a userinfo answer about another subject is refused, whatever the service checked")
     func userInfoOfAnotherSubject() async throws {
         let setup = try await Setup()
