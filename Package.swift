@@ -17,7 +17,10 @@ let package = Package(
         // reader (FoundationXML), drift checks and the README block. The tool and the tests use it.
         .target(name: "StatechartExport", dependencies: ["Statechart"]),
         .target(name: "CIdentityFlowCrypto"),
-        .target(name: "IdentityFlow", dependencies: ["Statechart", "CIdentityFlowCrypto"]),
+        // Certificate pinning on Linux: libcurl's public key pinning, in the libcurl that
+        // FoundationNetworking loads (found with dlopen: nothing more is linked).
+        .target(name: "CIdentityFlowPinnedTLS", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(name: "IdentityFlow", dependencies: ["Statechart", "CIdentityFlowCrypto", "CIdentityFlowPinnedTLS"]),
         .target(name: "IdentityFlowTesting", dependencies: ["IdentityFlow", "Statechart"]),
         // IdentityFlow's chart files (StateCharts/, the README block), for the tool and the tests.
         .target(name: "IdentityFlowCharts", dependencies: ["IdentityFlow", "StatechartExport"]),

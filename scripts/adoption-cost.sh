@@ -1,5 +1,5 @@
 #!/bin/sh
-# What adopting IdentityFlow costs a host, measured and printed (README "Performance", "Cost of
+# What adopting IdentityFlow costs a host, measured and printed (docs/performance.md, "Cost of
 # adoption"):
 #
 #   1. build: a clean release build of the library targets (IdentityFlow and what it depends on:
@@ -15,7 +15,7 @@
 # ADOPTION_KEEP=1 keeps the scratch directory (its path is printed) for a closer look.
 #
 # Usage: scripts/adoption-cost.sh [--build-only | --size-only]
-# Prints figures only; budgets and how close they are live in the README.
+# Prints figures only; budgets and how close they are live in docs/performance.md.
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -66,9 +66,9 @@ import Foundation
 import IdentityFlow
 
 let configuration = ClientConfiguration(redirectURI: URL(string: "myapp://callback")!)
-let service = try HTTPIdentityService(configuration: HTTPServiceConfiguration(
+let server = try IdentityServer.openIDConnect(HTTPServiceConfiguration(
     issuer: URL(string: "https://idp.example")!, clientID: "app", redirectURI: URL(string: "myapp://callback")!))
-let client = UserClient(configuration: configuration, service: service, storage: InMemoryStorage())
+let client = UserClient(configuration: configuration, server: server, storage: InMemoryStorage())
 print(client, configuration.pinKeyIterations)
 '
 plain=$(stat -c %s "$work/plain.stripped")

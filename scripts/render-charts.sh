@@ -1,6 +1,8 @@
 #!/bin/sh
 # Renders StateCharts/<Name>.svg for every machine: `identityflow charts --format dot` writes the
-# Graphviz sources into a temporary directory, `dot -Tsvg` draws them. Commit the SVGs.
+# Graphviz sources into a temporary directory, `dot -Tsvg` draws them. Each SVG is copied into the
+# DocC catalog's Resources too, where the flows' articles show it (ChartFilesTests checks that the
+# copies are the committed SVGs). Commit both.
 # Extra arguments go to `swift run` (for example --scratch-path .build-x).
 set -eu
 
@@ -17,9 +19,11 @@ trap 'rm -rf "$work"' EXIT
 swift build "$@" --product identityflow >&2
 swift run "$@" --skip-build identityflow charts --format dot --output "$work/dot" >/dev/null
 
-mkdir -p StateCharts
+catalog=Sources/IdentityFlow/IdentityFlow.docc/Resources
+mkdir -p StateCharts "$catalog"
 for source in "$work"/dot/*.dot; do
     name=$(basename "$source" .dot)
     dot -Tsvg "$source" -o "StateCharts/$name.svg"
-    echo "rendered StateCharts/$name.svg"
+    cp "StateCharts/$name.svg" "$catalog/$name.svg"
+    echo "rendered StateCharts/$name.svg (and $catalog/$name.svg)"
 done

@@ -1,4 +1,4 @@
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 /// A clock that moves only when a test says so, for challenge timeouts and server latency

@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 extension ClientConfiguration {
@@ -51,4 +51,30 @@ public final class LogCapture: Sendable {
 
     /// Every message so far.
     public var messages: [String] { all.map(\.message) }
+}
+
+extension UserClient {
+    /// Creates a client over the in-memory reference server, for a host's unit tests.
+    ///
+    /// ```swift
+    /// let server = ReferenceIdentityService()
+    /// let client = UserClient(configuration: .testing(), service: server, storage: InMemoryStorage())
+    /// ```
+    /// - Parameters:
+    ///   - configuration: How the client behaves; ``ClientConfiguration/testing(pinPolicy:challengeTimeout:clock:now:logger:)`` suits tests.
+    ///   - service: The reference server.
+    ///   - storage: Where profiles and tokens are kept.
+    ///   - transport: Sends ``UserClient/authenticatedRequest(_:)``s (a ``ReferenceResourceServer`` in tests).
+    public convenience init(
+        configuration: ClientConfiguration, service: ReferenceIdentityService, storage: any SecureStorage, transport: (any ResourceTransport)? = nil
+    ) {
+        self.init(configuration: configuration, server: IdentityServer(service), storage: storage, transport: transport)
+    }
+}
+
+extension IdentityServer {
+    /// The in-memory reference server, for a host's unit tests.
+    /// - Parameter server: The reference server.
+    /// - Returns: The server.
+    public static func reference(_ server: ReferenceIdentityService) -> IdentityServer { IdentityServer(server) }
 }

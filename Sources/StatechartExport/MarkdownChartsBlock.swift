@@ -1,7 +1,7 @@
 import Foundation
 import Statechart
 
-/// The block of a Markdown file (a README) that shows each chart's Mermaid diagram, between
+/// The block of a Markdown file (a README, a docs page) that shows each chart's Mermaid diagram, between
 /// `<!-- charts:begin -->` and `<!-- charts:end -->`.
 ///
 /// Everything between the markers is generated: one heading per chart, links to its files, and

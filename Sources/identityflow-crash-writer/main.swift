@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import IdentityFlowTesting
 
 // identityflow-crash-writer DIR
@@ -50,7 +50,7 @@ do {
         try storage.setData(item(version, key: key), forKey: key)
         report("item \(key) \(version)")
         if version % 3 == 0 {
-            let result = try await client.registerUser(with: custom) { challenge in
+            let result = try await client.registerUser(.provider(custom)) { challenge in
                 switch challenge {
                 case .customRegistration(let step): step.sender.respond(with: "data", to: step)
                 case .createPin(let create): create.sender.respond(with: "24680", to: create)
@@ -59,7 +59,7 @@ do {
             }
             report("profile \(result.profile.profileId)")
         } else if version % 3 == 1 {
-            _ = try? await client.registerUser(with: ReferenceIdentityService.browserProvider) { challenge in
+            _ = try? await client.registerUser(.provider(ReferenceIdentityService.browserProvider)) { challenge in
                 challenge.cancel()
             }
         }

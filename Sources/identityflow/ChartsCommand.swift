@@ -1,21 +1,21 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import IdentityFlowCharts
 import StatechartExport
 
-/// `identityflow charts`: writes StateCharts/ (and the README's diagrams) from the machines'
-/// charts, or with `--check` reports every difference between them and the committed files.
+/// `identityflow charts`: writes StateCharts/ (and the diagrams of docs/statecharts.md) from the
+/// machines' charts, or with `--check` reports every difference between them and the committed files.
 enum ChartsCommand {
     static let usage = """
         usage: identityflow charts [--check] [--format scxml|mermaid|dot|all] [--output DIR] [--readme FILE]
           (no option)      write StateCharts/<Name>.scxml and .mmd for every machine, and the
                            diagrams between <!-- charts:begin --> and <!-- charts:end --> in
-                           ./README.md when it has those markers
+                           ./docs/statecharts.md when it has those markers
           --check          write nothing; print each difference and exit 1 if the files differ
                            from what the code would write (and SVGs rendered from older charts)
           --format F       scxml, mermaid, dot or all, comma-separated (default scxml,mermaid)
-          --output DIR     the directory to write or check (default StateCharts); the README is
-                           then only touched with --readme
+          --output DIR     the directory to write or check (default StateCharts); the Markdown
+                           file is then only touched with --readme
           --readme FILE    the Markdown file whose charts block to write or check; it must have
                            the markers
         """
@@ -104,7 +104,7 @@ enum ChartsCommand {
         return 1
     }
 
-    // MARK: - README
+    // MARK: - The Markdown charts block
 
     private enum ReadmeTarget {
         case none
@@ -112,10 +112,10 @@ enum ChartsCommand {
         case failed(String)
     }
 
-    /// The README to update: the one `--readme` names (which must have the markers), else
-    /// `./README.md` when the output directory is the default and the file has the markers.
+    /// The Markdown file to update: the one `--readme` names (which must have the markers), else
+    /// ``FlowCharts/markdownPath`` when the output directory is the default and the file has the markers.
     private static func readmeTarget(options: ChartsOptions, outputPath: String) -> ReadmeTarget {
-        let path = options.readme ?? "README.md"
+        let path = options.readme ?? FlowCharts.markdownPath
         let explicit = options.readme != nil
         guard explicit || options.output == nil else { return .none }
         guard let text = try? String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8) else {

@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import IdentityFlowTesting
 
 /// `identityflow demo [--interactive]`: runs ``DemoScenario`` against an in-process reference

@@ -1,4 +1,4 @@
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import IdentityFlowTesting
 
 /// The answers of `identityflow demo --interactive`: asks the person at the terminal for each

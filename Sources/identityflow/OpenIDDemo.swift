@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 /// `identityflow demo --issuer URL --client-id ID --redirect-uri URI`: a browser registration,
 /// a PIN login and a logout against a real OpenID Connect provider over HTTP. The person opens
@@ -47,10 +47,10 @@ struct OpenIDDemo {
                 {
                     line("redirect", client.handleRedirect(redirect) ? "taken by the waiting registration" : "belongs to no registration")
                 }
-                profile = try await client.resumeRegistration { challenge in await Self.answer(challenge) }.profile
+                profile = try await client.registerUser(.resume) { challenge in await Self.answer(challenge) }.profile
             } else {
                 section("1. Register through the browser")
-                profile = try await client.registerUser(with: provider) { challenge in await Self.answer(challenge) }.profile
+                profile = try await client.registerUser(.provider(provider)) { challenge in await Self.answer(challenge) }.profile
             }
             line("result", "registered \(profile)")
         } catch {

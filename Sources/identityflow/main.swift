@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 /// `identityflow <command>`: `demo`, `charts`, `bench`.
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -9,7 +9,7 @@ let usage = """
       demo --issuer URL --client-id ID --redirect-uri URI
                                   register, log in and log out against an OpenID Connect provider
       charts [--check] [--format scxml|mermaid|dot|all] [--output DIR] [--readme FILE]
-                                  write (or --check) StateCharts/ and the README's charts block
+                                  write (or --check) StateCharts/ and docs/statecharts.md's charts block
       bench [--json] [--iterations N] [--quick] [--only IDS]
                                   measure the engine against the Swift floor (use -c release)
     """

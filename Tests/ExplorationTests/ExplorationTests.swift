@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 /// Model-based exploration of every flow (DESIGN §7, layer 3).

@@ -1,6 +1,6 @@
 import Foundation
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 import Statechart
 
 /// The secrets a path hands the client; none may appear in a transition record or a log line.
@@ -98,12 +98,12 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
     func handle(_ challenge: Challenge) {
         switch challenge {
         case .browserRegistration(let browser):
-            let choice = control.choose("browserChallenge", among: ["login", "deny", "forgedState", "otherRedirect", "noCode"] + common)
+            let choice = control.choose("browserChallenge", among: ["login", "deny", "forgedState", "otherRedirect", "noCode", "zephrSession"] + common)
             if intermediateFirst, !browser.sender.respond(with: Self.bankIDReturn, to: browser) {
                 control.violation("an intermediate redirect was refused")
             }
             act(
-                choice, expected: ["login", "deny", "forgedState", "otherRedirect", "noCode"], challenge: challenge,
+                choice, expected: ["login", "deny", "forgedState", "otherRedirect", "noCode", "zephrSession"], challenge: challenge,
                 answer: { browser.sender.respond(with: self.redirect(choice, for: browser.url), to: browser) })
         case .customRegistration(let custom):
             let site = custom.step == .initialization ? "customInitChallenge" : "customFinishChallenge"
@@ -204,6 +204,8 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
             let redirect = (try? reference.logIn(at: url))?.absoluteString ?? ""
             return URL(string: redirect.replacingOccurrences(of: "identityflow-test://callback", with: "other://callback"))!
         case "noCode": return URL(string: "identityflow-test://callback?state=\(state)")!
+        // Zephr's login of an existing user: status=success&session_id, without state.
+        case "zephrSession": return (try? reference.logIn(at: url, consent: .session)) ?? url
         default: return (try? reference.logIn(at: url, consent: partialSignIn ? .partial(identifier: "ada@example.com") : .allow)) ?? url
         }
     }

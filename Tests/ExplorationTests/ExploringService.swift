@@ -1,6 +1,6 @@
 import Foundation
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 
 /// The reference server behind a choice point per call: each call the flow makes answers
 /// normally, or meets a fault injected into the reference server right before it (network
@@ -84,6 +84,10 @@ final class ExploringService: IdentityService {
     }
     nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
         try await call(.exchangeCode) { () throws(IdentityFlowError) in try await reference.exchangeCode(code, request: request) }
+    }
+
+    nonisolated(nonsending) func exchangeSession(_ session: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
+        try await call(.exchangeCode) { () throws(IdentityFlowError) in try await reference.exchangeSession(session, request: request) }
     }
 
     nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError)

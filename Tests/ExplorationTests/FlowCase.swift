@@ -1,6 +1,6 @@
 import Foundation
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 import Statechart
 import Testing
 
@@ -202,7 +202,7 @@ struct PathWorld {
         try await other.start()
         let saved = Locked<[String: Data]>([:])
         let storage = self.storage
-        _ = try? await other.registerUser(with: ReferenceIdentityService.browserProvider) { challenge in
+        _ = try? await other.registerUser(.provider(ReferenceIdentityService.browserProvider)) { challenge in
             for key in (try? storage.keys()) ?? [] { saved.withLock { $0[key] = try? storage.data(forKey: key) } }
             challenge.cancel()
         }
@@ -245,7 +245,7 @@ struct PathWorld {
 
     private func registerProfile() async throws -> UserProfile {
         try await client.registerUser(
-            with: oneStep,
+            .provider(oneStep),
             answering: { challenge in
                 switch challenge {
                 case .customRegistration(let custom): custom.sender.respond(with: "set-up", to: custom)

@@ -1,6 +1,6 @@
 import Foundation
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 import Statechart
 
 /// What one explored path did and what went wrong on it.
@@ -65,18 +65,11 @@ struct PathRun {
         let source = world.control.notes.withLock { $0.mobileAuthSource } ?? .otp("none")
         if usesDelegate {
             switch flow.kind {
-            case .browserRegistration: client.registerUser(with: ReferenceIdentityService.browserProvider, delegate: host)
-            case .stepUpRegistration:
-                // The package entry point has no delegate form: the request value carries it at merge.
-                Task {
-                    switch await Self.stepUp(client, host) {
-                    case .success: host.finish(.success)
-                    case .failure(let error): host.finish(.failure(error))
-                    }
-                }
-            case .resumedRegistration: client.resumeRegistration(delegate: host)
-            case .oneStepRegistration: client.registerUser(with: world.oneStep, delegate: host)
-            case .twoStepRegistration: client.registerUser(with: world.twoStep, delegate: host)
+            case .browserRegistration: client.registerUser(.provider(ReferenceIdentityService.browserProvider), delegate: host)
+            case .stepUpRegistration: client.registerUser(Self.stepUp, delegate: host)
+            case .resumedRegistration: client.registerUser(.resume, delegate: host)
+            case .oneStepRegistration: client.registerUser(.provider(world.oneStep), delegate: host)
+            case .twoStepRegistration: client.registerUser(.provider(world.twoStep), delegate: host)
             case .pinAuthentication: client.authenticateUser(subject, authenticator: .pin, delegate: host)
             case .biometricAuthentication: client.authenticateUser(subject, authenticator: .biometric, delegate: host)
             case .changePin: client.changePin(delegate: host)
@@ -84,14 +77,14 @@ struct PathRun {
             case .logout: client.logout { error in host.finish(error.map { .failure($0) } ?? .success) }
             case .providerLogout: client.providerLogout(delegate: host)
             case .deregistration: client.deregister(subject) { error in host.finish(error.map { .failure($0) } ?? .success) }
-            case .statelessRegistration: client.registerStatelessUser(with: ReferenceIdentityService.browserProvider, delegate: host)
-            case .statelessCustomRegistration: client.registerStatelessUser(with: world.oneStep, delegate: host)
-            case .partialRegistration: client.registerUser(with: ReferenceIdentityService.browserProvider, delegate: host)
-            case .statelessPartialRegistration: client.registerStatelessUser(with: ReferenceIdentityService.browserProvider, delegate: host)
-            case .credentialsRegistration: client.registerUser(with: world.credentials, delegate: host)
-            case .statelessCredentialsRegistration: client.registerStatelessUser(with: world.credentials, delegate: host)
-            case .tokenExchangeRegistration: client.registerUser(exchanging: Self.googleToken, delegate: host)
-            case .statelessTokenExchangeRegistration: client.registerStatelessUser(exchanging: Self.googleToken, delegate: host)
+            case .statelessRegistration: client.registerUser(.provider(ReferenceIdentityService.browserProvider).stateless(), delegate: host)
+            case .statelessCustomRegistration: client.registerUser(.provider(world.oneStep).stateless(), delegate: host)
+            case .partialRegistration: client.registerUser(.provider(ReferenceIdentityService.browserProvider), delegate: host)
+            case .statelessPartialRegistration: client.registerUser(.provider(ReferenceIdentityService.browserProvider).stateless(), delegate: host)
+            case .credentialsRegistration: client.registerUser(.provider(world.credentials), delegate: host)
+            case .statelessCredentialsRegistration: client.registerUser(.provider(world.credentials).stateless(), delegate: host)
+            case .tokenExchangeRegistration: client.registerUser(.externalToken(Self.googleToken), delegate: host)
+            case .statelessTokenExchangeRegistration: client.registerUser(.externalToken(Self.googleToken).stateless(), delegate: host)
             case .mobileAuthConfirmation, .mobileAuthPin, .mobileAuthBiometric, .mobileAuthOTP: client.handleMobileAuthRequest(source, delegate: host)
             }
             return await host.outcome()
@@ -99,12 +92,11 @@ struct PathRun {
         let outcome: ExploringHost.Outcome
         do {
             switch flow.kind {
-            case .browserRegistration: _ = try await client.registerUser(with: ReferenceIdentityService.browserProvider, responder: host)
-            case .stepUpRegistration:
-                try await Self.stepUp(client, host).get()
-            case .resumedRegistration: _ = try await client.resumeRegistration(responder: host)
-            case .oneStepRegistration: _ = try await client.registerUser(with: world.oneStep, responder: host)
-            case .twoStepRegistration: _ = try await client.registerUser(with: world.twoStep, responder: host)
+            case .browserRegistration: _ = try await client.registerUser(.provider(ReferenceIdentityService.browserProvider), responder: host)
+            case .stepUpRegistration: _ = try await client.registerUser(Self.stepUp, responder: host)
+            case .resumedRegistration: _ = try await client.registerUser(.resume, responder: host)
+            case .oneStepRegistration: _ = try await client.registerUser(.provider(world.oneStep), responder: host)
+            case .twoStepRegistration: _ = try await client.registerUser(.provider(world.twoStep), responder: host)
             case .pinAuthentication: _ = try await client.authenticateUser(subject, authenticator: .pin, responder: host)
             case .biometricAuthentication: _ = try await client.authenticateUser(subject, authenticator: .biometric, responder: host)
             case .changePin: _ = try await client.changePin(responder: host)
@@ -112,14 +104,15 @@ struct PathRun {
             case .logout: try await client.logout()
             case .providerLogout: try await client.providerLogout(responder: host)
             case .deregistration: try await client.deregister(subject)
-            case .statelessRegistration: _ = try await client.registerStatelessUser(with: ReferenceIdentityService.browserProvider, responder: host)
-            case .statelessCustomRegistration: _ = try await client.registerStatelessUser(with: world.oneStep, responder: host)
-            case .partialRegistration: _ = try await client.registerUser(with: ReferenceIdentityService.browserProvider, responder: host)
-            case .statelessPartialRegistration: _ = try await client.registerStatelessUser(with: ReferenceIdentityService.browserProvider, responder: host)
-            case .credentialsRegistration: _ = try await client.registerUser(with: world.credentials, responder: host)
-            case .statelessCredentialsRegistration: _ = try await client.registerStatelessUser(with: world.credentials, responder: host)
-            case .tokenExchangeRegistration: _ = try await client.registerUser(exchanging: Self.googleToken, responder: host)
-            case .statelessTokenExchangeRegistration: _ = try await client.registerStatelessUser(exchanging: Self.googleToken, responder: host)
+            case .statelessRegistration: _ = try await client.registerUser(.provider(ReferenceIdentityService.browserProvider).stateless(), responder: host)
+            case .statelessCustomRegistration: _ = try await client.registerUser(.provider(world.oneStep).stateless(), responder: host)
+            case .partialRegistration: _ = try await client.registerUser(.provider(ReferenceIdentityService.browserProvider), responder: host)
+            case .statelessPartialRegistration:
+                _ = try await client.registerUser(.provider(ReferenceIdentityService.browserProvider).stateless(), responder: host)
+            case .credentialsRegistration: _ = try await client.registerUser(.provider(world.credentials), responder: host)
+            case .statelessCredentialsRegistration: _ = try await client.registerUser(.provider(world.credentials).stateless(), responder: host)
+            case .tokenExchangeRegistration: _ = try await client.registerUser(.externalToken(Self.googleToken), responder: host)
+            case .statelessTokenExchangeRegistration: _ = try await client.registerUser(.externalToken(Self.googleToken).stateless(), responder: host)
             case .mobileAuthConfirmation, .mobileAuthPin, .mobileAuthBiometric, .mobileAuthOTP:
                 _ = try await client.handleMobileAuthRequest(source, responder: host)
             }
@@ -133,16 +126,9 @@ struct PathRun {
 
     static let googleToken = ExternalToken(provider: "google", token: Secrets.externalToken)
 
-    /// The step-up sign-in: `acr_values` required and `max_age`, through the registration's
-    /// internal entry point.
-    static func stepUp(_ client: UserClient, _ host: ExploringHost) async -> Result<Void, IdentityFlowError> {
-        do throws(IdentityFlowError) {
-            _ = try await client.registerUser(
-                with: ReferenceIdentityService.browserProvider, parameters: AuthorizationParameters(acrValues: ["urn:identityflow:mfa"], maxAge: 600),
-                responder: host)
-            return .success(())
-        } catch { return .failure(error) }
-    }
+    /// The step-up sign-in: `acr_values` required and `max_age`.
+    static let stepUp = RegistrationRequest.provider(ReferenceIdentityService.browserProvider).with(
+        AuthorizationParameters(acrValues: ["urn:identityflow:mfa"], maxAge: 600))
 
     /// How the new process meets its checkpoint: the redirect arrives before the resume (the app
     /// was opened by it), after it (the flow asks for the browser again), after a URL of no flow,

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlowTesting
 
 /// The reference server behaves like a strict OAuth server, so hosts' tests catch real mistakes.
 @Suite("ReferenceIdentityService")

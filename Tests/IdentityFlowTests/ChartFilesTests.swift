@@ -1,11 +1,12 @@
 import Foundation
 import Testing
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import IdentityFlowCharts
 import Statechart
 import StatechartExport
 
-/// The committed `StateCharts/` (and the README's charts block) against the machines' charts.
+/// The committed `StateCharts/`, the charts block of `docs/statecharts.md` and the DocC catalog's
+/// chart pictures against the machines' charts.
 @Suite("Committed chart files")
 struct ChartFilesTests {
     /// The repository's root: three levels above this file (`Tests/IdentityFlowTests/…`).
@@ -51,13 +52,41 @@ struct ChartFilesTests {
             """)
     }
 
-    @Test func readmeChartsBlockIsWhatTheCodeWouldWrite() throws {
-        let readme = Self.root.appendingPathComponent("README.md")
-        guard let text = try? String(contentsOf: readme, encoding: .utf8), MarkdownChartsBlock.hasMarkers(text) else {
-            return  // No README block to keep current (the command only writes one between markers).
+    @Test func markdownChartsBlockIsWhatTheCodeWouldWrite() throws {
+        let page = Self.root.appendingPathComponent(FlowCharts.markdownPath)
+        let text = try #require(
+            try? String(contentsOf: page, encoding: .utf8), "\(FlowCharts.markdownPath) is missing: it holds the charts block")
+        #expect(MarkdownChartsBlock.hasMarkers(text), "\(FlowCharts.markdownPath) lacks the charts block's markers")
+        let drift = try FlowCharts.readmeBlock(filesDirectory: FlowCharts.markdownFilesDirectory).difference(in: text, file: FlowCharts.markdownPath)
+        #expect(
+            drift == nil,
+            "\(FlowCharts.markdownPath)'s charts block is stale: \(drift.map(String.init(describing:)) ?? ""); run `\(FlowCharts.regenerateCommand)`")
+    }
+
+    /// The DocC articles show the rendered charts from the catalog's own copies: each must be the
+    /// committed `StateCharts/<Name>.svg`, byte for byte, so the drift check above covers them too.
+    @Test(arguments: FlowCharts.all.map(\.name))
+    func catalogChartIsTheCommittedRendering(name: String) throws {
+        let committed = Self.stateCharts.appendingPathComponent("\(name).svg")
+        let copy = Self.root.appendingPathComponent(FlowCharts.catalogResourcesPath).appendingPathComponent("\(name).svg")
+        let expected = try #require(try? Data(contentsOf: committed), "StateCharts/\(name).svg is missing: run scripts/render-charts.sh")
+        let found = try #require(
+            try? Data(contentsOf: copy), "\(FlowCharts.catalogResourcesPath)/\(name).svg is missing: run scripts/render-charts.sh")
+        #expect(found == expected, "\(FlowCharts.catalogResourcesPath)/\(name).svg differs from StateCharts/\(name).svg: run scripts/render-charts.sh")
+        let digest = ChartDigest.recorded(in: String(decoding: found, as: UTF8.self))
+        let chart = try #require(FlowCharts.all.first { $0.name == name })
+        #expect(digest == ChartDigest(of: chart).hex, "the catalog's \(name).svg shows an older chart: run scripts/render-charts.sh")
+    }
+
+    @Test func catalogHoldsNoChartOfAMachineThatIsGone() throws {
+        let folder = Self.root.appendingPathComponent(FlowCharts.catalogResourcesPath, isDirectory: true)
+        // A chart picture is an SVG carrying a chart digest; other pictures may live there too.
+        let charts = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { name in
+            name.hasSuffix(".svg")
+                && (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)).flatMap(ChartDigest.recorded(in:)) != nil
         }
-        let drift = try FlowCharts.readmeBlock().difference(in: text, file: "README.md")
-        #expect(drift == nil, "README.md's charts block is stale: \(drift.map(String.init(describing:)) ?? ""); run `\(FlowCharts.regenerateCommand)`")
+        let names = Set(FlowCharts.all.map { "\($0.name).svg" })
+        #expect(Set(charts) == names, "the catalog's chart pictures are exactly the machines' charts: run scripts/render-charts.sh and remove leftovers")
     }
 
     @Test func anEditedMachineIsReportedAsDrift() throws {

@@ -1,13 +1,16 @@
 import Foundation
 import Testing
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
-/// The error catalogue is one documented list, and the README prints it.
+/// The error catalogue is one documented list, and the DocC catalog's error reference prints it.
 @Suite("Error catalogue")
 struct ErrorCatalogueTests {
-    static let readme: String = {
+    /// The error reference article, relative to the repository's root.
+    static let referencePath = "Sources/IdentityFlow/IdentityFlow.docc/ErrorCodes.md"
+
+    static let reference: String = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return (try? String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+        return (try? String(contentsOf: root.appendingPathComponent(referencePath), encoding: .utf8)) ?? ""
     }()
 
     @Test("codes are unique and sorted, and each has a domain, a name and a meaning")
@@ -22,11 +25,11 @@ struct ErrorCatalogueTests {
         }
     }
 
-    @Test("the README's error table lists every code with its domain and name")
-    func readmeListsEveryCode() {
+    @Test("the error reference's table lists every code with its domain and name")
+    func referenceListsEveryCode() {
         for entry in ErrorCode.catalogue {
             let row = "| \(entry.code.rawValue) | \(entry.domain.rawValue) | `\(entry.name)` |"
-            #expect(Self.readme.contains(row), "README.md lacks the row starting \(row)")
+            #expect(Self.reference.contains(row), "\(Self.referencePath) lacks the row starting \(row)")
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Statechart
 import ChildProcessSupport
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// `identityflow demo --issuer …` against a scripted provider on 127.0.0.1 without IdentityFlow's
 /// extension endpoints: the OpenID Connect part alone (sign-in, code exchange with ID token

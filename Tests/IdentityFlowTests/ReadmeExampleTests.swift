@@ -1,4 +1,6 @@
-// The unit tests the README shows under "Unit-test your integration" and "Mobile authentication", verbatim.
+// The unit tests the documentation shows, verbatim: README.md and the DocC article TestingYourIntegration
+// ("Unit-test your integration") show the first, the article MobileAuthentication the second, docs/host-api.md the third.
+// DocumentationExampleTests checks that each page still holds its test as written here.
 import Testing
 import IdentityFlowTesting
 
@@ -32,4 +34,17 @@ import IdentityFlowTesting
     let result = try await client.handleMobileAuthRequest(.push(push), responder: responder)
     try responder.verify()
     #expect(result.accepted && server.mobileAuthDecision(of: push.requestId) == true)
+}
+
+@Test func registersWithARequest() async throws {
+    let server = ReferenceIdentityService()
+    let client = UserClient(configuration: .testing(), service: server, storage: InMemoryStorage())
+    try await client.start()
+    let responder = ScriptedResponder([
+        .browserRegistration(.respondWith { try server.logIn(at: $0.url, as: "alice") }),
+        .createPin(.respond("24680")),
+    ])
+    let result = try await client.registerUser(.default, responder: responder)
+    try responder.verify()
+    #expect(client.authenticatedUserProfile == result.profile)
 }

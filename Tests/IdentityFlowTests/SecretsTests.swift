@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) @testable import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 import Statechart
 
 /// Runs every flow with known secrets and looks for them in everything a developer could see.
@@ -60,7 +60,7 @@ struct SecretsTests {
             .customRegistrationFinish(.respond("custom-secret-data"), expecting: .customRegistrationFailure),
             .createPin(.respond("24680")),
         ])
-        _ = try await client.registerUser(with: IdentityProvider(identifier: "custom", name: "custom", kind: .custom(.twoStep)), responder: custom)
+        _ = try await client.registerUser(.provider(IdentityProvider(identifier: "custom", name: "custom", kind: .custom(.twoStep))), responder: custom)
         try custom.verify()
 
         let login = ScriptedResponder([.pin(.respond("11223")), .pin(.respond("24680"), expecting: .invalidPin)])
@@ -162,6 +162,42 @@ struct SecretsTests {
             }
         }
         #expect(String(describing: info).contains("user-1"), "the subject still identifies the token")
+    }
+
+    @Test("The client secret never reaches a description, dump, error or log; the host's header values neither")
+    func clientSecretIsRedacted() async throws {
+        let secret = "client-secret-known"
+        for authentication in [ClientAuthentication.clientSecretBasic(Redacted(secret)), .clientSecretPost(Redacted(secret))] {
+            var configuration = HTTPServiceConfiguration(issuer: URL(string: "https://id.example")!, clientID: "app", redirectURI: URL(string: "app://cb")!)
+            configuration.clientAuthentication = authentication
+            configuration.transportOptions.headers = ["X-Api-Key": "header-value-known"]
+            for value in [configuration as Any, authentication] {
+                var dumped = ""
+                dump(value, to: &dumped)
+                for view in [String(describing: value), String(reflecting: value), dumped] {
+                    #expect(!view.contains(secret), "the secret leaked in: \(view)")
+                    #expect(!view.contains("header-value-known"), "a header value leaked in: \(view)")
+                }
+            }
+            #expect(String(describing: configuration).contains(authentication.methodName))
+        }
+        // The refused answer of a provider that does not take the method, and the log of a flow's
+        // errors, carry no secret either.
+        let logged = Locked<[String]>([])
+        let requests = try await ClientAuthenticationTests.withProvider(
+            tokenMethods: ["client_secret_post"], authentication: .clientSecretBasic(Redacted(secret))
+        ) { service in
+            do throws(IdentityFlowError) {
+                _ = try await service.refresh(Redacted("refresh-1"))
+            } catch {
+                var dumped = ""
+                dump(error, to: &dumped)
+                logged.withLock { $0 += [String(describing: error), String(reflecting: error), error.message, dumped] }
+            }
+        }
+        #expect(requests.isEmpty)
+        #expect(logged.current.count == 4)
+        for view in logged.current { #expect(!view.contains(secret), "the secret leaked in: \(view)") }
     }
 
     /// Description, debug description and dump of each value that holds a registration session.

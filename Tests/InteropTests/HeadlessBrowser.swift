@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 /// Replays the fixtures' browser login without a browser (`Tests/Fixtures/oidc/README.md`,

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 /// Every interop suite, nested so that they run one test at a time: the fixture keeps its state in

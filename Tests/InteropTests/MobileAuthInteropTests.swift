@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 import Statechart
 
 extension InteropSuite {
@@ -50,8 +50,7 @@ extension InteropSuite {
             let service = try InteropEnvironment.service()
             let client = try await InteropEnvironment.client(service)
             let profile = try await client.registerUser(
-                with: IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep)),
-                responder: InteropResponder(customData: ["me"])
+                .provider(IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep))), responder: InteropResponder(customData: ["me"])
             ).profile
             try await client.enrollMobileAuthentication()
             try await client.enrollPushMobileAuthentication(deviceToken: Data([0xAB, 0xCD, 0xEF]))
@@ -143,8 +142,7 @@ extension InteropSuite {
             let storage = InMemoryStorage()
             let client = try await InteropEnvironment.client(service, storage: storage)
             let profile = try await client.registerUser(
-                with: IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep)),
-                responder: InteropResponder(customData: ["me"])
+                .provider(IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep))), responder: InteropResponder(customData: ["me"])
             ).profile
             try await client.logout()
             let implicit = try await client.implicitlyAuthenticate(profile, scopes: ["read"])
@@ -172,8 +170,8 @@ extension InteropSuite {
             let storage = InMemoryStorage()
             let client = try await InteropEnvironment.client(service, storage: storage)
             let responder = InteropResponder(customData: ["me"])
-            let result = try await client.registerStatelessUser(
-                with: IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep)), responder: responder)
+            let result = try await client.registerUser(
+                .provider(IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep))).stateless(), responder: responder)
             #expect(result.profile.isStateless)
             #expect(!responder.seen.current.contains("createPin"))
             #expect(try storage.keys().isEmpty)

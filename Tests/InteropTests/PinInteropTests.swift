@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 extension InteropSuite {
@@ -181,8 +181,7 @@ extension InteropSuite {
             let service = try InteropEnvironment.service()
             let client = try await InteropEnvironment.client(service)
             let profile = try await client.registerUser(
-                with: IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep)),
-                responder: InteropResponder(customData: ["me"])
+                .provider(IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep))), responder: InteropResponder(customData: ["me"])
             ).profile
             _ = try await client.changePin(responder: ScriptedPins(["73914", "24680"]))
             _ = try await client.authenticateUser(profile, responder: ScriptedPins(["24680"]))

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import ChildProcessSupport
 
 extension InteropSuite {
@@ -61,7 +61,7 @@ extension InteropSuite {
             #expect(report.resumableRegistrations.count == 1)
             #expect(report.profiles.isEmpty)
             #expect(client.handleRedirect(redirect))
-            let result = try await client.resumeRegistration { challenge in
+            let result = try await client.registerUser(.resume) { challenge in
                 if case .createPin(let create) = challenge { create.sender.respond(with: Self.pin, to: create) } else { challenge.cancel() }
             }
             #expect(client.userProfiles == [result.profile])

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 extension InteropSuite {
@@ -16,7 +16,7 @@ extension InteropSuite {
             let service = try provider.service()
             let client = try await InteropEnvironment.client(service)
             let browser = HeadlessBrowser()
-            let result = try await client.registerStatelessUser(with: InteropEnvironment.browserProvider) { challenge in
+            let result = try await client.registerUser(.provider(InteropEnvironment.browserProvider).stateless()) { challenge in
                 guard case .browserRegistration(let sign) = challenge else {
                     challenge.cancel()
                     return

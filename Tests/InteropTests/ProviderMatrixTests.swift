@@ -6,7 +6,7 @@ import FoundationNetworking
 import Glibc
 #endif
 import Testing
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 /// A provider the interop matrix runs against: the django-oauth-toolkit fixture
@@ -249,12 +249,12 @@ extension InteropSuite {
             let client = try await InteropEnvironment.client(try provider.service(), storage: storage)
             let listing = InteropResponder()
             await InteropEnvironment.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
-                try await client.registerUser(with: nil, responder: listing)
+                try await client.registerUser(.provider(nil), responder: listing)
             }
             #expect(listing.seen.current.isEmpty)
             let browser = InteropResponder()
             let error = await InteropEnvironment.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
-                try await client.registerUser(with: InteropEnvironment.browserProvider, responder: browser)
+                try await client.registerUser(.provider(InteropEnvironment.browserProvider), responder: browser)
             }
             #expect(error?.message.contains("extensionBaseURL") == true)
             #expect(browser.seen.current == ["browser", "createPin"])
@@ -270,7 +270,7 @@ extension InteropSuite {
             let storage = InMemoryStorage()
             let client = try await InteropEnvironment.client(service, storage: storage)
             let responder = InteropResponder()
-            let result = try await client.registerStatelessUser(with: InteropEnvironment.browserProvider, responder: responder)
+            let result = try await client.registerUser(.provider(InteropEnvironment.browserProvider).stateless(), responder: responder)
             #expect(result.profile.isStateless && client.authenticatedUserProfile == result.profile)
             #expect(responder.seen.current == ["browser"])
             #expect(try storage.keys().isEmpty)

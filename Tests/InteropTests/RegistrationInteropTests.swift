@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 extension InteropSuite {
     @Suite("Interop: registration against the fixture OpenID provider")
@@ -11,7 +11,7 @@ extension InteropSuite {
             let storage = InMemoryStorage()
             let client = try await InteropEnvironment.client(service, storage: storage)
             let responder = InteropResponder()
-            let result = try await client.registerUser(with: InteropEnvironment.browserProvider, responder: responder)
+            let result = try await client.registerUser(.provider(InteropEnvironment.browserProvider), responder: responder)
             #expect(result.identityProvider.identifier == "oidc")
             #expect(client.userProfiles == [result.profile])
             #expect(client.authenticatedUserProfile == result.profile)
@@ -25,7 +25,7 @@ extension InteropSuite {
             let storage = InMemoryStorage()
             let client = try await InteropEnvironment.client(try InteropEnvironment.service(), storage: storage)
             let error = await InteropEnvironment.expectError(.externalIdentityProviderFailure) { () throws(IdentityFlowError) in
-                try await client.registerUser(with: InteropEnvironment.browserProvider, responder: InteropResponder(allowConsent: false))
+                try await client.registerUser(.provider(InteropEnvironment.browserProvider), responder: InteropResponder(allowConsent: false))
             }
             #expect(error?.oauthError == "access_denied")
             #expect(client.userProfiles.isEmpty)
@@ -75,7 +75,7 @@ extension InteropSuite {
             let provider = IdentityProvider(identifier: scenario.provider, name: scenario.provider, kind: .custom(scenario.steps))
             let responder = InteropResponder(customData: scenario.data)
             do {
-                let result = try await client.registerUser(with: provider, responder: responder)
+                let result = try await client.registerUser(.provider(provider), responder: responder)
                 #expect(scenario.expected == nil, "registered, expected \(String(describing: scenario.expected))")
                 #expect(client.userProfiles == [result.profile])
                 #expect(try await service.profileExists(result.profile))

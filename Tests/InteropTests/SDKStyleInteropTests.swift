@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 
 extension InteropSuite {
     @Suite("Interop: other SDKs' flows against the fixture")
@@ -15,7 +15,7 @@ extension InteropSuite {
             let client = try await InteropEnvironment.client(service, storage: storage)
             let error = await InteropEnvironment.expectError(.configurationInvalid) { () throws(IdentityFlowError) in
                 try await client.registerUser(
-                    with: IdentityProvider(identifier: "seven-pass", name: "7Pass", kind: .credentials),
+                    .provider(IdentityProvider(identifier: "seven-pass", name: "7Pass", kind: .credentials)),
                     responder: ScriptedResponder([
                         .credentials(.respond((login: "alice", password: "alice-password-1")))
                     ]))

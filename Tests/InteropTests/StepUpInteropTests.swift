@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 extension InteropSuite {
@@ -20,7 +20,7 @@ extension InteropSuite {
             let browser = HeadlessBrowser()
             do throws(IdentityFlowError) {
                 _ = try await client.registerUser(
-                    with: InteropEnvironment.browserProvider, parameters: parameters, stateless: true,
+                    .provider(InteropEnvironment.browserProvider).stateless().with(parameters),
                     responder: ClosureResponder { challenge in
                         guard case .browserRegistration(let sign) = challenge else {
                             challenge.cancel()

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 @testable import IdentityFlowTesting
 import Statechart
 
@@ -269,8 +269,7 @@ extension InteropSuite {
             let service = try InteropEnvironment.service()
             return try await StolenPartyPlays.stage(service, pin: "73914") { client in
                 try await client.registerUser(
-                    with: IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep)),
-                    responder: InteropResponder(customData: ["me"])
+                    .provider(IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep))), responder: InteropResponder(customData: ["me"])
                 ).profile
             }
         }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 extension InteropSuite {
     @Suite("Interop: tokens and provider errors against the fixture OpenID provider")
@@ -112,8 +112,7 @@ extension InteropSuite {
             let service = try InteropEnvironment.service()
             let client = try await InteropEnvironment.client(service)
             let result = try await client.registerUser(
-                with: IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep)),
-                responder: InteropResponder(customData: ["me"]))
+                .provider(IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep))), responder: InteropResponder(customData: ["me"]))
             #expect(try await service.profileExists(result.profile))
             let forged = PinKeyAuthorization(nonce: Array(repeating: 7, count: 32), proof: Array(repeating: 1, count: 64))
             let refused = await InteropEnvironment.expectError(.requestInvalid) { () throws(IdentityFlowError) in

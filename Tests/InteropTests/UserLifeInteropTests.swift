@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 
 extension InteropSuite {
     /// A whole user life through ``UserClient`` over real HTTP: the flows, not the service calls.
@@ -12,7 +12,7 @@ extension InteropSuite {
     struct UserLifeInteropTests {
         /// Registers alice through the headless browser with PIN 73914.
         static func registered(_ client: UserClient) async throws -> UserProfile {
-            try await client.registerUser(with: InteropEnvironment.browserProvider, responder: InteropResponder()).profile
+            try await client.registerUser(.provider(InteropEnvironment.browserProvider), responder: InteropResponder()).profile
         }
 
         @Test("register, wrong then right PIN, change PIN, userinfo with the session, logout, log in, deregister")

@@ -2,9 +2,12 @@
 /// ``userClient(_:didAuthenticateUser:authenticator:info:)`` /
 /// ``userClient(_:didFailToAuthenticateUser:authenticator:error:)``.
 ///
-/// - Important: Retained until the terminal callback; callbacks arrive in order on
-///   ``ClientConfiguration/callbackExecutor`` (the main actor by default).
-public protocol AuthenticationDelegate: Sendable {
+/// - Important: Retained until the terminal callback. Callbacks arrive in order on the actor
+///   that started the flow: a `@MainActor` screen conforms with an isolated conformance
+///   (`extension Screen: @MainActor AuthenticationDelegate`) and gets them on the main actor, with no
+///   `nonisolated` and no `MainActor.assumeIsolated`. Started from nonisolated code (a test, a
+///   server), they arrive on ``ClientConfiguration/callbackExecutor``.
+public protocol AuthenticationDelegate {
     /// The login started.
     /// - Parameters:
     ///   - client: The client.

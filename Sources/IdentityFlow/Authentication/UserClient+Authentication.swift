@@ -17,29 +17,34 @@ extension UserClient {
     ///   - profile: A registered profile.
     ///   - authenticator: `.pin`, `.biometric`, or `nil` for biometrics when registered and the PIN otherwise.
     ///   - delegate: Receives the callbacks; retained until the terminal one.
+    ///   - isolation: Where the callbacks run: the caller's actor (left to its default), or, when
+    ///     called from nonisolated code, ``ClientConfiguration/callbackExecutor``.
     /// - Important: Exactly one terminal callback, also when the login cannot start.
-    public func authenticateUser(_ profile: UserProfile, authenticator: Authenticator? = nil, delegate: some AuthenticationDelegate) {
+    public func authenticateUser(
+        _ profile: UserProfile, authenticator: Authenticator? = nil, delegate: sending some AuthenticationDelegate, isolation: (any Actor)? = #isolation
+    ) {
+        let target = CallbackTarget(delegate as any AuthenticationDelegate)
         // The authenticator the failure callback names: the requested one until the flow chose.
         let used = Locked(authenticator ?? .pin)
         let host = FlowHost<AuthenticationMachine.Context, AuthenticationResult>.delegate(
-            on: configuration.callbackExecutor,
+            on: delegateExecutor(isolation),
             started: { context in
                 used.withLock { $0 = context.authenticator }
-                delegate.userClient(self, didStartAuthenticating: context.profile, authenticator: context.authenticator)
+                target.delegate.userClient(self, didStartAuthenticating: context.profile, authenticator: context.authenticator)
             },
             challenge: { challenge in
                 switch challenge {
-                case .pin(let challenge): delegate.userClient(self, didReceivePinChallenge: challenge)
-                case .biometric(let challenge): delegate.userClient(self, didReceiveBiometricChallenge: challenge)
+                case .pin(let challenge): target.delegate.userClient(self, didReceivePinChallenge: challenge)
+                case .biometric(let challenge): target.delegate.userClient(self, didReceiveBiometricChallenge: challenge)
                 default: challenge.cancel()  // a login never asks for these
                 }
             },
             finished: { outcome in
                 switch outcome {
                 case .success(let result):
-                    delegate.userClient(self, didAuthenticateUser: result.profile, authenticator: result.authenticator, info: result.info)
+                    target.delegate.userClient(self, didAuthenticateUser: result.profile, authenticator: result.authenticator, info: result.info)
                 case .failure(let error):
-                    delegate.userClient(self, didFailToAuthenticateUser: profile, authenticator: used.current, error: error)
+                    target.delegate.userClient(self, didFailToAuthenticateUser: profile, authenticator: used.current, error: error)
                 }
             })
         launchAuthentication(profile, authenticator: authenticator, host: host)

@@ -1,9 +1,12 @@
 /// Receives the callbacks of registering biometrics: `didStart` → ``PinChallenge``* → exactly
 /// one of ``userClient(_:didRegister:for:)`` / ``userClient(_:didFailToRegister:for:error:)``.
 ///
-/// - Important: Retained until the terminal callback; callbacks arrive in order on
-///   ``ClientConfiguration/callbackExecutor`` (the main actor by default).
-public protocol AuthenticatorRegistrationDelegate: Sendable {
+/// - Important: Retained until the terminal callback. Callbacks arrive in order on the actor
+///   that started the flow: a `@MainActor` screen conforms with an isolated conformance
+///   (`extension Screen: @MainActor AuthenticatorRegistrationDelegate`) and gets them on the main actor, with no
+///   `nonisolated` and no `MainActor.assumeIsolated`. Started from nonisolated code (a test, a
+///   server), they arrive on ``ClientConfiguration/callbackExecutor``.
+public protocol AuthenticatorRegistrationDelegate {
     /// The registration started.
     /// - Parameters:
     ///   - client: The client.

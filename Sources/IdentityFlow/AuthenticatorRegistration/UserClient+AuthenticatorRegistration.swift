@@ -3,18 +3,23 @@ extension UserClient {
     /// - Parameters:
     ///   - profile: A registered profile.
     ///   - delegate: Receives the callbacks; retained until the terminal one.
+    ///   - isolation: Where the callbacks run: the caller's actor (left to its default), or, when
+    ///     called from nonisolated code, ``ClientConfiguration/callbackExecutor``.
     /// - Important: Exactly one terminal callback.
-    public func registerBiometricAuthenticator(for profile: UserProfile, delegate: some AuthenticatorRegistrationDelegate) {
+    public func registerBiometricAuthenticator(
+        for profile: UserProfile, delegate: sending some AuthenticatorRegistrationDelegate, isolation: (any Actor)? = #isolation
+    ) {
+        let target = CallbackTarget(delegate as any AuthenticatorRegistrationDelegate)
         let host = FlowHost<UserProfile, RegisteredAuthenticator>.delegate(
-            on: configuration.callbackExecutor,
-            started: { profile in delegate.userClient(self, didStartRegistering: .biometric, for: profile) },
+            on: delegateExecutor(isolation),
+            started: { profile in target.delegate.userClient(self, didStartRegistering: .biometric, for: profile) },
             challenge: { challenge in
-                if case .pin(let pin) = challenge { delegate.userClient(self, didReceivePinChallenge: pin) } else { challenge.cancel() }
+                if case .pin(let pin) = challenge { target.delegate.userClient(self, didReceivePinChallenge: pin) } else { challenge.cancel() }
             },
             finished: { outcome in
                 switch outcome {
-                case .success(let registered): delegate.userClient(self, didRegister: registered.authenticator, for: registered.profile)
-                case .failure(let error): delegate.userClient(self, didFailToRegister: .biometric, for: profile, error: error)
+                case .success(let registered): target.delegate.userClient(self, didRegister: registered.authenticator, for: registered.profile)
+                case .failure(let error): target.delegate.userClient(self, didFailToRegister: .biometric, for: profile, error: error)
                 }
             })
         launchAuthenticatorRegistration(for: profile, host: host)

@@ -2,9 +2,12 @@
 /// ``CreatePinChallenge`` (new PIN)* → exactly one of ``userClient(_:didChangePinFor:)`` /
 /// ``userClient(_:didFailToChangePinFor:error:)``.
 ///
-/// - Important: Retained until the terminal callback; callbacks arrive in order on
-///   ``ClientConfiguration/callbackExecutor`` (the main actor by default).
-public protocol ChangePinDelegate: Sendable {
+/// - Important: Retained until the terminal callback. Callbacks arrive in order on the actor
+///   that started the flow: a `@MainActor` screen conforms with an isolated conformance
+///   (`extension Screen: @MainActor ChangePinDelegate`) and gets them on the main actor, with no
+///   `nonisolated` and no `MainActor.assumeIsolated`. Started from nonisolated code (a test, a
+///   server), they arrive on ``ClientConfiguration/callbackExecutor``.
+public protocol ChangePinDelegate {
     /// The change started.
     /// - Parameters:
     ///   - client: The client.

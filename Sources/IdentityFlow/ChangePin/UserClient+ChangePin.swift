@@ -2,24 +2,28 @@ import Statechart
 
 extension UserClient {
     /// Changes the authenticated user's PIN, reporting to a delegate.
-    /// - Parameter delegate: Receives the callbacks; retained until the terminal one.
+    /// - Parameters:
+    ///   - delegate: Receives the callbacks; retained until the terminal one.
+    ///   - isolation: Where the callbacks run: the caller's actor (left to its default), or, when
+    ///     called from nonisolated code, ``ClientConfiguration/callbackExecutor``.
     /// - Important: Exactly one terminal callback; ``ErrorCode/userNotAuthenticated`` when no user is logged in.
-    public func changePin(delegate: some ChangePinDelegate) {
+    public func changePin(delegate: sending some ChangePinDelegate, isolation: (any Actor)? = #isolation) {
+        let target = CallbackTarget(delegate as any ChangePinDelegate)
         let profile = authenticatedUserProfile
         let host = FlowHost<UserProfile, UserProfile>.delegate(
-            on: configuration.callbackExecutor,
-            started: { profile in delegate.userClient(self, didStartPinChangeFor: profile) },
+            on: delegateExecutor(isolation),
+            started: { profile in target.delegate.userClient(self, didStartPinChangeFor: profile) },
             challenge: { challenge in
                 switch challenge {
-                case .pin(let challenge): delegate.userClient(self, didReceivePinChallenge: challenge)
-                case .createPin(let challenge): delegate.userClient(self, didReceiveCreatePinChallenge: challenge)
+                case .pin(let challenge): target.delegate.userClient(self, didReceivePinChallenge: challenge)
+                case .createPin(let challenge): target.delegate.userClient(self, didReceiveCreatePinChallenge: challenge)
                 default: challenge.cancel()  // a PIN change never asks for these
                 }
             },
             finished: { outcome in
                 switch outcome {
-                case .success(let profile): delegate.userClient(self, didChangePinFor: profile)
-                case .failure(let error): delegate.userClient(self, didFailToChangePinFor: profile, error: error)
+                case .success(let profile): target.delegate.userClient(self, didChangePinFor: profile)
+                case .failure(let error): target.delegate.userClient(self, didFailToChangePinFor: profile, error: error)
                 }
             })
         launchPinChange(host: host)

@@ -30,7 +30,9 @@ public struct ClientConfiguration: Sendable {
     public var clock: any Clock<Duration>
     /// The wall-clock time, for token expiry (inject a fixed or manual date in tests).
     public var now: @Sendable () -> Date
-    /// Where delegate callbacks run; the main actor by default.
+    /// Where delegate callbacks run when a flow is started from nonisolated code (tests,
+    /// servers); the main actor by default. A flow started from an actor (a `@MainActor` screen)
+    /// calls its delegate back on that actor instead, whatever this says.
     public var callbackExecutor: CallbackExecutor
     /// Where warnings go (stale answers, failed cleanup); standard error by default.
     public var logger: IdentityFlowLogger

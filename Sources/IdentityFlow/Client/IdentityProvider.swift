@@ -11,7 +11,7 @@ public struct IdentityProvider: Sendable, Hashable, Codable, Identifiable, Custo
         /// grant: legacy, RFC 9700 §2.4; use it only where the provider allows it).
         case credentials
         /// The app hands over a token from another provider (social login), exchanged by RFC 8693
-        /// token exchange. Start it with ``UserClient/registerUser(exchanging:scopes:responder:)``.
+        /// token exchange. Start it with ``RegistrationRequest/externalToken(_:scopes:)``.
         case tokenExchange
     }
 

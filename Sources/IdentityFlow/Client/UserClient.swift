@@ -4,9 +4,9 @@ import Statechart
 /// The façade a host talks to: registers users and runs their flows, one at a time.
 ///
 /// ```swift
-/// let client = UserClient(configuration: configuration, service: service, storage: storage)
+/// let client = UserClient(configuration: configuration, server: try .openIDConnect(http), storage: storage)
 /// try await client.start()
-/// let result = try await client.registerUser(with: provider, responder: myResponder)
+/// let result = try await client.registerUser(.provider(provider), responder: myResponder)
 /// ```
 ///
 /// - Important: One flow runs at a time. Starting another while one runs fails at once with
@@ -50,15 +50,30 @@ public final class UserClient: Sendable {
     /// Creates a client. Call ``start()`` before anything else.
     /// - Parameters:
     ///   - configuration: How the client behaves.
-    ///   - service: The server.
+    ///   - server: The server: ``IdentityServer/openIDConnect(_:)``, or in tests IdentityFlowTesting's
+    ///     reference server.
     ///   - storage: Where profiles and tokens are kept.
     ///   - transport: Sends ``authenticatedRequest(_:)``s; by default a ``URLSessionTransport``
-    ///     with the request timeout of an ``HTTPIdentityService`` `service` (otherwise 30 s).
-    public init(configuration: ClientConfiguration, service: any IdentityService, storage: any SecureStorage, transport: (any ResourceTransport)? = nil) {
+    ///     with the request timeout, session customization and pinned public keys of an OpenID
+    ///     Connect `server` (not its headers), otherwise one with a 30 s timeout.
+    public init(configuration: ClientConfiguration, server: IdentityServer, storage: any SecureStorage, transport: (any ResourceTransport)? = nil) {
         self.configuration = configuration
-        self.service = service
+        self.service = server.service
         self.profileStore = ProfileStore(storage: storage, logger: configuration.logger)
-        self.transport = transport ?? URLSessionTransport(requestTimeout: (service as? HTTPIdentityService)?.configuration.requestTimeout ?? 30)
+        self.transport =
+            transport ?? (server.service as? HTTPIdentityService).map { URLSessionTransport(servingAPIsOf: $0.configuration) } ?? URLSessionTransport()
+    }
+
+    /// Creates a client over a server adapter of the integrator's own (or one of the package's).
+    /// - Parameters:
+    ///   - configuration: How the client behaves.
+    ///   - service: The server adapter.
+    ///   - storage: Where profiles and tokens are kept.
+    ///   - transport: Sends ``authenticatedRequest(_:)``s; see ``init(configuration:server:storage:transport:)``.
+    @_spi(Integrator) public convenience init(
+        configuration: ClientConfiguration, service: any IdentityService, storage: any SecureStorage, transport: (any ResourceTransport)? = nil
+    ) {
+        self.init(configuration: configuration, server: IdentityServer(service), storage: storage, transport: transport)
     }
 
     /// Loads the stored profiles and reconciles them with the server: profiles it no longer

@@ -86,6 +86,15 @@ extension ErrorCode {
             "The server refused the access token for this call (an implicit token, or a sign-in already bound to another profile); nothing changed."),
         entry(.partialRegistrationExpired, .registration, "partialRegistrationExpired", "The partial registration expired; start again."),
         entry(
+            .certificatePinMismatch, .generic, "certificatePinMismatch",
+            "The server's certificate holds no public key pinned for its host; the connection was closed before any request was sent."),
+        entry(
+            .certificatePinningUnavailable, .generic, "certificatePinningUnavailable",
+            "Public keys are pinned for this host, but this platform cannot check them; nothing was sent."),
+        entry(
+            .clientAuthenticationMethodNotSupported, .generic, "clientAuthenticationMethodNotSupported",
+            "The provider does not accept the configured client authentication method at this endpoint; nothing was sent."),
+        entry(
             .stepUpNotSatisfied, .registration, "stepUpNotSatisfied",
             "The ID token does not show the requested authentication (acr or max_age); its tokens were revoked."),
         entry(

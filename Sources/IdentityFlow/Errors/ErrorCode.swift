@@ -3,7 +3,7 @@
 ///
 /// 9000-9999 describe something a user may be shown; 10000 and up usually mean misconfiguration
 /// or a server that does not keep to the protocol. The full catalogue with messages is
-/// ``ErrorCode/catalogue``; the README prints it as a table.
+/// `ErrorCode.catalogue` (package access); the documentation prints it as a table (<doc:ErrorCodes>).
 ///
 /// ```swift
 /// catch let error as IdentityFlowError where error.code == .invalidPin { ... }
@@ -133,7 +133,7 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     public static let implicitAuthNotEnrolled = ErrorCode(rawValue: 11018)
     /// 11019: the text is not a mobile authentication one-time code for a profile on this device.
     public static let invalidMobileAuthOtp = ErrorCode(rawValue: 11019)
-    /// 11020: the identity service does not offer this feature (its ``IdentityService``
+    /// 11020: the identity service does not offer this feature (its `IdentityService`
     /// implementation keeps the default, or the server answers 404 for the endpoint).
     public static let featureNotSupported = ErrorCode(rawValue: 11020)
 
@@ -162,6 +162,20 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     /// token (it serves resource servers only), or, for a first PIN enrolment, a token from a
     /// sign-in that is already bound to a profile. Nothing changed.
     public static let accessTokenNotAllowed = ErrorCode(rawValue: 11031)
+
+    // MARK: - The host's transport and confidential clients
+
+    /// 11050: the server's certificate holds no public key pinned for its host (SPKI SHA-256,
+    /// ``HTTPTransportOptions/pinnedPublicKeys``): the connection was closed after the TLS
+    /// handshake, before any request byte was sent.
+    public static let certificatePinMismatch = ErrorCode(rawValue: 11050)
+    /// 11051: public keys are pinned for the request's host, but this platform's transport cannot
+    /// check them (no libcurl with public key pinning on this Linux system): nothing was sent.
+    public static let certificatePinningUnavailable = ErrorCode(rawValue: 11051)
+    /// 11052: the provider's discovery document lists the client authentication methods of its
+    /// token (or revocation) endpoint without the configured one
+    /// (``HTTPServiceConfiguration/clientAuthentication``): nothing was sent.
+    public static let clientAuthenticationMethodNotSupported = ErrorCode(rawValue: 11052)
     /// 11060: the ID token of a sign-in that asked for authorization parameters
     /// (``AuthorizationParameters``) does not show them honoured: its `acr` is not among the
     /// requested `acr_values` (when ``AuthorizationParameters/requiresRequestedACR`` is on), or its

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// do {
-///     let result = try await client.registerUser(with: provider, scopes: ["openid"], responder: ui)
+///     let result = try await client.registerUser(.provider(provider, scopes: ["openid"]), responder: ui)
 /// } catch where error.code == .customRegistrationFailure {
 ///     show(error.customInfo?.data)
 /// }

@@ -3,7 +3,7 @@ import Foundation
 /// A request to confirm something on this device (a login on a website, a payment), sent by the
 /// server to a profile enrolled for mobile authentication. It arrives by push (the payload
 /// carries only its id, see ``MobileAuthPush``), in ``UserClient/pendingMobileAuthRequests(for:)``,
-/// or as a one-time code the host scans; ``UserClient/handleMobileAuthRequest(_:delegate:)`` handles it.
+/// or as a one-time code the host scans; ``UserClient/handleMobileAuthRequest(_:delegate:isolation:)`` handles it.
 public struct MobileAuthRequest: Sendable, Hashable, Identifiable, CustomStringConvertible {
     /// The server's id of the request (its transaction id).
     public let id: String
@@ -13,13 +13,13 @@ public struct MobileAuthRequest: Sendable, Hashable, Identifiable, CustomStringC
     public let message: String
     /// What accepting it takes: a confirmation, or a confirmation stepped up with the PIN or biometrics.
     public let type: MobileAuthType
-    /// When the server stops taking an answer, on the device's clock (``HTTPIdentityService`` moves
+    /// When the server stops taking an answer, on the device's clock (`HTTPIdentityService` moves
     /// the server's time by the difference between the clocks, read from the answer's `Date`).
     public let expiresAt: Date
     /// The server's single-use nonce the device signs its answer over.
     package let nonce: [UInt8]
 
-    /// A request as an ``IdentityService`` received it from its server.
+    /// A request as an `IdentityService` received it from its server.
     /// - Parameters:
     ///   - id: The request's id.
     ///   - userProfile: The profile it is for.

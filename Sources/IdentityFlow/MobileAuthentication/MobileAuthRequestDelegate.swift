@@ -3,9 +3,12 @@
 /// ``PinChallenge``* → exactly one of ``userClient(_:didHandle:)`` /
 /// ``userClient(_:didFailToHandle:error:)``.
 ///
-/// - Important: Retained until the terminal callback; callbacks arrive in order on
-///   ``ClientConfiguration/callbackExecutor`` (the main actor by default).
-public protocol MobileAuthRequestDelegate: Sendable {
+/// - Important: Retained until the terminal callback. Callbacks arrive in order on the actor
+///   that started the flow: a `@MainActor` screen conforms with an isolated conformance
+///   (`extension Screen: @MainActor MobileAuthRequestDelegate`) and gets them on the main actor, with no
+///   `nonisolated` and no `MainActor.assumeIsolated`. Started from nonisolated code (a test, a
+///   server), they arrive on ``ClientConfiguration/callbackExecutor``.
+public protocol MobileAuthRequestDelegate {
     /// Show the request's message; accept or deny it.
     /// - Parameters:
     ///   - client: The client.

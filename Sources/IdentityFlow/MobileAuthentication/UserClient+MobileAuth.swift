@@ -73,7 +73,7 @@ extension UserClient {
 
     /// Whether a one-time code is one this device can handle: well formed, for a profile enrolled here.
     /// - Parameter otp: The code, as scanned.
-    /// - Returns: `true` when ``handleMobileAuthRequest(_:delegate:)`` with ``MobileAuthSource/otp(_:)`` can try it.
+    /// - Returns: `true` when ``handleMobileAuthRequest(_:delegate:isolation:)`` with ``MobileAuthSource/otp(_:)`` can try it.
     public func canHandleMobileAuthOTP(_ otp: String) -> Bool {
         guard let code = MobileAuthOTP(otp) else { return false }
         return isMobileAuthEnrolled(code.profile)
@@ -86,22 +86,27 @@ extension UserClient {
     /// - Parameters:
     ///   - source: A push, a fetched request, or a one-time code.
     ///   - delegate: Receives the callbacks; retained until the terminal one.
+    ///   - isolation: Where the callbacks run: the caller's actor (left to its default), or, when
+    ///     called from nonisolated code, ``ClientConfiguration/callbackExecutor``.
     /// - Important: Exactly one terminal callback, also when handling cannot start.
-    public func handleMobileAuthRequest(_ source: MobileAuthSource, delegate: some MobileAuthRequestDelegate) {
+    public func handleMobileAuthRequest(
+        _ source: MobileAuthSource, delegate: sending some MobileAuthRequestDelegate, isolation: (any Actor)? = #isolation
+    ) {
+        let target = CallbackTarget(delegate as any MobileAuthRequestDelegate)
         let host = FlowHost<UserProfile, MobileAuthResult>.delegate(
-            on: configuration.callbackExecutor,
+            on: delegateExecutor(isolation),
             challenge: { challenge in
                 switch challenge {
-                case .mobileAuthConfirmation(let challenge): delegate.userClient(self, didReceiveConfirmationChallenge: challenge)
-                case .pin(let challenge): delegate.userClient(self, didReceivePinChallenge: challenge)
-                case .biometric(let challenge): delegate.userClient(self, didReceiveBiometricChallenge: challenge)
+                case .mobileAuthConfirmation(let challenge): target.delegate.userClient(self, didReceiveConfirmationChallenge: challenge)
+                case .pin(let challenge): target.delegate.userClient(self, didReceivePinChallenge: challenge)
+                case .biometric(let challenge): target.delegate.userClient(self, didReceiveBiometricChallenge: challenge)
                 default: challenge.cancel()  // handling a request never asks for these
                 }
             },
             finished: { outcome in
                 switch outcome {
-                case .success(let result): delegate.userClient(self, didHandle: result)
-                case .failure(let error): delegate.userClient(self, didFailToHandle: source, error: error)
+                case .success(let result): target.delegate.userClient(self, didHandle: result)
+                case .failure(let error): target.delegate.userClient(self, didFailToHandle: source, error: error)
                 }
             })
         launchMobileAuth(source, host: host)

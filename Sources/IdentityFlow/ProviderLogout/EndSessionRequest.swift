@@ -2,7 +2,7 @@ import Foundation
 
 /// What a provider logout (OpenID Connect RP-Initiated Logout 1.0) sends to the provider's
 /// `end_session_endpoint`, and must find again in the redirect that comes back.
-public struct EndSessionRequest: Sendable, Hashable, CustomStringConvertible {
+@_spi(Integrator) public struct EndSessionRequest: Sendable, Hashable, CustomStringConvertible {
     /// The session's ID token, sent as `id_token_hint` so that the provider knows whose session
     /// ends (and may skip asking); `nil` when the session has none.
     public let idTokenHint: Redacted<String>?

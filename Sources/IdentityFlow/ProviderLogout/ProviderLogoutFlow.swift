@@ -33,7 +33,7 @@ final class ProviderLogoutFlow: FlowPerformer {
             }
         case .emitLogoutChallenge(let url):
             let ticket = engine.ticket("ProviderLogoutChallenge", answered: ProviderLogoutMachine.Event.redirectReceived)
-            client.awaitRedirect(RedirectWaiter(flowID: engine.id, state: request.state, ticket: ticket))
+            client.awaitRedirect(RedirectWaiter(flowID: engine.id, state: request.state, redirectURI: request.postLogoutRedirectURI, ticket: ticket))
             host.challenge(
                 .providerLogout(
                     ProviderLogoutChallenge(

@@ -54,8 +54,9 @@ struct RegistrationCheckpoint: Sendable, Equatable, CustomStringConvertible, Cus
     }
 
     /// Whether `url` is this registration's redirect: its `state` parameter equals ours, compared
-    /// as bytes (Unicode-equivalent strings are not the same state).
-    func claims(_ url: URL) -> Bool { BrowserRedirect.carries(state: authorization.state.value, in: url) }
+    /// as bytes (Unicode-equivalent strings are not the same state), or it is a provider callback
+    /// without state at our redirect URI (Zephr's).
+    func claims(_ url: URL) -> Bool { BrowserRedirect.belongs(url, state: authorization.state.value, redirectURI: authorization.redirectURI) }
 
     func isExpired(at now: Date) -> Bool { now >= expiresAt }
 

@@ -2,10 +2,12 @@
 /// ``userClient(_:didRegisterUser:identityProvider:info:)`` /
 /// ``userClient(_:didFailToRegisterUserWith:error:)``.
 ///
-/// - Important: The delegate is retained until the terminal callback. Callbacks arrive in order
-///   on ``ClientConfiguration/callbackExecutor`` (the main actor by default); from a `@MainActor`
-///   class, implement them `nonisolated` and use `MainActor.assumeIsolated` with the default executor.
-public protocol RegistrationDelegate: Sendable {
+/// - Important: Retained until the terminal callback. Callbacks arrive in order on the actor
+///   that started the flow: a `@MainActor` screen conforms with an isolated conformance
+///   (`extension Screen: @MainActor RegistrationDelegate`) and gets them on the main actor, with no
+///   `nonisolated` and no `MainActor.assumeIsolated`. Started from nonisolated code (a test, a
+///   server), they arrive on ``ClientConfiguration/callbackExecutor``.
+public protocol RegistrationDelegate {
     /// The registration started.
     /// - Parameters:
     ///   - client: The client.

@@ -12,9 +12,9 @@ final class RegistrationFlow: FlowPerformer {
 
     /// `started` for a new registration, `resumed` for one continued from its checkpoint.
     let startEvent: RegistrationMachine.Event
-    /// The identity app's URL for the browser challenge, asked for with the authorization URL
-    /// (not checkpointed: a resumed registration offers the browser only).
-    private let appURL = Locked<URL?>(nil)
+    /// The identity app for the browser challenge, asked for with the authorization URL (not
+    /// checkpointed: a resumed registration offers the browser only).
+    private let appLink = Locked<IdentityAppLink?>(nil)
     /// The PIN key this registration derived (in memory only), kept from before its enrolment is
     /// sent: storing the profile hands it to the session, and discarding the registration proves
     /// with it, also when a cancel overtook the enrolment's answer.
@@ -41,12 +41,12 @@ final class RegistrationFlow: FlowPerformer {
             host.started(context)
             return .done
         case .buildAuthorizationURL:
-            let context = self.context, service = self.service, appURL = self.appURL
+            let context = self.context, service = self.service, appLink = self.appLink
             return engine.call { () throws(IdentityFlowError) in
                 guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
                 let url = try await service.authorizationURL(for: context.provider, request: request)
-                let app = try await service.appAuthorizationURL(for: context.provider, request: request)
-                appURL.withLock { $0 = app }
+                let app = try await service.identityAppLink(for: context.provider, request: request)
+                appLink.withLock { $0 = app }
                 return .authorizationURLBuilt(url)
             }
         case .saveCheckpoint(let url) where context.provider.kind != .browser:
@@ -82,6 +82,14 @@ final class RegistrationFlow: FlowPerformer {
                     return .stepUpRefused(tokens, error)
                 }
                 return .codeExchanged(tokens)
+            }
+        case .exchangeSession(let session):
+            // The session is single-use: from here on the checkpoint could not serve again.
+            client.deleteCheckpoint(of: profile, flow: engine.id)
+            let context = self.context, service = self.service
+            return engine.call { () throws(IdentityFlowError) in
+                guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
+                return .codeExchanged(try await service.exchangeSession(session, request: request))
             }
         case .emitCustomRegistrationChallenge(let step, let info, let error):
             emitCustomChallenge(step, info: info, error: error)
@@ -191,12 +199,13 @@ final class RegistrationFlow: FlowPerformer {
                 notice: { runner.post(.intermediateRedirectIgnored) })
         }
         if let request = context.authorization {
-            client.awaitRedirect(RedirectWaiter(flowID: engine.id, state: request.state, ticket: ticket))
+            client.awaitRedirect(RedirectWaiter(flowID: engine.id, state: request.state, redirectURI: request.redirectURI, ticket: ticket))
         }
         host.challenge(
             .browserRegistration(
                 BrowserRegistrationChallenge(
-                    identityProvider: provider, url: url, appURL: appURL.current, prefersEphemeralSession: client.configuration.prefersEphemeralBrowserSession,
+                    identityProvider: provider, url: url, appURL: appLink.current?.appURL, appInstallationCheckURL: appLink.current?.installationCheckURL,
+                    appStoreURL: appLink.current?.appStoreURL, prefersEphemeralSession: client.configuration.prefersEphemeralBrowserSession,
                     error: nil, sender: ticket, releaseObserver: ticket)))
     }
 

@@ -33,6 +33,8 @@ extension RegistrationMachine {
         .init(from: "awaitingBrowserRedirect", on: "intermediateRedirectIgnored", to: "awaitingBrowserRedirect"),
         // Zephr's partial registration: the provider needs more attributes before it issues tokens.
         .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "partial", to: "awaitingPartialRegistration"),
+        // Zephr's login of an existing user: its session is exchanged for tokens.
+        .init(from: "awaitingBrowserRedirect", on: "redirectReceived", guard: "session", to: "exchangingCode"),
         .init(from: "awaitingPartialRegistration", on: "partialDataProvided", to: "sendingPartialRegistration"),
         .init(from: "sendingPartialRegistration", on: "partialRegistrationAnswered", to: "awaitingPin"),
         .init(from: "sendingPartialRegistration", on: "partialRegistrationAnswered", guard: "stateless", to: "storingProfile"),

@@ -219,6 +219,8 @@ package struct RegistrationMachine: StateMachine {
         case deliverRedirect(URL)
         /// Have the service check the response's `iss` (RFC 9207), then exchange the code for tokens.
         case exchangeCode(Redacted<String>, issuer: String?)
+        /// Exchange the provider's session (Zephr's `session_id`) for tokens.
+        case exchangeSession(Redacted<String>)
         /// Hand the host a ``CustomRegistrationChallenge``.
         case emitCustomRegistrationChallenge(CustomRegistrationStep, info: CustomInfo?, error: IdentityFlowError?)
         /// Send custom registration data to the server.
@@ -477,6 +479,8 @@ package struct RegistrationMachine: StateMachine {
         switch redirect {
         case .authorized(let code, let issuer):
             return go(.exchangingCode, guard: redirect.guardName, Effects(.exchangeCode(code, issuer: issuer)))
+        case .session(let id):
+            return go(.exchangingCode, guard: redirect.guardName, Effects(.exchangeSession(id)))
         case .partial(let stateKey, let identifier):
             return go(
                 .awaitingPartialRegistration(PartialSession(stateKey: stateKey, identifier: identifier)), guard: redirect.guardName,

@@ -4,7 +4,7 @@ import Foundation
 /// ``UserClient/start()`` finds it in storage (``LaunchReport/resumableRegistrations``).
 ///
 /// Hand the redirect to ``UserClient/handleRedirect(_:)`` and continue it with
-/// ``UserClient/resumeRegistration(delegate:)`` (or the async variants). It carries no secrets.
+/// ``UserClient/registerUser(_:delegate:isolation:)`` with ``RegistrationRequest/resume`` (or the async variants). It carries no secrets.
 public struct ResumableRegistration: Sendable, Hashable, CustomStringConvertible {
     /// The profile being registered.
     public let profile: UserProfile

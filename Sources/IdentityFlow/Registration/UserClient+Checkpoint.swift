@@ -55,8 +55,10 @@ extension UserClient {
 struct RedirectWaiter: Sendable {
     let flowID: FlowID
     let state: Redacted<String>
+    let redirectURI: URL
     let ticket: ChallengeTicket<URL>
 
-    /// Whether `url` carries this registration's `state` (compared as bytes).
-    func claims(_ url: URL) -> Bool { BrowserRedirect.carries(state: state.value, in: url) }
+    /// Whether `url` is this registration's: it carries its `state` (compared as bytes), or it
+    /// is a provider callback without state at its redirect URI (Zephr's).
+    func claims(_ url: URL) -> Bool { BrowserRedirect.belongs(url, state: state.value, redirectURI: redirectURI) }
 }

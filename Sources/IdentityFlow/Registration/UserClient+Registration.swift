@@ -5,32 +5,41 @@ extension UserClient {
     /// Registers a user, reporting to a delegate.
     ///
     /// ```swift
-    /// client.registerUser(with: provider, scopes: ["openid"], delegate: registrationScreen)
+    /// client.registerUser(.provider(browser, scopes: ["openid"]), delegate: registrationScreen)
     /// ```
+    /// A `@MainActor` screen conforms with `extension RegistrationScreen: @MainActor RegistrationDelegate`
+    /// and gets every callback on the main actor; see ``RegistrationDelegate``.
     /// - Parameters:
-    ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
-    ///   - scopes: The scopes to ask for; `nil` uses ``ClientConfiguration/defaultScopes``; an
-    ///     empty list fails with ``ErrorCode/requestInvalid`` before anything is sent.
+    ///   - request: How the user signs in, the scopes, stateless or not; ``RegistrationRequest/resume``
+    ///     continues the checkpointed browser registration.
     ///   - delegate: Receives the callbacks; retained until the terminal one.
+    ///   - isolation: Where the callbacks run: the caller's actor (left to its default), or, when
+    ///     called from nonisolated code, ``ClientConfiguration/callbackExecutor``.
     /// - Important: Exactly one of `didRegisterUser` / `didFailToRegisterUser` is called, also when
-    ///   the registration cannot start (``ErrorCode/actionAlreadyInProgress``, ``ErrorCode/requestInvalid``).
-    public func registerUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, delegate: some RegistrationDelegate) {
-        launchRegistration(provider: identityProvider, scopes: scopes, host: registrationHost(delegate, provider: identityProvider))
+    ///   the registration cannot start (``ErrorCode/actionAlreadyInProgress``, ``ErrorCode/requestInvalid``,
+    ///   ``ErrorCode/registrationCheckpointNotFound``).
+    public func registerUser(
+        _ request: RegistrationRequest = .default, delegate: sending some RegistrationDelegate, isolation: (any Actor)? = #isolation
+    ) {
+        let host = registrationHost(delegate as any RegistrationDelegate, provider: request.requestedProvider, executor: delegateExecutor(isolation))
+        launchRegistration(request, host: host)
     }
 
-    /// A host that reports a registration's callbacks to `delegate`.
-    func registrationHost(_ delegate: some RegistrationDelegate, provider identityProvider: IdentityProvider?) -> FlowHost<
+    /// A host that reports a registration's callbacks to `delegate` on `executor`.
+    func registrationHost(_ delegate: any RegistrationDelegate, provider identityProvider: IdentityProvider?, executor: CallbackExecutor) -> FlowHost<
         RegistrationMachine.Context, RegistrationResult
     > {
+        let target = CallbackTarget(delegate)
         // The provider the failure callback names: the requested one until the flow resolved it.
         let provider = Locked(identityProvider)
         return .delegate(
-            on: configuration.callbackExecutor,
+            on: executor,
             started: { context in
                 provider.withLock { $0 = context.provider }
-                delegate.userClient(self, didStartRegistrationOf: context.profile)
+                target.delegate.userClient(self, didStartRegistrationOf: context.profile)
             },
             challenge: { challenge in
+                let delegate = target.delegate
                 switch challenge {
                 case .browserRegistration(let challenge):
                     delegate.userClient(self, didReceiveBrowserRegistrationChallenge: challenge)
@@ -51,9 +60,9 @@ extension UserClient {
             finished: { outcome in
                 switch outcome {
                 case .success(let result):
-                    delegate.userClient(self, didRegisterUser: result.profile, identityProvider: result.identityProvider, info: result.info)
+                    target.delegate.userClient(self, didRegisterUser: result.profile, identityProvider: result.identityProvider, info: result.info)
                 case .failure(let error):
-                    delegate.userClient(self, didFailToRegisterUserWith: provider.current, error: error)
+                    target.delegate.userClient(self, didFailToRegisterUserWith: provider.current, error: error)
                 }
             })
     }
@@ -61,206 +70,68 @@ extension UserClient {
     /// Registers a user, answering challenges through a responder.
     ///
     /// ```swift
-    /// let result = try await client.registerUser(with: provider, responder: registrationScreen)
+    /// let result = try await client.registerUser(.provider(browser), responder: registrationScreen)
     /// ```
     /// - Parameters:
-    ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
-    ///   - scopes: The scopes to ask for; `nil` uses ``ClientConfiguration/defaultScopes``; an
-    ///     empty list fails with ``ErrorCode/requestInvalid`` before anything is sent.
+    ///   - request: How the user signs in, the scopes, stateless or not; ``RegistrationRequest/resume``
+    ///     continues the checkpointed browser registration.
     ///   - responder: Receives each challenge and answers through its sender.
     /// - Returns: The new profile (now authenticated), the provider and its answer.
     /// - Throws: ``IdentityFlowError``; cancelling the awaiting task cancels the flow (``ErrorCode/actionCancelled``).
-    public func registerUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, responder: some ChallengeResponder)
-        async throws(IdentityFlowError) -> RegistrationResult
+    public func registerUser(_ request: RegistrationRequest = .default, responder: some ChallengeResponder) async throws(IdentityFlowError)
+        -> RegistrationResult
     {
         try await runAsync(responder: responder) { (host: FlowHost<RegistrationMachine.Context, RegistrationResult>) in
-            launchRegistration(provider: identityProvider, scopes: scopes, host: host)
+            launchRegistration(request, host: host)
         }
     }
 
     /// Registers a user, answering challenges with a closure.
     ///
     /// ```swift
-    /// let result = try await client.registerUser(with: provider) { challenge in
+    /// let result = try await client.registerUser(.provider(browser)) { challenge in
     ///     if case .createPin(let pin) = challenge { pin.sender.respond(with: "24680", to: pin) }
     /// }
     /// ```
     /// - Parameters:
-    ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
-    ///   - scopes: The scopes to ask for.
+    ///   - request: How the user signs in, the scopes, stateless or not; ``RegistrationRequest/resume``
+    ///     continues the checkpointed browser registration.
     ///   - answer: Called with each challenge; answers through the challenge's sender.
     /// - Returns: The new profile, the provider and its answer.
     /// - Throws: ``IdentityFlowError``.
     public func registerUser(
-        with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil,
-        answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void
+        _ request: RegistrationRequest = .default, answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void
     ) async throws(IdentityFlowError) -> RegistrationResult {
-        try await registerUser(with: identityProvider, scopes: scopes, responder: ClosureResponder(answer))
+        try await registerUser(request, responder: ClosureResponder(answer))
     }
 
-    // MARK: - Social login by token exchange
-
-    /// Registers a user with a token another provider issued (Google, Facebook, ...): the server
-    /// exchanges it (RFC 8693) and the registration goes on as any other, with a
-    /// ``CreatePinChallenge``. An `interaction_required` answer continues in the browser with a
-    /// ``BrowserRegistrationChallenge`` that signs the user in without asking again.
-    /// - Parameters:
-    ///   - externalToken: The other provider's token.
-    ///   - scopes: The scopes to ask for; `nil` uses ``ClientConfiguration/defaultScopes``.
-    ///   - delegate: Receives the callbacks; retained until the terminal one.
-    /// - Important: Exactly one of `didRegisterUser` / `didFailToRegisterUser`; a refused token
-    ///   fails with ``ErrorCode/externalTokenRefused``.
-    public func registerUser(exchanging externalToken: ExternalToken, scopes: [String]? = nil, delegate: some RegistrationDelegate) {
-        launchRegistration(
-            provider: Self.exchangeProvider(externalToken), scopes: scopes, externalToken: externalToken,
-            host: registrationHost(delegate, provider: Self.exchangeProvider(externalToken)))
-    }
-
-    /// Registers a user with another provider's token, answering challenges through a responder.
-    /// See ``registerUser(exchanging:scopes:delegate:)``.
-    /// - Parameters:
-    ///   - externalToken: The other provider's token.
-    ///   - scopes: The scopes to ask for.
-    ///   - responder: Receives each challenge and answers through its sender.
-    /// - Returns: The new profile (now authenticated) and the provider.
-    /// - Throws: ``IdentityFlowError``: ``ErrorCode/externalTokenRefused``, ...
-    public func registerUser(exchanging externalToken: ExternalToken, scopes: [String]? = nil, responder: some ChallengeResponder)
-        async throws(IdentityFlowError) -> RegistrationResult
-    {
-        try await runAsync(responder: responder) { (host: FlowHost<RegistrationMachine.Context, RegistrationResult>) in
-            launchRegistration(provider: Self.exchangeProvider(externalToken), scopes: scopes, externalToken: externalToken, host: host)
+    /// Starts the registration `request` asks for, or resumes the checkpointed one.
+    @discardableResult
+    private func launchRegistration(_ request: RegistrationRequest, host: FlowHost<RegistrationMachine.Context, RegistrationResult>) -> FlowSlot? {
+        switch request.signIn {
+        case .resume:
+            guard request.scopes == nil, !request.isStateless, request.authorizationParameters.isEmpty else {
+                return launch(host: host) { _ throws(IdentityFlowError) -> RegistrationFlow in
+                    throw IdentityFlowError(
+                        .requestInvalid, "A resumed registration takes its scopes, mode and authorization parameters from its checkpoint: set none.")
+                }
+            }
+            return launchResumedRegistration(host: host)
+        case .serverDefault:
+            return launchRegistration(
+                provider: nil, scopes: request.scopes, stateless: request.isStateless, parameters: request.authorizationParameters, host: host)
+        case .identityProvider(let provider):
+            return launchRegistration(
+                provider: provider, scopes: request.scopes, stateless: request.isStateless, parameters: request.authorizationParameters, host: host)
+        case .externalToken(let token):
+            return launchRegistration(
+                provider: Self.exchangeProvider(token), scopes: request.scopes, stateless: request.isStateless, externalToken: token,
+                parameters: request.authorizationParameters, host: host)
         }
     }
 
-    /// Registers a user with another provider's token, answering challenges with a closure.
-    /// - Parameters:
-    ///   - externalToken: The other provider's token.
-    ///   - scopes: The scopes to ask for.
-    ///   - answer: Called with each challenge.
-    /// - Returns: The new profile and the provider.
-    /// - Throws: ``IdentityFlowError``.
-    public func registerUser(
-        exchanging externalToken: ExternalToken, scopes: [String]? = nil,
-        answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void
-    ) async throws(IdentityFlowError) -> RegistrationResult {
-        try await registerUser(exchanging: externalToken, scopes: scopes, responder: ClosureResponder(answer))
-    }
-
-    /// Registers a user statelessly with another provider's token: as
-    /// ``registerUser(exchanging:scopes:responder:)``, but without a PIN and storing nothing (see
-    /// ``registerStatelessUser(with:scopes:delegate:)``).
-    /// - Parameters:
-    ///   - externalToken: The other provider's token.
-    ///   - scopes: The scopes to ask for.
-    ///   - responder: Receives each challenge (a browser one after `interaction_required`).
-    /// - Returns: The stateless profile (now authenticated) and the provider.
-    /// - Throws: ``IdentityFlowError``.
-    public func registerStatelessUser(exchanging externalToken: ExternalToken, scopes: [String]? = nil, responder: some ChallengeResponder)
-        async throws(IdentityFlowError) -> RegistrationResult
-    {
-        try await runAsync(responder: responder) { (host: FlowHost<RegistrationMachine.Context, RegistrationResult>) in
-            launchRegistration(provider: Self.exchangeProvider(externalToken), scopes: scopes, stateless: true, externalToken: externalToken, host: host)
-        }
-    }
-
-    /// Registers a user statelessly with another provider's token, reporting to a delegate. See
-    /// ``registerStatelessUser(exchanging:scopes:responder:)``.
-    /// - Parameters:
-    ///   - externalToken: The other provider's token.
-    ///   - scopes: The scopes to ask for.
-    ///   - delegate: Receives the callbacks; retained until the terminal one.
-    public func registerStatelessUser(exchanging externalToken: ExternalToken, scopes: [String]? = nil, delegate: some RegistrationDelegate) {
-        launchRegistration(
-            provider: Self.exchangeProvider(externalToken), scopes: scopes, stateless: true, externalToken: externalToken,
-            host: registrationHost(delegate, provider: Self.exchangeProvider(externalToken)))
-    }
-
-    /// Registers a user statelessly with another provider's token, answering challenges with a
-    /// closure. See ``registerStatelessUser(exchanging:scopes:responder:)``.
-    /// - Parameters:
-    ///   - externalToken: The other provider's token.
-    ///   - scopes: The scopes to ask for.
-    ///   - answer: Called with each challenge.
-    /// - Returns: The stateless profile and the provider.
-    /// - Throws: ``IdentityFlowError``.
-    public func registerStatelessUser(
-        exchanging externalToken: ExternalToken, scopes: [String]? = nil,
-        answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void
-    ) async throws(IdentityFlowError) -> RegistrationResult {
-        try await registerStatelessUser(exchanging: externalToken, scopes: scopes, responder: ClosureResponder(answer))
-    }
-
-    private static func exchangeProvider(_ token: ExternalToken) -> IdentityProvider {
+    static func exchangeProvider(_ token: ExternalToken) -> IdentityProvider {
         IdentityProvider(identifier: token.provider, name: token.provider, kind: .tokenExchange)
-    }
-
-    // MARK: - Stateless registration
-
-    /// Registers a user statelessly, reporting to a delegate: the same providers and challenges
-    /// as ``registerUser(with:scopes:delegate:)`` but no PIN, and nothing is stored on the device
-    /// (no profile, no tokens, no checkpoint). The session lives in memory until ``logout()``,
-    /// another registration, or the end of the process. The profile is flagged
-    /// ``UserProfile/isStateless``; it is not among ``userProfiles``, and PIN change, biometrics,
-    /// mobile and implicit authentication refuse it with ``ErrorCode/statelessUser``.
-    /// - Parameters:
-    ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
-    ///   - scopes: The scopes to ask for; `nil` uses ``ClientConfiguration/defaultScopes``.
-    ///   - delegate: Receives the callbacks (never a ``CreatePinChallenge``); retained until the terminal one.
-    /// - Important: Exactly one of `didRegisterUser` / `didFailToRegisterUser` is called.
-    public func registerStatelessUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, delegate: some RegistrationDelegate) {
-        launchRegistration(provider: identityProvider, scopes: scopes, stateless: true, host: registrationHost(delegate, provider: identityProvider))
-    }
-
-    /// Registers a user statelessly, answering challenges through a responder. See
-    /// ``registerStatelessUser(with:scopes:delegate:)``.
-    /// - Parameters:
-    ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
-    ///   - scopes: The scopes to ask for.
-    ///   - responder: Receives each challenge and answers through its sender.
-    /// - Returns: The stateless profile (now authenticated), the provider and its answer.
-    /// - Throws: ``IdentityFlowError``, as ``registerUser(with:scopes:responder:)``.
-    public func registerStatelessUser(with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil, responder: some ChallengeResponder)
-        async throws(IdentityFlowError) -> RegistrationResult
-    {
-        try await runAsync(responder: responder) { (host: FlowHost<RegistrationMachine.Context, RegistrationResult>) in
-            launchRegistration(provider: identityProvider, scopes: scopes, stateless: true, host: host)
-        }
-    }
-
-    /// Registers a user statelessly, answering challenges with a closure. See
-    /// ``registerStatelessUser(with:scopes:delegate:)``.
-    /// - Parameters:
-    ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
-    ///   - scopes: The scopes to ask for.
-    ///   - answer: Called with each challenge.
-    /// - Returns: The stateless profile, the provider and its answer.
-    /// - Throws: ``IdentityFlowError``.
-    public func registerStatelessUser(
-        with identityProvider: IdentityProvider? = nil, scopes: [String]? = nil,
-        answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void
-    ) async throws(IdentityFlowError) -> RegistrationResult {
-        try await registerStatelessUser(with: identityProvider, scopes: scopes, responder: ClosureResponder(answer))
-    }
-
-    /// Registers a user with this sign-in's own authorization parameters (step-up, `prompt`,
-    /// `login_hint`, ...), answering challenges through a responder: the internal path the
-    /// registration request value exposes. See ``AuthorizationParameters`` for the checks.
-    /// - Parameters:
-    ///   - identityProvider: The provider; `nil` uses the server's first browser provider.
-    ///   - scopes: The scopes to ask for; `nil` uses ``ClientConfiguration/defaultScopes``.
-    ///   - parameters: The sign-in's authorization parameters.
-    ///   - stateless: Whether to register statelessly.
-    ///   - responder: Receives each challenge and answers through its sender.
-    /// - Returns: The new profile (now authenticated), the provider and its answer.
-    /// - Throws: ``ErrorCode/authorizationParameterReserved`` before anything is sent;
-    ///   ``ErrorCode/stepUpNotSatisfied`` when the ID token does not show what was asked.
-    package func registerUser(
-        with identityProvider: IdentityProvider?, scopes: [String]? = nil, parameters: AuthorizationParameters, stateless: Bool = false,
-        responder: some ChallengeResponder
-    ) async throws(IdentityFlowError) -> RegistrationResult {
-        try await runAsync(responder: responder) { (host: FlowHost<RegistrationMachine.Context, RegistrationResult>) in
-            launchRegistration(provider: identityProvider, scopes: scopes, stateless: stateless, parameters: parameters, host: host)
-        }
     }
 
     @discardableResult
@@ -302,7 +173,7 @@ extension UserClient {
             resolved = first
         }
         if resolved.kind == .tokenExchange, externalToken == nil {
-            throw IdentityFlowError(.invalidIdentityProvider, "A token-exchange provider needs the other provider's token: call registerUser(exchanging:).")
+            throw IdentityFlowError(.invalidIdentityProvider, "A token-exchange provider needs the other provider's token: register with .externalToken(_:).")
         }
         // Credentials and token-exchange providers may continue in the browser (interaction_required).
         var authorization: AuthorizationRequest? =
@@ -327,7 +198,7 @@ extension UserClient {
 /// A browser registration checkpoints itself (``RegistrationCheckpoint``) before it hands the
 /// host the browser challenge. When the redirect comes back, ``handleRedirect(_:)`` gives it to the
 /// registration waiting in this process, or keeps it for the checkpointed one, which the host then
-/// continues with ``resumeRegistration(delegate:)`` (or the async variants).
+/// continues with ``registerUser(_:delegate:isolation:)`` and ``RegistrationRequest/resume`` (or the async styles).
 extension UserClient {
     /// Hands a redirect that opened the app to the registration (or provider logout) it belongs to.
     ///
@@ -344,7 +215,7 @@ extension UserClient {
     ///   provider logout waiting for the redirect back from the provider's logout page
     ///   (``ProviderLogoutChallenge``), matched by the `state` it sent.
     /// - Otherwise a checkpointed registration whose `state` the URL carries keeps it, and
-    ///   ``resumeRegistration(delegate:)`` continues with it.
+    ///   ``RegistrationRequest/resume`` continues with it.
     /// - A URL within ``ClientConfiguration/intermediateRedirects`` (a BankID return, say) changes
     ///   nothing and returns `true` while a sign-in waits.
     /// - Any other URL (another app link, a stale or replayed redirect) returns `false` and changes
@@ -369,47 +240,6 @@ extension UserClient {
         }
         withState { $0.handedOverRedirect = url }
         return true
-    }
-
-    /// Continues the checkpointed browser registration, reporting to a delegate.
-    ///
-    /// The registration continues where it stopped: with the redirect ``handleRedirect(_:)`` kept,
-    /// or, without one, with the browser challenge again (same URL). Then code exchange, create
-    /// PIN, enrolment and storage, with the same callbacks and errors as an uninterrupted one.
-    /// - Parameter delegate: Receives the callbacks; retained until the terminal one.
-    /// - Important: Exactly one of `didRegisterUser` / `didFailToRegisterUser` is called. It fails
-    ///   with ``ErrorCode/registrationCheckpointNotFound`` when nothing waits to be resumed (also
-    ///   for a second resume), and ``ErrorCode/registrationCheckpointExpired`` when the checkpoint
-    ///   is older than ``ClientConfiguration/checkpointLifetime`` (it is then deleted).
-    public func resumeRegistration(delegate: some RegistrationDelegate) {
-        launchResumedRegistration(host: registrationHost(delegate, provider: nil))
-    }
-
-    /// Continues the checkpointed browser registration, answering challenges through a responder.
-    ///
-    /// ```swift
-    /// let report = try await client.start()
-    /// if !report.resumableRegistrations.isEmpty {
-    ///     let result = try await client.resumeRegistration(responder: registrationScreen)
-    /// }
-    /// ```
-    /// - Parameter responder: Receives each challenge and answers through its sender.
-    /// - Returns: The new profile (now authenticated), the provider and its answer.
-    /// - Throws: ``IdentityFlowError``, as ``resumeRegistration(delegate:)`` reports them.
-    public func resumeRegistration(responder: some ChallengeResponder) async throws(IdentityFlowError) -> RegistrationResult {
-        try await runAsync(responder: responder) { (host: FlowHost<RegistrationMachine.Context, RegistrationResult>) in
-            launchResumedRegistration(host: host)
-        }
-    }
-
-    /// Continues the checkpointed browser registration, answering challenges with a closure.
-    /// - Parameter answer: Called with each challenge; answers through the challenge's sender.
-    /// - Returns: The new profile, the provider and its answer.
-    /// - Throws: ``IdentityFlowError``, as ``resumeRegistration(delegate:)`` reports them.
-    public func resumeRegistration(answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void) async throws(IdentityFlowError)
-        -> RegistrationResult
-    {
-        try await resumeRegistration(responder: ClosureResponder(answer))
     }
 
     @discardableResult

@@ -2,7 +2,7 @@ import Foundation
 
 /// What a browser registration sends to the authorization endpoint and must find again in the
 /// redirect: PKCE (S256), `state` and `nonce` are always present.
-public struct AuthorizationRequest: Sendable, Hashable, CustomStringConvertible {
+@_spi(Integrator) public struct AuthorizationRequest: Sendable, Hashable, CustomStringConvertible {
     /// The redirect URI registered for the app.
     public let redirectURI: URL
     /// The scopes asked for.

@@ -1,6 +1,6 @@
 /// What the server made of a login and password (the password grant) or of another provider's
 /// token (token exchange).
-public enum CredentialsOutcome: Sendable, Hashable {
+@_spi(Integrator) public enum CredentialsOutcome: Sendable, Hashable {
     /// Signed in: the user's tokens.
     case granted(TokenSet)
     /// The login or password is wrong (or the other provider's token is refused).

@@ -2,7 +2,7 @@
 ///
 /// Its description, debug description and `dump` show the status only: the session, data and
 /// tokens are `<redacted>`.
-public struct CustomRegistrationAnswer: Sendable, Hashable {
+@_spi(Integrator) public struct CustomRegistrationAnswer: Sendable, Hashable {
     private struct Fields: Sendable, Hashable {
         let info: CustomInfo
         let session: String?

@@ -12,7 +12,7 @@ import Foundation
 /// The methods are `nonisolated(nonsending)`: a flow calls them inside its step, on its runner,
 /// and an implementation runs there until it first suspends (on the network, say). One that
 /// answers without suspending (an in-process server) costs the flow no task switch.
-public protocol IdentityService: Sendable {
+@_spi(Integrator) public protocol IdentityService: Sendable {
     /// The identity providers users can register with.
     nonisolated(nonsending) func identityProviders() async throws(IdentityFlowError) -> [IdentityProvider]
 
@@ -28,6 +28,15 @@ public protocol IdentityService: Sendable {
     ///   - provider: A browser identity provider.
     ///   - request: PKCE, state, nonce, redirect URI and scopes.
     nonisolated(nonsending) func appAuthorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL?
+
+    /// The identity app of an app-to-app login for this request: its URL, how to tell it is
+    /// installed, and where to install it; `nil` when the provider offers none. The default is
+    /// ``appAuthorizationURL(for:request:)`` alone.
+    /// - Parameters:
+    ///   - provider: A browser identity provider.
+    ///   - request: PKCE, state, nonce, redirect URI and scopes.
+    nonisolated(nonsending) func identityAppLink(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError)
+        -> IdentityAppLink?
 
     /// Exchanges an authorization code for tokens (validating the ID token against the request's nonce).
     /// - Parameters:
@@ -174,6 +183,18 @@ public protocol IdentityService: Sendable {
         request: AuthorizationRequest
     ) async throws(IdentityFlowError) -> PartialRegistrationOutcome
 
+    /// Exchanges the session a provider opened for an existing user at the browser step
+    /// (Zephr's `status=success&session_id=…` callback) for tokens, bound to the browser step by
+    /// its PKCE verifier.
+    /// - Parameters:
+    ///   - session: The callback's `session_id`.
+    ///   - request: The browser step's request.
+    /// - Returns: The user's tokens.
+    /// - Throws: ``ErrorCode/externalIdentityProviderFailure`` when the server does not know the
+    ///   session for this verifier (unknown, expired, used); ``ErrorCode/featureNotSupported``
+    ///   from a service without it.
+    nonisolated(nonsending) func exchangeSession(_ session: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet
+
     /// Signs a user in with a login and password (the OAuth password grant, RFC 6749 §4.3).
     /// - Parameters:
     ///   - login: The login.
@@ -245,7 +266,7 @@ public protocol IdentityService: Sendable {
         async throws(IdentityFlowError) -> TokenSet
 }
 
-extension IdentityService {
+@_spi(Integrator) extension IdentityService {
     /// A service without biometric keys refuses to register one.
     /// - Throws: ``ErrorCode/authenticatorNotRegistered``.
     public nonisolated(nonsending) func enrolBiometricKey(
@@ -271,6 +292,17 @@ extension IdentityService {
     public nonisolated(nonsending) func appAuthorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError)
         -> URL?
     { nil }
+
+    /// ``appAuthorizationURL(for:request:)`` as a link without installation check or App Store URL.
+    /// - Parameters:
+    ///   - provider: A browser identity provider.
+    ///   - request: The authorization request.
+    /// - Returns: The link, or `nil` when there is no app URL.
+    public nonisolated(nonsending) func identityAppLink(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError)
+        -> IdentityAppLink?
+    {
+        try await appAuthorizationURL(for: provider, request: request).map { IdentityAppLink(appURL: $0) }
+    }
 
     /// Accepts any `iss`: a service that cannot name its issuer has nothing to compare with.
     /// - Parameter issuer: The redirect's `iss` value, ignored.
@@ -307,6 +339,14 @@ extension IdentityService {
         request: AuthorizationRequest
     ) async throws(IdentityFlowError) -> PartialRegistrationOutcome {
         throw Self.unsupported("partial registration")
+    }
+
+    /// A service without provider sessions refuses them.
+    /// - Throws: ``ErrorCode/featureNotSupported``.
+    public nonisolated(nonsending) func exchangeSession(_ session: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError)
+        -> TokenSet
+    {
+        throw Self.unsupported("provider session login")
     }
 
     /// A service without mobile authentication refuses to enrol.

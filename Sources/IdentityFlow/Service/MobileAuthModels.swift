@@ -1,5 +1,5 @@
 /// Which mobile authentication requests an ``IdentityService`` fetches.
-public enum MobileAuthLookup: Sendable, Hashable, CustomStringConvertible {
+@_spi(Integrator) public enum MobileAuthLookup: Sendable, Hashable, CustomStringConvertible {
     /// Every open request for the profile.
     case pending
     /// The request with this id (a push named it).
@@ -28,7 +28,7 @@ public enum MobileAuthLookup: Sendable, Hashable, CustomStringConvertible {
 
 /// The device's answer to a ``MobileAuthRequest``, signed by the profile's mobile authentication
 /// key over the request's nonce, its id and the decision (`docs/mobile-auth.md`).
-public struct MobileAuthAnswer: Sendable, Hashable, CustomStringConvertible {
+@_spi(Integrator) public struct MobileAuthAnswer: Sendable, Hashable, CustomStringConvertible {
     /// The request's id.
     public let requestId: String
     /// The profile answering.
@@ -71,7 +71,7 @@ public struct MobileAuthAnswer: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What the server made of a ``MobileAuthAnswer``.
-public enum MobileAuthVerdict: Sendable, Hashable {
+@_spi(Integrator) public enum MobileAuthVerdict: Sendable, Hashable {
     /// The answer is taken: the request is closed with the user's decision.
     case handled
     /// The step-up PIN (or biometric key) was wrong; the request stays open.

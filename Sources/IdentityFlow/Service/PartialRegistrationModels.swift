@@ -1,5 +1,5 @@
 /// What the server made of the attributes a partial registration sent.
-public enum PartialRegistrationOutcome: Sendable, Hashable {
+@_spi(Integrator) public enum PartialRegistrationOutcome: Sendable, Hashable {
     /// The account is complete: the new user's tokens.
     case registered(TokenSet)
     /// The attributes were refused; the challenge comes back with the matching error.
@@ -7,7 +7,7 @@ public enum PartialRegistrationOutcome: Sendable, Hashable {
 }
 
 /// Why a partial registration's attributes were refused (Zephr's register outcomes).
-public enum PartialRegistrationRefusal: String, Sendable, Hashable, CaseIterable {
+@_spi(Integrator) public enum PartialRegistrationRefusal: String, Sendable, Hashable, CaseIterable {
     /// An account with these attributes exists: ``ErrorCode/userAlreadyExists``.
     case userAlreadyExists
     /// The e-mail address's domain is not allowed: ``ErrorCode/emailDomainBlocked``.

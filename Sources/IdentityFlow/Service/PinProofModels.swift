@@ -1,7 +1,7 @@
 /// What the device sends to enrol a PIN (PIN proof v2, `docs/pin-proof.md`): the public key
 /// derived from the PIN and the device secret, never the PIN, the private key or anything a PIN
 /// could be tested against.
-public struct PinEnrolment: Sendable, Hashable, CustomStringConvertible {
+@_spi(Integrator) public struct PinEnrolment: Sendable, Hashable, CustomStringConvertible {
     /// The profile the PIN belongs to.
     public let profile: UserProfile
     /// The random salt of the PBKDF2 stretch.
@@ -37,7 +37,7 @@ public struct PinEnrolment: Sendable, Hashable, CustomStringConvertible {
 
 /// A proof by a key the server already holds (the current PIN key), over a fresh challenge's
 /// nonce and the new public key it vouches for.
-public struct PinKeyAuthorization: Sendable, Hashable, CustomStringConvertible {
+@_spi(Integrator) public struct PinKeyAuthorization: Sendable, Hashable, CustomStringConvertible {
     /// The nonce of the challenge the proof covers (single use).
     public let nonce: [UInt8]
     /// The signature (ECDSA r‖s, 64 bytes) or, upgrading a v1 profile, the v1 HMAC (32 bytes).
@@ -57,7 +57,7 @@ public struct PinKeyAuthorization: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The server's answer to a PIN enrolment.
-public struct PinEnrolmentReceipt: Sendable, Hashable {
+@_spi(Integrator) public struct PinEnrolmentReceipt: Sendable, Hashable {
     /// How many wrong PINs in a row the server accepts before it deregisters the user.
     public let maxFailureCount: Int
 
@@ -67,7 +67,7 @@ public struct PinEnrolmentReceipt: Sendable, Hashable {
 }
 
 /// What the server hands out before a PIN login: a fresh nonce and the derivation parameters.
-public struct PinLoginChallenge: Sendable, Hashable {
+@_spi(Integrator) public struct PinLoginChallenge: Sendable, Hashable {
     /// A single-use random value the proof must cover.
     public let nonce: [UInt8]
     /// The salt given at enrolment.
@@ -101,7 +101,7 @@ public struct PinLoginChallenge: Sendable, Hashable {
 }
 
 /// The server's verdict on a PIN proof.
-public enum PinVerification: Sendable, Hashable {
+@_spi(Integrator) public enum PinVerification: Sendable, Hashable {
     /// The PIN was right: fresh tokens.
     case accepted(TokenSet)
     /// The PIN was wrong and attempts remain.

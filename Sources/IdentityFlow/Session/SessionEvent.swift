@@ -26,7 +26,7 @@ public struct LaunchReport: Sendable, Hashable {
     /// Whether the server could be asked; when not, every stored profile was kept.
     public let reconciled: Bool
     /// Browser registrations that were waiting for their redirect when the app stopped: continue
-    /// one with ``UserClient/handleRedirect(_:)`` and ``UserClient/resumeRegistration(delegate:)``.
+    /// one with ``UserClient/handleRedirect(_:)`` and ``UserClient/registerUser(_:delegate:isolation:)`` with ``RegistrationRequest/resume``.
     /// Expired ones are listed too (resuming one fails with ``ErrorCode/registrationCheckpointExpired``
     /// and cleans it up).
     public let resumableRegistrations: [ResumableRegistration]

@@ -12,7 +12,7 @@ import Statechart
 ///
 /// The files are not encrypted, and the store cannot ask for the user's presence: an item
 /// written with ``StorageAccess/userPresence`` (the biometric key) is a file like any other, so
-/// a copy of the directory includes it. On Apple platforms use ``KeychainStorage``; on servers
+/// a copy of the directory includes it. On Apple platforms use `KeychainStorage`; on servers
 /// and in tests this store is what survives a restart.
 public final class FileStorage: SecureStorage {
     /// The directory the files live in.

@@ -1,4 +1,4 @@
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 /// Where a ``DemoScenario`` gets the answers a user would type: the PINs and the custom
 /// registration data. The browser step needs none: the scenario plays the browser itself.

@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 /// Answers one registration's challenges for a ``DemoScenario`` and writes each challenge and

@@ -1,4 +1,4 @@
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 /// The two registrations of a ``DemoScenario``.
 public enum DemoRegistration: String, Sendable, Hashable, CaseIterable {

@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 /// The demo's last two sections: the second user confirms a pushed request with a PIN step-up,
 /// denies another, and gets an implicit token.

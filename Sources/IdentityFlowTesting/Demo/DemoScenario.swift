@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 /// The walk-through `identityflow demo` runs, as a reusable example: two registrations against
@@ -125,10 +125,10 @@ public struct DemoScenario: Sendable {
     private func registerThroughAsyncAPI(client: UserClient, provider: IdentityProvider, answerer: DemoChallengeAnswerer, transcript: DemoTranscript) async
         -> Result<RegistrationResult, IdentityFlowError>
     {
-        transcript.note("try await client.registerUser(with: \(provider.identifier), responder:)")
+        transcript.note("try await client.registerUser(.provider(\(provider.identifier)), responder:)")
         let result: Result<RegistrationResult, IdentityFlowError>
         do {
-            result = .success(try await client.registerUser(with: provider, responder: answerer))
+            result = .success(try await client.registerUser(.provider(provider), responder: answerer))
         } catch {
             result = .failure(error)
         }

@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 /// Formats what a ``DemoScenario`` shows into lines for an output sink: section headers and a

@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 /// `identityflow demo --scenario NAME`: one of the other reference SDKs' flows, run against an
@@ -69,7 +69,7 @@ public enum SDKStyleScenario: String, Sendable, CaseIterable {
             try transcript.result(
                 .success(
                     await client.registerUser(
-                        with: provider,
+                        .provider(provider),
                         responder: Narrator(transcript) { challenge in
                             switch challenge {
                             case .credentials(let credentials): credentials.sender.respond(withLogin: "carol", password: passwords.next(), to: credentials)
@@ -83,7 +83,7 @@ public enum SDKStyleScenario: String, Sendable, CaseIterable {
             try transcript.result(
                 .success(
                     await client.registerUser(
-                        exchanging: ExternalToken(provider: "google", token: "google-demo-token"),
+                        .externalToken(ExternalToken(provider: "google", token: "google-demo-token")),
                         responder: Narrator(transcript) { challenge in
                             if case .createPin(let create) = challenge { create.sender.respond(with: "24680", to: create) } else { challenge.cancel() }
                         })))

@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 // 7Pass-style native login: a credentials provider with passwords, users who must act in the
 // browser first (interaction_required with an autologin token), and social tokens to exchange.
@@ -8,7 +8,7 @@ extension ReferenceIdentityService {
     /// - Parameters:
     ///   - id: Its identifier.
     ///   - name: Its display name.
-    /// - Returns: The provider, to pass to `registerUser(with:)`.
+    /// - Returns: The provider, to pass to `registerUser(.provider())`.
     @discardableResult
     public func addCredentialsProvider(id: String, name: String? = nil) -> IdentityProvider {
         let provider = IdentityProvider(identifier: id, name: name ?? id, kind: .credentials)
@@ -49,7 +49,8 @@ extension ReferenceIdentityService {
     }
 
     /// Checks a login and password.
-    public nonisolated(nonsending) func passwordGrant(login: String, password: Redacted<String>, scopes: [String]) async throws(IdentityFlowError)
+    @_spi(Integrator) public nonisolated(nonsending) func passwordGrant(login: String, password: Redacted<String>, scopes: [String])
+        async throws(IdentityFlowError)
         -> CredentialsOutcome
     {
         try await enter(.passwordGrant)
@@ -62,7 +63,9 @@ extension ReferenceIdentityService {
     }
 
     /// Exchanges another provider's token registered with ``addExternalToken(_:provider:for:)``.
-    public nonisolated(nonsending) func exchangeExternalToken(_ token: ExternalToken, scopes: [String]) async throws(IdentityFlowError) -> CredentialsOutcome {
+    @_spi(Integrator) public nonisolated(nonsending) func exchangeExternalToken(_ token: ExternalToken, scopes: [String]) async throws(IdentityFlowError)
+        -> CredentialsOutcome
+    {
         try await enter(.exchangeExternalToken)
         return state.withLock { state in
             guard let known = state.externalTokens[token.token.value], known.provider == token.provider else { return .invalid }

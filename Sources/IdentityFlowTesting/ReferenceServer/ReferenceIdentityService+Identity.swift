@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 /// ID tokens, userinfo and provider logout (OpenID Connect RP-Initiated Logout 1.0).
 extension ReferenceIdentityService {
@@ -39,7 +39,7 @@ extension ReferenceIdentityService {
     /// The claims of the access token's user: `sub`, `name`, `email`, `preferred_username`.
     /// - Throws: ``ErrorCode/userNotAuthenticated`` for an unknown or expired token;
     ///   ``ErrorCode/invalidServerResponse`` when `subject` is not its user.
-    public nonisolated(nonsending) func userInfo(accessToken: Redacted<String>, subject: String) async throws(IdentityFlowError) -> UserInfo {
+    @_spi(Integrator) public nonisolated(nonsending) func userInfo(accessToken: Redacted<String>, subject: String) async throws(IdentityFlowError) -> UserInfo {
         try await enter(.userInfo)
         guard let user = state.withLock({ $0.user(forAccessToken: accessToken.value, at: now()) }) else {
             throw IdentityFlowError(.userNotAuthenticated, "The reference server does not accept the access token.")
@@ -50,7 +50,7 @@ extension ReferenceIdentityService {
 
     /// ``endSessionEndpoint`` with the request's parameters, or `nil` when
     /// ``offersProviderLogout`` is off.
-    public nonisolated(nonsending) func endSessionURL(for request: EndSessionRequest) async throws(IdentityFlowError) -> URL? {
+    @_spi(Integrator) public nonisolated(nonsending) func endSessionURL(for request: EndSessionRequest) async throws(IdentityFlowError) -> URL? {
         try await enter(.endSessionURL)
         guard state.withLock({ $0.offersProviderLogout }) else { return nil }
         return URLQuery.url(Self.endSessionEndpoint, appending: request.parameters(clientID: Self.clientID))

@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 // Mobile and implicit authentication (docs/mobile-auth.md), and the hooks tests use to send
 // requests as a server would.
@@ -104,7 +104,7 @@ extension ReferenceIdentityService {
     // MARK: - IdentityService
 
     /// Registers the profile's mobile authentication key; the access token must be its user's.
-    public nonisolated(nonsending) func enrolMobileAuthentication(
+    @_spi(Integrator) public nonisolated(nonsending) func enrolMobileAuthentication(
         publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
         accessToken: Redacted<String>
     ) async throws(IdentityFlowError) {
@@ -130,7 +130,9 @@ extension ReferenceIdentityService {
     }
 
     /// Returns open requests for a lookup signed by the profile's mobile authentication key.
-    public nonisolated(nonsending) func mobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization)
+    @_spi(Integrator) public nonisolated(nonsending) func mobileAuthRequests(
+        _ lookup: MobileAuthLookup, for profile: UserProfile, authorization: PinKeyAuthorization
+    )
         async throws(IdentityFlowError) -> [MobileAuthRequest]
     {
         try await enter(.mobileAuthRequests)
@@ -155,7 +157,9 @@ extension ReferenceIdentityService {
     /// Takes an answer signed by the mobile authentication key, checking a stepped-up
     /// acceptance's PIN or biometric proof (wrong ones count as at login). A request is answered
     /// once: a replay finds it closed.
-    public nonisolated(nonsending) func answerMobileAuthRequest(_ answer: MobileAuthAnswer) async throws(IdentityFlowError) -> MobileAuthVerdict {
+    @_spi(Integrator) public nonisolated(nonsending) func answerMobileAuthRequest(_ answer: MobileAuthAnswer) async throws(IdentityFlowError)
+        -> MobileAuthVerdict
+    {
         try await enter(.answerMobileAuthRequest)
         let date = now()
         let profile = answer.profile
@@ -188,7 +192,7 @@ extension ReferenceIdentityService {
     }
 
     /// Registers the profile's implicit authentication key; the access token must be its user's.
-    public nonisolated(nonsending) func enrolImplicitAuthentication(
+    @_spi(Integrator) public nonisolated(nonsending) func enrolImplicitAuthentication(
         publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
         accessToken: Redacted<String>
     ) async throws(IdentityFlowError) {
@@ -199,7 +203,7 @@ extension ReferenceIdentityService {
     }
 
     /// Issues an access token (no refresh token) for implicit scopes, on the implicit key's signature.
-    public nonisolated(nonsending) func implicitAccessToken(scopes: [String], for profile: UserProfile, authorization: PinKeyAuthorization)
+    @_spi(Integrator) public nonisolated(nonsending) func implicitAccessToken(scopes: [String], for profile: UserProfile, authorization: PinKeyAuthorization)
         async throws(IdentityFlowError) -> TokenSet
     {
         try await enter(.implicitAccessToken)

@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 // Zephr-style partial registration: ReferenceIdentityService.Consent.partial(identifier:) opens
 // one at the browser step; the attributes complete it.
@@ -7,7 +7,7 @@ extension ReferenceIdentityService {
     /// Completes a partial registration: the PKCE verifier must match the browser step's
     /// challenge; `email` is required, a `@blocked.example` address is refused, and so is the
     /// address of a user the server knows. Success creates the user and issues tokens.
-    public nonisolated(nonsending) func completePartialRegistration(
+    @_spi(Integrator) public nonisolated(nonsending) func completePartialRegistration(
         stateKey: Redacted<String>, attributes: Redacted<[String: String]>,
         request: AuthorizationRequest
     ) async throws(IdentityFlowError) -> PartialRegistrationOutcome {
@@ -36,4 +36,5 @@ extension ReferenceIdentityService {
             state.partialGrants = state.partialGrants.mapValues { ($0.grant, $0.identifier, .distantPast) }
         }
     }
+
 }

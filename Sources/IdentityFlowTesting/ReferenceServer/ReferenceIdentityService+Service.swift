@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 extension ReferenceIdentityService {
     /// The providers: the browser one and every custom one added.
@@ -9,7 +9,9 @@ extension ReferenceIdentityService {
     }
 
     /// An authorization URL under ``authorizationEndpoint`` carrying the request's parameters.
-    public nonisolated(nonsending) func authorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL {
+    @_spi(Integrator) public nonisolated(nonsending) func authorizationURL(for provider: IdentityProvider, request: AuthorizationRequest)
+        async throws(IdentityFlowError) -> URL
+    {
         try await enter(.authorizationURL)
         guard
             provider.kind == .tokenExchange
@@ -24,7 +26,8 @@ extension ReferenceIdentityService {
     }
 
     /// The same request for the reference identity app, when ``offersAppLogin`` is on.
-    public nonisolated(nonsending) func appAuthorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError)
+    @_spi(Integrator) public nonisolated(nonsending) func appAuthorizationURL(for provider: IdentityProvider, request: AuthorizationRequest)
+        async throws(IdentityFlowError)
         -> URL?
     {
         guard provider.kind == .browser, state.withLock({ $0.offersAppLogin }) else { return nil }
@@ -48,13 +51,15 @@ extension ReferenceIdentityService {
 
     /// Refuses an authorization response whose `iss` is not ``issuer`` (RFC 9207); one without
     /// `iss` passes, as hand-built redirects in tests carry none.
-    public nonisolated(nonsending) func checkAuthorizationResponseIssuer(_ issuer: String?) async throws(IdentityFlowError) {
+    @_spi(Integrator) public nonisolated(nonsending) func checkAuthorizationResponseIssuer(_ issuer: String?) async throws(IdentityFlowError) {
         guard let issuer, issuer != Self.issuer else { return }
         throw IdentityFlowError(.issuerMismatch, "The redirect's 'iss' is not the reference server's issuer.")
     }
 
     /// Exchanges a code once, checking the PKCE verifier (S256) and the redirect URI.
-    public nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
+    @_spi(Integrator) public nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError)
+        -> TokenSet
+    {
         try await enter(.exchangeCode)
         return try state.withLock { state throws(IdentityFlowError) in
             guard let grant = state.grants.removeValue(forKey: code.value) else { throw Self.invalidGrant("The code is unknown or was used before.") }
@@ -68,8 +73,27 @@ extension ReferenceIdentityService {
         }
     }
 
+    /// Exchanges a Zephr-style session (``Consent/session``) for tokens, once: the PKCE verifier
+    /// and redirect URI must match the browser step's. Counted as an `exchangeCode` call.
+    @_spi(Integrator) public nonisolated(nonsending) func exchangeSession(_ session: Redacted<String>, request: AuthorizationRequest)
+        async throws(IdentityFlowError)
+        -> TokenSet
+    {
+        try await enter(.exchangeCode)
+        return try state.withLock { state throws(IdentityFlowError) in
+            guard session.value.hasPrefix("zs-"), let grant = state.grants.removeValue(forKey: session.value) else {
+                throw Self.invalidGrant("The session is unknown or was used before.")
+            }
+            guard PKCE.challenge(for: request.codeVerifier.value) == grant.codeChallenge, grant.redirectURI == request.redirectURI else {
+                throw Self.invalidGrant("The session was not opened for this request.")
+            }
+            return issueTokens(for: grant.user, scopes: grant.scopes, in: &state)
+        }
+    }
+
     /// Runs the provider's script for the init step and opens a session on success.
-    public nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>) async throws(IdentityFlowError)
+    @_spi(Integrator) public nonisolated(nonsending) func initCustomRegistration(provider: IdentityProvider, data: Redacted<String?>)
+        async throws(IdentityFlowError)
         -> CustomRegistrationAnswer
     {
         try await enter(.initCustomRegistration)
@@ -84,7 +108,7 @@ extension ReferenceIdentityService {
     }
 
     /// Runs the provider's script for the finish step; on 2xxx creates a user and issues tokens.
-    public nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>)
+    @_spi(Integrator) public nonisolated(nonsending) func completeCustomRegistration(provider: IdentityProvider, session: String?, data: Redacted<String?>)
         async throws(IdentityFlowError) -> CustomRegistrationAnswer
     {
         try await enter(.completeCustomRegistration)
@@ -115,7 +139,7 @@ extension ReferenceIdentityService {
     /// token of a sign-in no profile is bound to yet, and binds it; a profile that has a PIN is
     /// re-enrolled only with a proof by its current key (`docs/pin-proof.md`); a wrong one is
     /// counted like a wrong PIN.
-    public nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError)
+    @_spi(Integrator) public nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError)
         -> PinEnrolmentReceipt
     {
         try await enter(.enrolPin)
@@ -163,7 +187,7 @@ extension ReferenceIdentityService {
     }
 
     /// A fresh single-use nonce and the profile's derivation parameters.
-    public nonisolated(nonsending) func pinLoginChallenge(for profile: UserProfile) async throws(IdentityFlowError) -> PinLoginChallenge {
+    @_spi(Integrator) public nonisolated(nonsending) func pinLoginChallenge(for profile: UserProfile) async throws(IdentityFlowError) -> PinLoginChallenge {
         try await enter(.pinLoginChallenge)
         let nonce: [UInt8]
         do { nonce = try SecureRandom.bytes(count: 32) } catch { throw IdentityFlowError(.unknown, underlying: error) }
@@ -179,7 +203,8 @@ extension ReferenceIdentityService {
 
     /// Checks a PIN proof (a v2 signature, or a v1 profile's HMAC); counts wrong ones and
     /// deregisters at the limit. A malformed proof is refused without counting.
-    public nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError)
+    @_spi(Integrator) public nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8])
+        async throws(IdentityFlowError)
         -> PinVerification
     {
         try await enter(.verifyPinProof)
@@ -202,7 +227,7 @@ extension ReferenceIdentityService {
 
     /// Registers the profile's biometric public key under a proof by its PIN key; a wrong proof
     /// is counted like a wrong PIN.
-    public nonisolated(nonsending) func enrolBiometricKey(
+    @_spi(Integrator) public nonisolated(nonsending) func enrolBiometricKey(
         _ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
         accessToken: Redacted<String>
     ) async throws(IdentityFlowError) {
@@ -217,7 +242,7 @@ extension ReferenceIdentityService {
     }
 
     /// Checks a proof by the profile's biometric key; counts wrong ones like wrong PINs.
-    public nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8])
+    @_spi(Integrator) public nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8])
         async throws(IdentityFlowError) -> PinVerification
     {
         try await enter(.verifyBiometricProof)
@@ -236,7 +261,9 @@ extension ReferenceIdentityService {
 
     /// Forgets the profile's biometric key on the PIN key's proof (a wrong one counted); the PIN
     /// stays. An unknown profile is fine.
-    public nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) {
+    @_spi(Integrator) public nonisolated(nonsending) func revokeBiometricKey(for profile: UserProfile, authorization: PinKeyAuthorization)
+        async throws(IdentityFlowError)
+    {
         try await enter(.revokeBiometricKey)
         try state.withLock { state throws(IdentityFlowError) in
             guard state.enrolments[profile.profileId] != nil else { return }
@@ -267,7 +294,8 @@ extension ReferenceIdentityService {
 
     /// Removes the profile's enrolment and revokes its user's tokens, on the PIN key's proof (a
     /// wrong one counted). Unknown profiles are fine.
-    public nonisolated(nonsending) func deregister(_ profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) {
+    @_spi(Integrator) public nonisolated(nonsending) func deregister(_ profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError)
+    {
         try await enter(.deregister)
         try state.withLock { state throws(IdentityFlowError) in
             guard state.enrolments[profile.profileId] != nil else { return }

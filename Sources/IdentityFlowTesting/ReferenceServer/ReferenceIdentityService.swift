@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 /// An in-memory identity server for tests, demos and hosts' own unit tests.
@@ -16,7 +16,7 @@ import Statechart
 /// }
 /// let client = UserClient(configuration: .testing(), service: server, storage: InMemoryStorage())
 /// ```
-public final class ReferenceIdentityService: IdentityService {
+public final class ReferenceIdentityService: Sendable {
     /// The browser provider every reference server offers.
     public static let browserProvider = IdentityProvider(identifier: "reference-browser", name: "Reference browser login", kind: .browser)
     /// The issuer it names in authorization responses (RFC 9207 `iss`).
@@ -61,7 +61,7 @@ public final class ReferenceIdentityService: IdentityService {
     ///   - name: Its display name.
     ///   - steps: One-step or two-step.
     ///   - script: Decides each step's answer.
-    /// - Returns: The provider, to pass to `registerUser(with:)`.
+    /// - Returns: The provider, to pass to `registerUser(.provider())`.
     @discardableResult
     public func addCustomProvider(id: String, name: String? = nil, steps: CustomRegistrationSteps, script: @escaping CustomProviderScript) -> IdentityProvider {
         let provider = IdentityProvider(identifier: id, name: name ?? id, kind: .custom(steps))
@@ -146,6 +146,10 @@ public final class ReferenceIdentityService: IdentityService {
         /// Complete it with attributes including `email`; `@blocked.example` addresses are
         /// refused, and so is the address of a user the server knows (`<user>@example.com`).
         case partial(identifier: String)
+        /// Logs an existing user in the way Zephr does: the redirect carries `action=login`,
+        /// `status=success`, a `tracking_id` and a `session_id` (no code), which
+        /// `exchangeSession(_:request:)` exchanges for tokens with the request's PKCE verifier.
+        case session
     }
 
     /// Plays the browser (or the identity app, at an app URL): logs a user in at an authorization
@@ -154,7 +158,8 @@ public final class ReferenceIdentityService: IdentityService {
     ///   - url: The challenge's URL.
     ///   - username: Who logs in.
     ///   - consent: Allow or deny.
-    /// - Returns: The redirect URL, with `code` (or `error`) and `state`.
+    /// - Returns: The redirect URL, with `code` (or `error`) and `state`; Zephr's callbacks
+    ///   (``Consent/partial(identifier:)``, ``Consent/session``) without `state`.
     /// - Throws: ``ErrorCode/requestInvalid`` for a URL this server did not produce or an unknown user.
     public func logIn(at url: URL, as username: String = "alice", consent: Consent = .allow) throws(IdentityFlowError) -> URL {
         let items = URLQuery.items(of: url) ?? []
@@ -177,7 +182,16 @@ public final class ReferenceIdentityService: IdentityService {
                 state.partialGrants[key] = (ServerState.Grant(user: "", codeChallenge: challenge, redirectURI: redirect, scopes: scopes), identifier, expiresAt)
                 return key
             }
-            answer += [("status", "partial"), ("state_key", key), ("identifier", identifier)]
+            answer += [("action", "register"), ("status", "partial"), ("state_key", key), ("identifier", identifier)]
+        case .session:
+            let scopes = query("scope")?.split(separator: " ").map(String.init) ?? []
+            let session = try state.withLock { state throws(IdentityFlowError) in
+                guard state.users.contains(username) else { throw IdentityFlowError(.requestInvalid, "No user \(username) on the reference server.") }
+                let session = "zs-" + state.nextSerial()
+                state.grants[session] = ServerState.Grant(user: username, codeChallenge: challenge, redirectURI: redirect, scopes: scopes)
+                return session
+            }
+            answer += [("action", "login"), ("status", "success"), ("tracking_id", "t-" + session), ("session_id", session)]
         case .allow:
             let scopes = query("scope")?.split(separator: " ").map(String.init) ?? []
             let code = try state.withLock { state throws(IdentityFlowError) in
@@ -194,8 +208,13 @@ public final class ReferenceIdentityService: IdentityService {
             }
             answer.append(("code", code))
         }
-        if let sentState = query("state") { answer.append(("state", sentState)) }
-        answer.append(("iss", Self.issuer))
+        // Zephr's callbacks (partial, session) carry neither state nor iss, as Zephr documents them.
+        switch consent {
+        case .partial, .session: break
+        case .allow, .deny:
+            if let sentState = query("state") { answer.append(("state", sentState)) }
+            answer.append(("iss", Self.issuer))
+        }
         guard let redirected = URLQuery.url(redirect, appending: answer) else {
             throw IdentityFlowError(.requestInvalid, "The redirect URI is not a URL.")
         }
@@ -281,3 +300,7 @@ extension ReferenceIdentityService {
         state.withLock { Array($0.accessTokens.keys) + Array($0.refreshTokens.keys) }
     }
 }
+
+/// The reference server is an ``IdentityService`` for the package's own tests and integrators;
+/// hosts hand it to ``UserClient`` through `UserClient(configuration:service:storage:transport:)`.
+@_spi(Integrator) extension ReferenceIdentityService: IdentityService {}

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 /// A host API for tests of ``UserClient/authenticatedRequest(_:)``: answers `200` to requests

@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 /// Everything the ``ReferenceIdentityService`` remembers.
 struct ServerState: Sendable {

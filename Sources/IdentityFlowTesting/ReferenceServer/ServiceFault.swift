@@ -1,4 +1,4 @@
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 /// A call of the ``ReferenceIdentityService``, to aim faults at.
 public enum ServiceCall: String, Sendable, Hashable, CaseIterable {

@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 /// What a ``ScriptedResponder`` does with one challenge.
 public enum ScriptAction<ChallengeType: Sendable, Answer: Sendable>: Sendable {

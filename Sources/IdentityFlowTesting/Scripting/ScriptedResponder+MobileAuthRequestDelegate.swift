@@ -1,4 +1,4 @@
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 extension ScriptedResponder: MobileAuthRequestDelegate {
     /// Matches the confirmation challenge against the script.

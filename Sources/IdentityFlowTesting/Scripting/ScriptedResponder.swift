@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 /// Answers a flow's challenges from a script, for hosts' unit tests. Works with the async API
@@ -14,7 +14,7 @@ import Statechart
 ///     .customRegistrationFinish(.respond("name=Ada")),
 ///     .createPin(.respond("24680")),
 /// ])
-/// let result = try await client.registerUser(with: provider, responder: responder)
+/// let result = try await client.registerUser(.provider(provider), responder: responder)
 /// try responder.verify()
 /// ```
 public final class ScriptedResponder: ChallengeResponder, FlowOutcomeObserver, Sendable {

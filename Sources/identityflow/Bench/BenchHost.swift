@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import IdentityFlowTesting
 import Statechart
 
@@ -39,7 +39,7 @@ final class BenchHost: RegistrationDelegate, ChallengeResponder {
     func register(on client: UserClient) async -> Bool {
         await withCheckedContinuation { continuation in
             state.withLock { $0.finished = continuation }
-            client.registerUser(with: ReferenceIdentityService.browserProvider, delegate: self)
+            client.registerUser(.provider(ReferenceIdentityService.browserProvider), delegate: self)
         }
     }
 

@@ -1,6 +1,6 @@
 import CIdentityFlowCrypto
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 /// The crypto rows (k1…k5 here, k6…k13 in SignatureScenarios): IdentityFlow against OpenSSL's
 /// libcrypto in the same process.

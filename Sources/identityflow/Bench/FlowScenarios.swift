@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import IdentityFlowTesting
 
 /// (d) and (f): whole registrations (browser identity provider, then create PIN) through
@@ -41,7 +41,7 @@ enum FlowScenarios {
             let registered: Bool
             switch api {
             case .async:
-                registered = (try? await bench.client.registerUser(with: ReferenceIdentityService.browserProvider, responder: responder)) != nil
+                registered = (try? await bench.client.registerUser(.provider(ReferenceIdentityService.browserProvider), responder: responder)) != nil
             case .delegateImmediate, .delegateMainActor:
                 registered = await BenchHost(server: bench.server).register(on: bench.client)
             }

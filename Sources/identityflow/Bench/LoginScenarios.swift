@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import IdentityFlowTesting
 import Statechart
 
@@ -31,8 +31,7 @@ enum LoginScenarios {
         let bench = try await BenchClient.make(pinKeyIterations: settings.pinKeyIterations)
         guard
             let registration = try? await bench.client.registerUser(
-                with: ReferenceIdentityService.browserProvider,
-                responder: BenchHost(server: bench.server))
+                .provider(ReferenceIdentityService.browserProvider), responder: BenchHost(server: bench.server))
         else {
             throw BenchFailure(description: "the login bench's registration failed")
         }

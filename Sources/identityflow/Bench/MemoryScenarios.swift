@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import IdentityFlowTesting
 import Statechart
 
@@ -25,9 +25,9 @@ enum MemoryScenarios {
             await withTaskGroup(of: Void.self) { group in
                 for client in clients {
                     if delegate {
-                        client.registerUser(with: ReferenceIdentityService.browserProvider, delegate: holder)
+                        client.registerUser(.provider(ReferenceIdentityService.browserProvider), delegate: holder)
                     } else {
-                        group.addTask { _ = try? await client.registerUser(with: ReferenceIdentityService.browserProvider, responder: holder) }
+                        group.addTask { _ = try? await client.registerUser(.provider(ReferenceIdentityService.browserProvider), responder: holder) }
                     }
                 }
                 await holder.allArrived()

@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import IdentityFlowTesting
 
 /// (c): a challenge round trip through the engine, and the two hand-written floors.
@@ -19,7 +19,7 @@ enum RoundTripScenarios {
             if delegate {
                 registered = await host.register(on: bench.client)
             } else {
-                registered = (try? await bench.client.registerUser(with: ReferenceIdentityService.browserProvider, responder: host)) != nil
+                registered = (try? await bench.client.registerUser(.provider(ReferenceIdentityService.browserProvider), responder: host)) != nil
             }
             guard registered, let elapsed = host.pinRoundTrips else { throw BenchFailure(description: "the round-trip registration failed") }
             return Harness.nanoseconds(elapsed, per: rounds) / 1000

@@ -1,6 +1,6 @@
 import CIdentityFlowCrypto
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 /// The crypto rows k6…k13: SHA-512, ES384 and ES512 verification (ID tokens), and P-256
 /// verification, signing and public keys (PIN proofs, ES256), each beside OpenSSL in the same run.

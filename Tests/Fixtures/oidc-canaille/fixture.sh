@@ -36,6 +36,8 @@ TOML
     ensure_client identityflow-tests
     ensure_client identityflow-tests-ps256 --id-token-signed-response-alg PS256
     ensure_client identityflow-tests-es384 --id-token-signed-response-alg ES384
+    ensure_client identityflow-confidential --token-endpoint-auth-method client_secret_basic \
+        --client-secret identityflow-confidential-secret
 }
 
 # Makes a signing key with `canaille jwk create` (the rest of the arguments) into .state/$1, once,
@@ -47,10 +49,11 @@ make_key() {  # uses "${canaille[@]}", set by prepare_fixture
     fi
 }
 
-# Creates the public client $1 unless it exists (redirect URI and post-logout redirect URI
-# (RP-Initiated Logout) identityflow://callback, the code and
-# refresh grants, scopes openid profile email, the rest of the arguments added), and makes it an
-# audience of its own tokens, as Canaille's web console does when it creates a client.
+# Creates the client $1 unless it exists (redirect URI and post-logout redirect URI (RP-Initiated
+# Logout) identityflow://callback, the code and
+# refresh grants, scopes openid profile email, public (`none`) unless the rest of the arguments
+# name another --token-endpoint-auth-method, which are added), and makes it an audience of its own
+# tokens, as Canaille's web console does when it creates a client.
 ensure_client() {  # uses "${canaille[@]}", set by prepare_fixture
     local client_id="$1" id
     shift
@@ -59,8 +62,10 @@ ensure_client() {  # uses "${canaille[@]}", set by prepare_fixture
         "${canaille[@]}" set client --quiet "$client_id" --post-logout-redirect-uris identityflow://callback 2>/dev/null
         return 0
     fi
+    local method=none
+    if [[ " $* " == *" --token-endpoint-auth-method "* ]]; then method=""; fi
     "${canaille[@]}" create client --quiet --client-id "$client_id" --client-name "IdentityFlow tests" \
-        --redirect-uris identityflow://callback --post-logout-redirect-uris identityflow://callback --token-endpoint-auth-method none \
+        --redirect-uris identityflow://callback ${method:+--token-endpoint-auth-method "$method"} \
         --grant-types authorization_code --grant-types refresh_token --response-types code \
         --scope openid --scope profile --scope email "$@" 2>/dev/null
     id="$("${canaille[@]}" get client --client-id "$client_id" 2>/dev/null \

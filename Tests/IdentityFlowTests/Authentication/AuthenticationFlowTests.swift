@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 
 /// Login through the public API: wrong PINs, counters, lockout, network errors, biometrics.
 @Suite("Authentication flows")

@@ -1,5 +1,5 @@
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 import Statechart
 
 /// The ticket on its own: one settlement wins, and a closed ticket delivers nothing.

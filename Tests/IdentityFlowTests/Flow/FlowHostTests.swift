@@ -1,6 +1,6 @@
 import Testing
 import Statechart
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// How a flow reaches an async-API responder.
 @Suite("Flow host")

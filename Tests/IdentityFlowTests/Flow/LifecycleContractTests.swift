@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 import Statechart
 
 /// The lifecycle promises an outside acceptance suite found broken: cancels that land as the
@@ -60,7 +60,7 @@ struct LifecycleContractTests {
         let client = try await Self.client(service)
         service.after("completeCustomRegistration") { client.cancelCurrentFlow() }
         await expectCode(.actionCancelled) {
-            _ = try await client.registerUser(with: provider, responder: ScriptedResponder([.customRegistrationFinish(.respond("data"))]))
+            _ = try await client.registerUser(.provider(provider), responder: ScriptedResponder([.customRegistrationFinish(.respond("data"))]))
         }
         #expect(service.inner.activeAccessTokenCount == 0)
         #expect(service.inner.activeRefreshTokenCount == 0)
@@ -206,7 +206,7 @@ struct LifecycleContractTests {
         let client = try await Self.client(service)
         let calls = service.inner.calls.count
         await expectCode(.requestInvalid) {
-            _ = try await client.registerUser(scopes: [], responder: ScriptedResponder([]))
+            _ = try await client.registerUser(RegistrationRequest(scopes: []), responder: ScriptedResponder([]))
         }
         #expect(service.inner.calls.count == calls)
     }
@@ -217,7 +217,7 @@ struct LifecycleContractTests {
         let client = try await Self.client(service)
         let responder = ScriptedResponder([])
         let ghost = IdentityProvider(identifier: "ghost", name: "Ghost", kind: .custom(.oneStep))
-        await expectCode(.invalidIdentityProvider) { _ = try await client.registerUser(with: ghost, responder: responder) }
+        await expectCode(.invalidIdentityProvider) { _ = try await client.registerUser(.provider(ghost), responder: responder) }
         #expect(!responder.events.contains { $0.hasPrefix("challenge") })
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlowTesting
 import Statechart
 
 /// A host that answers every challenge inline, forever (a buggy responder answering a refused PIN
@@ -53,7 +53,7 @@ struct RunawayHostTests {
         let flows = zip(clients, hosts).map { client, host in
             Task { () -> IdentityFlowError? in
                 do throws(IdentityFlowError) {
-                    _ = try await client.registerUser(with: provider, answering: { host.answer($0) })
+                    _ = try await client.registerUser(.provider(provider), answering: { host.answer($0) })
                     return nil
                 } catch {
                     return error

@@ -1,5 +1,5 @@
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// The ECDSA verifiers under hostile bytes: P-256 (PIN proofs, ES256), P-384 and P-521 (ES384,
 /// ES512), all in C.

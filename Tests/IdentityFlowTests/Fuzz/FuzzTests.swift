@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 import Statechart
 #if canImport(StatechartExport)
 import StatechartExport

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
-/// `app_authorization_endpoint` carries state, nonce and the PKCE challenge like the browser
-/// endpoint, so it is checked like every other endpoint: `https`, or `http` to a loopback host; a
-/// custom scheme only when the host lists it in code (``HTTPServiceConfiguration/appAuthorizationSchemes``).
+/// The identity app's endpoint (configured `app_authorization_endpoint`, or the `protocol_ios` of
+/// Grab's `client_public_info_endpoint`) carries state, nonce and the PKCE challenge like the
+/// browser endpoint, so it is checked like every other endpoint: `https`, or `http` to a loopback
+/// host; a custom scheme only when the host lists it in code (``HTTPServiceConfiguration/appAuthorizationSchemes``).
 @Suite("App authorization endpoint: checked like every endpoint")
 struct AppAuthorizationEndpointTests {
     static let redirect = URL(string: "identityflow://callback")!
@@ -24,7 +25,13 @@ struct AppAuthorizationEndpointTests {
                 "issuer": "https://issuer.test", "authorization_endpoint": "\(origin)/o/authorize/",
                 "token_endpoint": "\(origin)/o/token/",
             ]
-            if let endpoint { document["app_authorization_endpoint"] = endpoint }
+            if let endpoint {
+                if request.path == "/grabid/v1/oauth2/clients/client-1/public" {
+                    let entry = try? JSONSerialization.data(withJSONObject: ["protocol_ios": endpoint, "protocol_pax_ios": "grab://"])
+                    return .json(200, object: ["custom_protocols": [String(decoding: entry ?? Data(), as: UTF8.self)]])
+                }
+                document["client_public_info_endpoint"] = "\(origin)/grabid/v1/oauth2/clients/{client_id}/public"
+            }
             return .json(200, object: document)
         }
         defer { server.stop() }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Statechart
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// A token the service sends (an `Authorization` header, or the body of a revocation) never
 /// reaches another origin through a redirect: `GET`s follow it without `Authorization`, other

@@ -1,5 +1,5 @@
 import Foundation
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// Signs ID tokens with ES256 at test time (the P-256 arithmetic of ``DeviceKey``), for tests
 /// whose tokens must carry the current time or a nonce only known while the test runs.

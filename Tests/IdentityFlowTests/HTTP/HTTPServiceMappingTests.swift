@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 @Suite("HTTP service: configuration, authorization URL and error mapping")
 struct HTTPServiceMappingTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Statechart
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// A scripted OpenID provider on a ``LoopbackHTTPServer``: discovery (issuer `issuer`, endpoints on
 /// the server itself), a JWKS whose n-th fetch answers `jwks(n)`, and a token endpoint.

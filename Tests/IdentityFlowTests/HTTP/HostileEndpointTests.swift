@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Statechart
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// Every kind of call (discovery, token exchange, userinfo, revocation, an extension endpoint)
 /// against every kind of hostile answer ends with the documented code, and ends: each test

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Statechart
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// Each hostile answer ends the call with a clear code; through a registration it ends the flow
 /// and leaves no profile and nothing in storage.
@@ -70,7 +70,7 @@ struct HostileNetworkTests {
             let client = try await Self.client(service: try Self.extensionService(server), storage: storage)
             let provider = IdentityProvider(identifier: "custom-one", name: "Custom", kind: .custom(.oneStep))
             await HTTPTestSupport.expectError(scenario == .redirectLoop ? .invalidServerResponse : scenario.code) { () throws(IdentityFlowError) in
-                try await client.registerUser(with: provider, responder: Self.answering)
+                try await client.registerUser(.provider(provider), responder: Self.answering)
             }
             #expect(client.userProfiles.isEmpty)
             #expect(try storage.keys().isEmpty)
@@ -96,7 +96,7 @@ struct HostileNetworkTests {
         #expect(error?.message.contains("refused") == true)
         let client = try await Self.client(service: service, storage: storage)
         await HTTPTestSupport.expectError(.serverNotReachable) { () throws(IdentityFlowError) in
-            try await client.registerUser(with: IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep)), responder: Self.answering)
+            try await client.registerUser(.provider(IdentityProvider(identifier: "custom-one", name: "C", kind: .custom(.oneStep))), responder: Self.answering)
         }
         #expect(client.userProfiles.isEmpty)
         #expect(try storage.keys().isEmpty)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// ES384 and ES512 ID tokens (ECDSA on P-384 and P-521): what providers configured with EC keys of
 /// those curves sign (Keycloak's ecdsa-generated keys, Ping, ForgeRock, Authlib when a client

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Statechart
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// PS256, PS384 and PS512 ID tokens (RSASSA-PSS): what FAPI providers sign (Keycloak, Okta, Authlib
 /// when the client registers `id_token_signed_response_alg` `PS256`).

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Statechart
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// RS384 and RS512 ID tokens: what Canaille (Authlib) signs with an RSA key whose JWK names no `alg`.
 @Suite("ID tokens signed RS384 and RS512")

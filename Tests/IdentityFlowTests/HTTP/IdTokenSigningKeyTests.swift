@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// Which algorithms a JWKS entry's key may verify.
 @Suite("ID token signing keys from JWKS entries")

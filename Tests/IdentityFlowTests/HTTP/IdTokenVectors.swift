@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// A vector file of `Tests/Fixtures/jwt/`, read as JSON.
 struct VectorFile {

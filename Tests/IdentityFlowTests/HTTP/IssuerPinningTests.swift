@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Statechart
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// The issuer is pinned once and checked everywhere: in the authorization response (RFC 9207),
 /// in every ID token, and for a configuration that names only a discovery URL.

@@ -4,9 +4,9 @@ import FoundationNetworking
 #endif
 import Testing
 import Statechart
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
-/// Each way a network can fail maps to the code README's "Errors" section documents, through
+/// Each way a network can fail maps to the code the error reference (IdentityFlow.docc/ErrorCodes.md, "Network failures") documents, through
 /// ``HTTPIdentityService`` and through the default transport of `authenticatedRequest`
 /// (``URLSessionTransport``), against real loopback servers. (Refused, DNS and timeout for the
 /// service are in ``HostileNetworkTests``.)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Statechart
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// PIN proof v2 over HTTP: what `HTTPIdentityService` sends and how it reads the answers
 /// (`docs/extension-api.openapi.yaml` 2.0).

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// ``HTTPIdentityService``'s end-session URL and per-sign-in authorization parameters.
 @Suite("HTTP provider logout and authorization parameters")

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import Statechart
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// FoundationNetworking traps ("Received callback for HTTP redirection, but we're not waiting for
 /// it") when a redirect's completion handler reaches a transfer that is no longer waiting for it:

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Statechart
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// A token answer the client refuses leaves no token live on the server: whatever the reason,
 /// the access and refresh tokens it carried are revoked before the call fails.

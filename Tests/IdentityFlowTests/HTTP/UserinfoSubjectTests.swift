@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// OpenID Connect Core §5.3.2: the userinfo answer's `sub` must be the ID token's, or its claims
 /// must not be used.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// The login, PIN change, biometric registration, logout and deregistration machines as plain values.
 @Suite("PIN flow machines")

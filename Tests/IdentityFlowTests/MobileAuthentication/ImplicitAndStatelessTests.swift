@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 
 /// Implicit authentication and stateless registration through the public API.
 @Suite("Implicit authentication and stateless registration")
@@ -71,7 +71,7 @@ struct ImplicitAndStatelessTests {
     func statelessBrowser() async throws {
         let harness = try await Harness.make()
         let responder = ScriptedResponder([harness.browserLogin()])
-        let result = try await harness.client.registerStatelessUser(responder: responder)
+        let result = try await harness.client.registerUser(.stateless, responder: responder)
         try responder.verify()
         #expect(result.profile.isStateless)
         #expect(harness.client.authenticatedUserProfile == result.profile)
@@ -93,7 +93,7 @@ struct ImplicitAndStatelessTests {
             .customRegistrationFinish(.respond("status:4001")),
             .customRegistrationFinish(.respond("name=Ada"), expecting: .customRegistrationFailure),
         ])
-        harness.client.registerStatelessUser(with: provider, delegate: responder)
+        harness.client.registerUser(.provider(provider).stateless(), delegate: responder)
         let outcome = await responder.outcome()
         try responder.verify()
         guard case .registered(let result) = outcome else { Issue.record("\(outcome)"); return }
@@ -104,7 +104,7 @@ struct ImplicitAndStatelessTests {
     @Test("a stateless user cannot change a PIN, register biometrics or enrol device keys (9033); a new registration ends its session")
     func statelessRefusals() async throws {
         let harness = try await Harness.make()
-        let stateless = try await harness.client.registerStatelessUser(responder: ScriptedResponder([harness.browserLogin()])).profile
+        let stateless = try await harness.client.registerUser(.stateless, responder: ScriptedResponder([harness.browserLogin()])).profile
         do { _ = try await harness.client.changePin(responder: ScriptedResponder([])) } catch { #expect(error.code == .statelessUser) }
         do { try await harness.client.registerBiometricAuthenticator(for: stateless, responder: ScriptedResponder([])) } catch {
             #expect(error.code == .statelessUser)

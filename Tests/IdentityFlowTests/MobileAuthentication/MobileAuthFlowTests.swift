@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 import Statechart
 
 /// Mobile authentication through the public API: enrolment, push, OTP and listed requests,
@@ -272,7 +272,7 @@ struct MobileAuthFlowTests {
     @Test("a stateless profile: handling a request and listing its requests fail with statelessUser (9033), as the README says")
     func statelessProfileRefused() async throws {
         let harness = try await Harness.make()
-        let stateless = try await harness.client.registerStatelessUser(responder: ScriptedResponder([harness.browserLogin()])).profile
+        let stateless = try await harness.client.registerUser(.stateless, responder: ScriptedResponder([harness.browserLogin()])).profile
         let push = MobileAuthPush(requestId: "request-1", userProfile: stateless)
         let (handled, _) = try await handle(harness, .push(push), [])
         #expect(handled.failure?.code == .statelessUser, "\(String(describing: handled.failure))")

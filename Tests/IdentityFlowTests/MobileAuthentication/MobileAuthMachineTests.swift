@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// The mobile authentication machine as a plain value: its chart, and its effects compared by value.
 @Suite("MobileAuthMachine")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 import Statechart
 
 /// A browser registration survives the app being killed while the user is in the browser: it
@@ -30,7 +30,7 @@ struct DurableRegistrationTests {
         try await client.start()
         let copy = InMemoryStorage()
         let seen = Locked<URL?>(nil)
-        _ = try? await client.registerUser(with: ReferenceIdentityService.browserProvider) { challenge in
+        _ = try? await client.registerUser(.provider(ReferenceIdentityService.browserProvider)) { challenge in
             guard case .browserRegistration(let browser) = challenge else { challenge.cancel(); return }
             #expect(((try? original.data(forKey: checkpointKey)) ?? nil) != nil, "the checkpoint is stored before the host sees the challenge")
             for key in (try? original.keys()) ?? [] {
@@ -71,7 +71,7 @@ struct DurableRegistrationTests {
         let redirect = try server.logIn(at: killed.browserURL)
         #expect(client.handleRedirect(redirect))
         let responder = ScriptedResponder([.createPin(.respond("24680"))])
-        let result = try await client.resumeRegistration(responder: responder)
+        let result = try await client.registerUser(.resume, responder: responder)
         try responder.verify()
         #expect(result.profile == resumable.profile)
         #expect(client.userProfiles == [result.profile])
@@ -90,7 +90,7 @@ struct DurableRegistrationTests {
         let client = Self.client(on: killed.storage, server: server)
         try await client.start()
         let browserURLs = Locked<[URL]>([])
-        let result = try await client.resumeRegistration { challenge in
+        let result = try await client.registerUser(.resume) { challenge in
             switch challenge {
             case .browserRegistration(let browser):
                 browserURLs.withLock { $0.append(browser.url) }
@@ -112,7 +112,7 @@ struct DurableRegistrationTests {
         try await client.start()
         #expect(client.handleRedirect(try server.logIn(at: killed.browserURL)))
         let responder = ScriptedResponder([.createPin(.respond("24680"))])
-        client.resumeRegistration(delegate: responder)
+        client.registerUser(.resume, delegate: responder)
         guard case .registered(let result) = await responder.outcome() else { Issue.record("not registered: \(responder.events)"); return }
         try responder.verify()
         #expect(responder.events.first == "didStartRegistration")
@@ -127,10 +127,10 @@ struct DurableRegistrationTests {
         try await client.start()
         let redirect = try server.logIn(at: killed.browserURL)
         #expect(client.handleRedirect(redirect))
-        _ = try await client.resumeRegistration(answering: Self.createPin)
+        _ = try await client.registerUser(.resume, answering: Self.createPin)
         #expect(!client.handleRedirect(redirect), "a replayed redirect belongs to no flow")
         await #expect(throws: IdentityFlowError(.registrationCheckpointNotFound)) {
-            _ = try await client.resumeRegistration(answering: Self.createPin)
+            _ = try await client.registerUser(.resume, answering: Self.createPin)
         }
         #expect(client.userProfiles.count == 1)
     }
@@ -146,7 +146,7 @@ struct DurableRegistrationTests {
         date.advance(by: 601)
         #expect(client.handleRedirect(try server.logIn(at: killed.browserURL)))
         await #expect(throws: IdentityFlowError(.registrationCheckpointExpired)) {
-            _ = try await client.resumeRegistration(answering: Self.createPin)
+            _ = try await client.registerUser(.resume, answering: Self.createPin)
         }
         #expect(try killed.storage.keys().isEmpty)
         #expect(server.activeAccessTokenCount == 0)
@@ -168,7 +168,7 @@ struct DurableRegistrationTests {
         #expect(try killed.storage.data(forKey: Self.checkpointKey) != nil)
         let redirect = try server.logIn(at: killed.browserURL)
         #expect(client.handleRedirect(redirect))
-        _ = try await client.resumeRegistration(answering: Self.createPin)
+        _ = try await client.registerUser(.resume, answering: Self.createPin)
     }
 
     @Test("a new registration supersedes the checkpoint and cleans it up")
@@ -179,7 +179,7 @@ struct DurableRegistrationTests {
         try await client.start()
         let oldRedirect = try server.logIn(at: killed.browserURL)
         let custom = server.addCustomProvider(id: "custom", steps: .oneStep) { _, _ in .status(2000, data: "ok") }
-        _ = try await client.registerUser(with: custom) { challenge in
+        _ = try await client.registerUser(.provider(custom)) { challenge in
             switch challenge {
             case .customRegistration(let step): step.sender.respond(with: "data", to: step)
             default: await Self.createPin(challenge)
@@ -188,7 +188,7 @@ struct DurableRegistrationTests {
         #expect(try killed.storage.data(forKey: Self.checkpointKey) == nil)
         #expect(!client.handleRedirect(oldRedirect))
         await #expect(throws: IdentityFlowError(.registrationCheckpointNotFound)) {
-            _ = try await client.resumeRegistration(answering: Self.createPin)
+            _ = try await client.registerUser(.resume, answering: Self.createPin)
         }
     }
 
@@ -199,7 +199,7 @@ struct DurableRegistrationTests {
         let client = Self.client(on: killed.storage, server: server)
         try await client.start()
         await #expect(throws: IdentityFlowError(.actionCancelled)) {
-            _ = try await client.resumeRegistration { challenge in
+            _ = try await client.registerUser(.resume) { challenge in
                 if case .browserRegistration = challenge { client.cancelCurrentFlow() }
             }
         }
@@ -224,7 +224,7 @@ struct DurableRegistrationTests {
         let transitions = TransitionCollector(log: client.transitionLog)
         let report = try await client.start()
         #expect(client.handleRedirect(try server.logIn(at: killed.browserURL)))
-        _ = try await client.resumeRegistration(answering: Self.createPin)
+        _ = try await client.registerUser(.resume, answering: Self.createPin)
         var dumped = ""
         dump(report, to: &dumped)
         let texts = [String(describing: report), dumped] + logs.messages + transitions.all.map(\.description)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 
 /// Regressions found by the model-based exploration: a cancel that comes too late to undo
 /// anything must not leave a profile, a session or a token behind a reported failure.
@@ -16,7 +16,7 @@ struct LateCancelTests {
         storage.beforeWrite { [weak client] in client?.cancelCurrentFlow() }
         let provider = server.addCustomProvider(id: "custom", steps: .oneStep, script: Harness.statusScript)
         let responder = ScriptedResponder([.customRegistrationFinish(.respond("name=Ada")), .createPin(.respond("24680"))])
-        let result = try await client.registerUser(with: provider, responder: responder)
+        let result = try await client.registerUser(.provider(provider), responder: responder)
         #expect(client.userProfiles == [result.profile])
         #expect(server.enrolledProfiles == [result.profile])
         #expect(client.isFlowRunning == false)
@@ -31,7 +31,7 @@ struct LateCancelTests {
         server.inject(.latency(.seconds(1)), into: .revoke)
         let registration = Task {
             try await harness.client.registerUser(
-                with: provider,
+                .provider(provider),
                 responder: ScriptedResponder([
                     .customRegistrationFinish(.respond("name=Ada")), .createPin(.cancel),
                 ]))

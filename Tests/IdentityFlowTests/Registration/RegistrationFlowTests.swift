@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 
 /// Registration through the public API: every provider kind, status range and host behaviour.
 @Suite("Registration flows")
@@ -12,7 +12,7 @@ struct RegistrationFlowTests {
     ) {
         let responder = ScriptedResponder(steps)
         do {
-            let result = try await harness.client.registerUser(with: provider, responder: responder)
+            let result = try await harness.client.registerUser(.provider(provider), responder: responder)
             return (.success(result), responder)
         } catch {
             return (.failure(error), responder)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// The registration machine as a plain value: no actor, no server, no await.
 @Suite("RegistrationMachine")
@@ -44,6 +44,7 @@ struct RegistrationMachineTests {
         .redirectReceived(URL(string: "other://callback?code=C&state=s-1")!),
         .redirectReceived(URL(string: "app://callback?state=s-1")!),
         .redirectReceived(URL(string: "app://callback?status=partial&state_key=K&identifier=ada@example.com&state=s-1")!),
+        .redirectReceived(URL(string: "app://callback?action=login&status=success&tracking_id=T&session_id=Z")!),
         .partialDataProvided(Redacted(["email": "ada@example.com"])),
         .partialRegistrationAnswered(.registered(tokens)), .partialRegistrationAnswered(.refused(.userAlreadyExists)),
         .credentialsProvided(LoginCredentials(login: "ada", password: Redacted("pw"))), .intermediateRedirectIgnored,

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 import IdentityFlowTesting
 import Statechart
 
@@ -14,7 +14,7 @@ struct StepUpTests {
         do throws(IdentityFlowError) {
             return .success(
                 try await harness.client.registerUser(
-                    with: nil, parameters: parameters, stateless: stateless,
+                    stateless ? RegistrationRequest.provider(nil).stateless().with(parameters) : .provider(nil).with(parameters),
                     responder: ClosureResponder { challenge in
                         switch challenge {
                         case .browserRegistration(let browser):

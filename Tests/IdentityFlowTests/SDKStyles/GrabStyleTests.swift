@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 
 /// Grab ID's behaviours on the engine: app-to-app login and the cached session, and its
 /// configuration keys.
@@ -71,15 +71,19 @@ struct GrabStyleTests {
         #expect(try await service.appAuthorizationURL(for: IdentityProvider(identifier: "c", name: "C", kind: .custom(.oneStep)), request: request) == nil)
     }
 
-    @Test("without a configured endpoint, the discovery document's app_authorization_endpoint is used (its custom scheme listed in code)")
+    @Test("without a configured endpoint, the app Grab's client_public_info_endpoint names is used (its custom scheme listed in code)")
     func appURLFromDiscovery() async throws {
         let server = try LoopbackHTTPServer { request in
             let origin = "http://\(request.headers["host"] ?? "127.0.0.1")"
+            if request.path == "/grabid/v1/oauth2/clients/client-1/public" {
+                return .json(200, #"{"custom_protocols": ["{\"protocol_ios\": \"grabconnect2://authorize\"}"]}"#)
+            }
             return .json(
                 200,
                 object: [
                     "issuer": "https://issuer.test", "authorization_endpoint": "\(origin)/o/authorize/",
-                    "token_endpoint": "\(origin)/o/token/", "app_authorization_endpoint": "grabconnect2://authorize",
+                    "token_endpoint": "\(origin)/o/token/",
+                    "client_public_info_endpoint": "\(origin)/grabid/v1/oauth2/clients/{client_id}/public",
                 ])
         }
         defer { server.stop() }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 
 /// Schibsted account's browser options on the engine: an ephemeral or shared browser session, and
 /// intermediate redirects (BankID) that leave the browser challenge open.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 import Statechart
 
 /// 7Pass's native logins on the engine: login and password (the password grant), social login
@@ -23,7 +23,7 @@ struct SevenPassStyleTests {
             .credentials(.respond((login: "carol", password: "correct horse")), expecting: .invalidCredentials),
             .createPin(.respond("24680")),
         ])
-        let result = try await harness.client.registerUser(with: provider, responder: responder)
+        let result = try await harness.client.registerUser(.provider(provider), responder: responder)
         try responder.verify()
         #expect(harness.client.userProfiles == [result.profile])
         #expect(!harness.logs.messages.joined().contains("correct horse"), "the password reached a log")
@@ -44,7 +44,7 @@ struct SevenPassStyleTests {
                 }),
             .createPin(.respond("24680")),
         ])
-        _ = try await harness.client.registerUser(with: provider, responder: responder)
+        _ = try await harness.client.registerUser(.provider(provider), responder: responder)
         try responder.verify()
     }
 
@@ -53,18 +53,18 @@ struct SevenPassStyleTests {
         let harness = try await Harness.make()
         harness.server.addExternalToken("ya29.google-token", provider: "google", for: "dave")
         let responder = ScriptedResponder([.createPin(.respond("24680"))])
-        let result = try await harness.client.registerUser(exchanging: ExternalToken(provider: "google", token: "ya29.google-token"), responder: responder)
+        let result = try await harness.client.registerUser(.externalToken(ExternalToken(provider: "google", token: "ya29.google-token")), responder: responder)
         try responder.verify()
         #expect(result.identityProvider.kind == .tokenExchange && result.identityProvider.identifier == "google")
         let refused = await Result { () async throws(IdentityFlowError) in
-            try await harness.client.registerUser(exchanging: ExternalToken(provider: "facebook", token: "ya29.google-token"), responder: ScriptedResponder([]))
+            try await harness.client.registerUser(
+                .externalToken(ExternalToken(provider: "facebook", token: "ya29.google-token")), responder: ScriptedResponder([]))
         }
         #expect(refused.failure?.code == .externalTokenRefused)
         #expect(harness.client.userProfiles == [result.profile])
         #expect(!"\(ExternalToken(provider: "google", token: "secret-token"))".contains("secret-token"))
-        let stateless = try await harness.client.registerStatelessUser(
-            exchanging: ExternalToken(provider: "google", token: "ya29.google-token"),
-            responder: ScriptedResponder([]))
+        let stateless = try await harness.client.registerUser(
+            .externalToken(ExternalToken(provider: "google", token: "ya29.google-token")).stateless(), responder: ScriptedResponder([]))
         #expect(stateless.profile.isStateless)
     }
 
@@ -73,7 +73,7 @@ struct SevenPassStyleTests {
         let harness = try await Harness.make()
         let result = await Result { () async throws(IdentityFlowError) in
             try await harness.client.registerUser(
-                with: IdentityProvider(identifier: "google", name: "Google", kind: .tokenExchange), responder: ScriptedResponder([]))
+                .provider(IdentityProvider(identifier: "google", name: "Google", kind: .tokenExchange)), responder: ScriptedResponder([]))
         }
         #expect(result.failure?.code == .invalidIdentityProvider)
     }

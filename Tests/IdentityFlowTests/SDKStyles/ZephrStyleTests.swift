@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 import Statechart
 
 /// Zephr's partial registration on the engine: the provider's callback asks for missing
@@ -15,7 +15,7 @@ struct ZephrStyleTests {
         let responder = ScriptedResponder(
             [.browserRegistration(.respondWith { try server.logIn(at: $0.url, consent: .partial(identifier: "ada@example.com")) })] + steps)
         let result = await Result { () async throws(IdentityFlowError) in
-            stateless ? try await harness.client.registerStatelessUser(responder: responder) : try await harness.client.registerUser(responder: responder)
+            stateless ? try await harness.client.registerUser(.stateless, responder: responder) : try await harness.client.registerUser(responder: responder)
         }
         return (result, responder)
     }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 @Suite("Base64URL (RFC 4648 §5)")
 struct Base64URLTests {

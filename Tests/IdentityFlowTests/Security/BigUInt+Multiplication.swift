@@ -1,4 +1,4 @@
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// BigUInt's schoolbook multiplication, the reference the Montgomery engine tests compare
 /// against. The library itself no longer multiplies BigUInts (RSA multiplies in C, ECDSA went to

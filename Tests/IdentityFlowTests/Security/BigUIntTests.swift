@@ -1,5 +1,5 @@
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 @Suite("BigUInt")
 struct BigUIntTests {

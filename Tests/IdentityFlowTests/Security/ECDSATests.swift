@@ -1,7 +1,7 @@
 import CIdentityFlowCrypto
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// The JSON written by Tests/Fixtures/crypto/make_ecdsa_vectors.py and make_ecdsa_published_vectors.py.
 struct ECDSAVectorDocument: Decodable {

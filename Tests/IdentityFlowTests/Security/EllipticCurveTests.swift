@@ -1,5 +1,5 @@
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// The point arithmetic under ECDSA verification on P-384 and P-521, through the C code's
 /// `u₁G + u₂Q` entry (an independent path from the verifier's final comparison): the group's

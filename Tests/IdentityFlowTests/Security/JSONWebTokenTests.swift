@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 @Suite("JSON Web Token decoding and RS256 verification")
 struct JSONWebTokenTests {

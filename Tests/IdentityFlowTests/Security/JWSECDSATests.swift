@@ -1,5 +1,5 @@
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// JWS ES384 and ES512 (RFC 7518 §3.4) on the ID token vectors of make_ec_id_tokens.py: the
 /// header's `alg` names the curve and the hash.

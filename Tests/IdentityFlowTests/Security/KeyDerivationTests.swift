@@ -1,5 +1,5 @@
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 @Suite("PBKDF2-HMAC-SHA256 (RFC 8018)")
 struct KeyDerivationTests {

@@ -1,6 +1,6 @@
 import CIdentityFlowCrypto
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// The Montgomery engines (MULX/ADX on x86-64 where the CPU has BMI2 and ADX, and the portable
 /// C code) against each other and against BigUInt, on random and carry-heavy operands.

@@ -1,5 +1,5 @@
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// P-256 ECDSA against Python's `cryptography` on random keys and messages, both ways: its
 /// signatures (high s half the time) verified here, ours verified there, and the public keys

@@ -1,7 +1,7 @@
 import CIdentityFlowCrypto
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// P-256 ECDSA (PIN proof v2's signatures) and HKDF-SHA256 against published vectors.
 @Suite("P-256 ECDSA and HKDF")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 @Suite("PKCE (RFC 7636)")
 struct PKCETests {

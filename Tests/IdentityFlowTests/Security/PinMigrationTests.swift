@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 
 /// A PIN proof v1 profile, as a v1 client stored it (`Tests/Fixtures/v1-profile`), upgrades to v2
 /// at its next PIN login (`docs/pin-proof.md`, "Migration from v1").

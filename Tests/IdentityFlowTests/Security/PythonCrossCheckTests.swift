@@ -1,5 +1,5 @@
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 @Suite(
     "Cross-checks against Python's hashlib, hmac and integers",

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// RSASSA-PKCS1-v1_5 with SHA-384 and SHA-512 (`RS384`, `RS512`), on the ID token vectors signed by r1.
 @Suite("RSA PKCS#1 v1.5 with SHA-384 and SHA-512, and JWS RS384 / RS512")

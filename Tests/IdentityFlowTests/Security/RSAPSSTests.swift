@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// The JSON written by Tests/Fixtures/crypto/make_rsa_pss_vectors.py.
 struct RSAPSSVectorDocument: Decodable {

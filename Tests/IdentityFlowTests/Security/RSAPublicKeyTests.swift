@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 @Suite("RSA PKCS#1 v1.5 SHA-256 verification (RFC 8017 §8.2.2)")
 struct RSAPublicKeyTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 
 /// The JSON written by Tests/Fixtures/crypto/make_rsa_vectors.py.
 struct RSAVectorDocument: Decodable {

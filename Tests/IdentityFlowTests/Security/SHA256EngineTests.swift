@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// The JSON written by Tests/Fixtures/crypto/make_hash_vectors.py: hashlib/hmac and
 /// `cryptography` results for every message length 0...300.

@@ -4,8 +4,8 @@ import FoundationNetworking
 #endif
 import Testing
 import Statechart
-@testable import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) @testable import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 
 /// `authenticatedRequest` over its default transport, against loopback servers (two ports are
 /// two origins): the token stays with its origin, plain http elsewhere is refused before anything

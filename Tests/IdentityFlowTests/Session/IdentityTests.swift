@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 
 /// Who the user is (the ID token's claims, userinfo) and fresh tokens for the host's own stacks.
 @Suite("Identity and fresh tokens")

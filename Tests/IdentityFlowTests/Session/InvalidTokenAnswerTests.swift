@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import IdentityFlowTesting
-@testable import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
+@_spi(Integrator) @testable import IdentityFlow
 
 /// RFC 6750 §3.1 puts `invalid_token` on a 401, but resource servers and providers also send it on
 /// a 400. An answer that names the token invalid is handled as the invalid token it names, whatever

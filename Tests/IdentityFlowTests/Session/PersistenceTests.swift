@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 
 @Suite("Persistence and launch")
 struct PersistenceTests {

@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import IdentityFlowTesting
-@testable import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
+@_spi(Integrator) @testable import IdentityFlow
 
 /// OpenID Connect Core §12.2: a refreshed ID token names the issuer, subject and audience the
 /// session began with.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import ChildProcessSupport
-@testable import IdentityFlow
+@_spi(Integrator) @testable import IdentityFlow
 
 /// FileStorage survives SIGKILL at any moment: a writer process (`identityflow-crash-writer`)
 /// writes items, profiles and registration checkpoints into one directory and is killed at a random

@@ -1,5 +1,5 @@
 import Testing
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 /// Explores a machine from its initial state, as plain values, and checks it against its chart.

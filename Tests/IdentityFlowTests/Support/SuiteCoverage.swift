@@ -1,5 +1,5 @@
 import Foundation
-import IdentityFlow
+@_spi(Integrator) import IdentityFlow
 import Statechart
 
 /// Whole-suite chart coverage: which declared transitions no test took (issue 4, item 6).

@@ -1,6 +1,6 @@
 import Foundation
-import IdentityFlow
-import IdentityFlowTesting
+@_spi(Integrator) import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 import Statechart
 
 /// A storage whose writes can be made to fail.
@@ -24,7 +24,7 @@ final class FailingStorage: SecureStorage {
 
 /// A delegate that notes whether each callback ran on the main queue (the main actor's executor;
 /// on Linux another thread may drain it, so the thread is not the test), and cancels the first challenge.
-final class MainThreadRecorder: RegistrationDelegate {
+final class MainThreadRecorder: RegistrationDelegate, Sendable {
     private static let key = DispatchSpecificKey<String>()
     init() { DispatchQueue.main.setSpecific(key: Self.key, value: "main") }
 

@@ -36,9 +36,7 @@ extension HTTPIdentityService {
         let metadata = try await providerMetadata()
         let asked = scopes.isEmpty ? configuration.scopes : scopes
         let response = try await transport.send(
-            formRequest(
-                metadata.tokenEndpoint,
-                parameters + [("scope", asked.joined(separator: " ")), ("client_id", configuration.clientID)]))
+            clientRequest(metadata.tokenEndpoint, parameters + [("scope", asked.joined(separator: " "))], metadata: metadata))
         switch (response.status, Self.errorCode(of: response)) {
         case (200, _):
             let tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: asked)

@@ -7,10 +7,12 @@ import FoundationNetworking
 extension HTTPIdentityService {
     // MARK: - Identity providers
 
-    /// `GET /identity-providers`.
-    /// - Returns: The providers, in the server's order.
+    /// The configured ``HTTPServiceConfiguration/identityProviders`` when there are any (nothing
+    /// is asked then: a stock provider has no endpoint to list them), else `GET /identity-providers`.
+    /// - Returns: The providers, in the configured or the server's order.
     /// - Throws: As the table in the type's discussion.
     public func identityProviders() async throws(IdentityFlowError) -> [IdentityProvider] {
+        if let configured = configuration.identityProviders { return configured }
         guard let providers = try await providerList(absentOn404: false) else { return [] }
         return providers
     }

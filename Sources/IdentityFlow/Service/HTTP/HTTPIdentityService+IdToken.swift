@@ -13,7 +13,9 @@ extension HTTPIdentityService {
     /// JWKS key named by `kid`, which must be a key able to verify that algorithm (an RSA key
     /// verifies the three `RS` and the three `PS` ones, or only the `alg` its JWKS entry names; an
     /// EC key the one of its curve, P-256, P-384 or P-521; the JWKS is fetched again once when the
-    /// `kid` is unknown); `iss` equals the discovered issuer; `aud` contains the client id and, with
+    /// `kid` is unknown); `iss` equals the discovered issuer (for a template issuer such as Entra
+    /// ID's `…/{tenantid}/v2.0`: `tid` is present and a GUID, and `iss` is the template with
+    /// `tid` in place of `{tenantid}`); `aud` contains the client id and, with
     /// several audiences, `azp` is present and equals it (`azp`, when present, must always equal
     /// it); `exp` is after now and `iat` not after now, and `nbf` (if present) not after now, all
     /// within ``HTTPServiceConfiguration/clockSkew``; `nonce` equals `nonce` when one is given.
@@ -85,7 +87,16 @@ extension HTTPIdentityService {
         func refuse(_ reason: String) -> IdentityFlowError {
             IdentityFlowError(.invalidServerResponse, "The ID token is not valid: \(reason).")
         }
-        guard info.issuer.hasSameBytes(as: issuer) else { throw refuse("its issuer is not \(issuer)") }
+        if let template = IssuerTemplate(issuer) {
+            // A multi-tenant issuer: the token names its tenant, and its issuer is that tenant's.
+            guard let tenant = info.claims["tid"]?.stringValue else { throw refuse("the issuer \(issuer) is a tenant template and it has no tid") }
+            guard IssuerTemplate.isPlausibleTenantID(tenant) else { throw refuse("its tid is not a tenant id") }
+            guard info.issuer.hasSameBytes(as: template.issuer(forTenant: tenant)) else {
+                throw refuse("its issuer is not \(issuer) for its tenant (tid)")
+            }
+        } else {
+            guard info.issuer.hasSameBytes(as: issuer) else { throw refuse("its issuer is not \(issuer)") }
+        }
         let clientID = configuration.clientID
         guard info.audiences.contains(where: { $0.hasSameBytes(as: clientID) }) else { throw refuse("its audience does not include the client id") }
         if info.audiences.count > 1, info.authorizedParty == nil { throw refuse("it has several audiences and no azp") }

@@ -19,34 +19,22 @@ extension HTTPIdentityService {
         if case .custom = provider.kind {
             throw IdentityFlowError(.invalidIdentityProvider, "\(provider.identifier) is not a browser identity provider.")
         }
-        return try authorizationURL(at: try await providerMetadata().authorizationEndpoint, request: request)
+        return try authorizationURL(at: try await providerMetadata().authorizationEndpoint, request: request, provider: provider)
     }
 
-    /// The same request addressed to an installed identity app (Grab's app-to-app login): the
-    /// configured ``HTTPServiceConfiguration/appAuthorizationEndpoint``, or the discovery
-    /// document's `app_authorization_endpoint`. `nil` when there is none, and when the request
-    /// carries `prompt`, `login_hint` or `id_token_hint`, which app login does not take.
-    ///
-    /// The endpoint carries the request's `state`, `nonce` and PKCE challenge, so it is checked
-    /// like every endpoint: `https`, or `http` to a loopback host, or a custom scheme the app lists
-    /// in ``HTTPServiceConfiguration/appAuthorizationSchemes``.
+    /// The same request addressed to an installed identity app (Grab's app-to-app login):
+    /// ``identityAppLink(for:request:)``'s app URL.
     /// - Parameters:
     ///   - provider: A browser identity provider.
     ///   - request: PKCE, state, nonce, redirect URI and scopes.
     /// - Returns: The app URL, or `nil` to use the browser URL alone.
-    /// - Throws: ``ErrorCode/configurationInvalid`` for an endpoint of any other scheme (plain
-    ///   `http` elsewhere, `javascript:`, `file:`, `data:`, an unlisted custom scheme); discovery errors.
+    /// - Throws: As ``identityAppLink(for:request:)``.
     public func appAuthorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL? {
-        guard provider.kind == .browser, configuration.prompt == nil, configuration.loginHint == nil, configuration.idTokenHint == nil,
-            request.parameters.prompt == nil, request.parameters.loginHint == nil
-        else { return nil }
-        let discovered = configuration.appAuthorizationEndpoint == nil ? try await providerMetadata().appAuthorizationEndpoint : nil
-        guard let endpoint = configuration.appAuthorizationEndpoint ?? discovered else { return nil }
-        if let problem = configuration.appAuthorizationEndpointProblem(endpoint) { throw problem }
-        return try authorizationURL(at: endpoint, request: request)
+        try await identityAppLink(for: provider, request: request)?.appURL
     }
 
-    private func authorizationURL(at endpoint: URL, request: AuthorizationRequest) throws(IdentityFlowError) -> URL {
+    /// The request's parameters at `endpoint`; the configured hint parameter names `provider`.
+    func authorizationURL(at endpoint: URL, request: AuthorizationRequest, provider: IdentityProvider) throws(IdentityFlowError) -> URL {
         guard var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else {
             throw IdentityFlowError(.invalidServerResponse, "The authorization endpoint is not a valid URL.")
         }
@@ -71,6 +59,7 @@ extension HTTPIdentityService {
         let ownNames = Set(own.map(\.0))
         parameters += optional.compactMap { name, value in ownNames.contains(name) ? nil : value.map { (name, $0) } }
         parameters += own
+        if let hint = configuration.identityProviderHint(for: provider), !ownNames.contains(hint.0) { parameters.append(hint) }
         let reserved = Set(parameters.map(\.0))
         parameters += configuration.extraAuthorizationParameters.sorted { $0.key < $1.key }.filter { !reserved.contains($0.key) }.map { ($0.key, $0.value) }
         let existing = components.percentEncodedQuery.map { $0 + "&" } ?? ""
@@ -82,7 +71,8 @@ extension HTTPIdentityService {
     }
 
     /// The RFC 9207 mix-up defence: an `iss` in the authorization response must be the
-    /// discovered issuer, compared as bytes; when the provider advertises
+    /// discovered issuer, compared as bytes (a template issuer such as Entra ID's
+    /// `…/{tenantid}/v2.0`: the template with a GUID tenant in its place); when the provider advertises
     /// `authorization_response_iss_parameter_supported`, a response without `iss` is refused too.
     /// - Parameter issuer: The redirect's `iss` value, or `nil` when it carries none.
     /// - Throws: ``ErrorCode/issuerMismatch``; discovery errors.
@@ -91,6 +81,16 @@ extension HTTPIdentityService {
         guard let issuer else {
             guard !metadata.sendsAuthorizationResponseIssuer else {
                 throw IdentityFlowError(.issuerMismatch, "The redirect carries no 'iss' although the provider promises one (RFC 9207).")
+            }
+            return
+        }
+        if let template = IssuerTemplate(metadata.issuer) {
+            // A multi-tenant issuer: the response names the user's tenant, a GUID; the ID token's
+            // own iss and tid are checked at the exchange.
+            guard let tenant = template.segment(of: issuer), IssuerTemplate.isPlausibleTenantID(tenant),
+                issuer.hasSameBytes(as: template.issuer(forTenant: tenant))
+            else {
+                throw IdentityFlowError(.issuerMismatch, "The redirect's 'iss' is not the provider's issuer \(metadata.issuer) for any tenant (RFC 9207).")
             }
             return
         }
@@ -111,15 +111,14 @@ extension HTTPIdentityService {
     public func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
         let metadata = try await providerMetadata()
         let response = try await transport.send(
-            formRequest(
+            clientRequest(
                 metadata.tokenEndpoint,
                 [
                     ("grant_type", "authorization_code"),
                     ("code", code.value),
                     ("redirect_uri", request.redirectURI.absoluteString),
-                    ("client_id", configuration.clientID),
                     ("code_verifier", request.codeVerifier.value),
-                ]))
+                ], metadata: metadata))
         guard response.status == 200 else { throw Self.oauthError(response, context: "the code exchange") }
         let scopes = request.scopes.isEmpty ? configuration.scopes : request.scopes
         let tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: scopes)
@@ -147,13 +146,12 @@ extension HTTPIdentityService {
     public func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
         let metadata = try await providerMetadata()
         let response = try await transport.send(
-            formRequest(
+            clientRequest(
                 metadata.tokenEndpoint,
                 [
                     ("grant_type", "refresh_token"),
                     ("refresh_token", refreshToken.value),
-                    ("client_id", configuration.clientID),
-                ]))
+                ], metadata: metadata))
         guard response.status == 200 else { throw Self.oauthError(response, context: "the token refresh") }
         var tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: configuration.scopes)
         if tokens.refreshToken == nil { tokens.refreshToken = refreshToken }
@@ -171,7 +169,10 @@ extension HTTPIdentityService {
     /// Revokes the refresh token, then the access token (RFC 7009, with `token_type_hint`).
     /// - Parameter tokens: The tokens.
     /// - Throws: ``ErrorCode/configurationInvalid`` when the server names no revocation endpoint,
-    ///   or refuses this public client because it lets only clients with a secret revoke;
+    ///   or refuses this public client because it lets only clients with a secret revoke, or
+    ///   refuses the client's secret (`invalid_client`);
+    ///   ``ErrorCode/clientAuthenticationMethodNotSupported`` when it lists its methods without
+    ///   the configured one;
     ///   otherwise as the table in the type's discussion.
     public func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
         try await revoke(refreshToken: tokens.refreshToken, accessToken: tokens.accessToken)
@@ -188,22 +189,20 @@ extension HTTPIdentityService {
         if let accessToken { pending.append((accessToken, "access_token")) }
         for (token, hint) in pending {
             let response = try await transport.send(
-                formRequest(
-                    endpoint,
-                    [
-                        ("token", token.value), ("token_type_hint", hint), ("client_id", configuration.clientID),
-                    ]))
-            guard response.status == 200 else { throw Self.revocationError(response, metadata: metadata) }
+                clientRequest(endpoint, [("token", token.value), ("token_type_hint", hint)], metadata: metadata, revocation: true))
+            guard response.status == 200 else {
+                throw Self.revocationError(response, metadata: metadata, publicClient: configuration.clientAuthentication == .none)
+            }
         }
     }
 
     /// A revocation's error; `invalid_client` from an endpoint that names its client
     /// authentication methods without `none` is a provider that lets only confidential clients
     /// revoke, and says so.
-    private static func revocationError(_ response: HTTPResponse, metadata: OpenIDProviderMetadata) -> IdentityFlowError {
+    private static func revocationError(_ response: HTTPResponse, metadata: OpenIDProviderMetadata, publicClient: Bool) -> IdentityFlowError {
         var error = oauthError(response, context: "the revocation")
         let methods = metadata.revocationEndpointAuthMethods
-        if error.oauthError == "invalid_client", !methods.isEmpty, !methods.contains("none") {
+        if publicClient, error.oauthError == "invalid_client", !methods.isEmpty, !methods.contains("none") {
             error = IdentityFlowError(
                 .configurationInvalid,
                 "The provider lets only clients with a secret revoke tokens (revocation_endpoint_auth_methods_supported: \(methods.joined(separator: ", "))) and refused this public client (invalid_client): its tokens stay valid until they expire."

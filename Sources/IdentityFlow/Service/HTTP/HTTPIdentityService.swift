@@ -41,18 +41,23 @@ import Statechart
 /// | extension or userinfo `invalid_token` (401, or 400 naming it) | 9010 ``ErrorCode/userNotAuthenticated`` |
 /// | `unknown_identity_provider` (404) | 10020 ``ErrorCode/invalidIdentityProvider`` |
 /// | `registration_expired` (410) | 10021 ``ErrorCode/customRegistrationExpired`` |
+/// | `session_expired` (410) at the session exchange (Zephr's `status=success`): unknown, expired, used, or another sign-in's session | 10024 ``ErrorCode/externalIdentityProviderFailure`` (`oauthError` set) |
 /// | `unknown_profile` (404) at PIN challenge / verify | 9003 ``ErrorCode/userDeregistered``: the flows remove the profile locally |
 /// | `user_deregistered` (410) at enrol / PIN challenge | 9003 ``ErrorCode/userDeregistered`` (`userProfile` set) |
 /// | `invalid_pin` (401) / `user_deregistered` (410) at PIN verify | not errors: ``PinVerification/rejected(failureCount:maxFailureCount:)`` / ``PinVerification/deregistered`` |
 /// | body not JSON, wrong content type, truncated (closed or reset after the head), larger than the cap, a redirect loop (more than 5) or a redirect of a `POST` or `DELETE`, a missing or mistyped member, a custom status outside 2xxx/4xxx/5xxx, any other unexpected status | 11001 ``ErrorCode/invalidServerResponse`` |
 /// | ID token expired, issued in the future or not yet valid by the device's clock, which differs from the answer's `Date` by more than the clock skew | 9031 ``ErrorCode/invalidDateTime`` (the message says by how much) |
+/// | ID token under a template issuer (`…/{tenantid}/…`): no `tid`, a `tid` that is no GUID, an `iss` that is not the template at its `tid` | 11001 ``ErrorCode/invalidServerResponse`` |
 /// | ID token: bad signature, `alg` other than RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384 or ES512 (`none`, HS256 ...), a `kid` naming a key that cannot verify the token's `alg`, unknown `kid` after one refetch, wrong `iss` / `aud` / `azp` / `nonce`, expired, `nbf` or `iat` in the future | 11001 ``ErrorCode/invalidServerResponse`` |
 /// | a bare 404 or 405 (no `error` member) at an extension endpoint: a server without the extension API, a proxy, a wrong `extensionBaseURL` | 11020 ``ErrorCode/featureNotSupported`` |
+/// | a pinned host (``HTTPTransportOptions/pinnedPublicKeys``) whose certificate holds none of its keys: closed before any request byte | 11050 ``ErrorCode/certificatePinMismatch`` |
+/// | a pinned host on a Linux system without a usable libcurl: nothing sent | 11051 ``ErrorCode/certificatePinningUnavailable`` |
+/// | discovery lists the token (or revocation) endpoint's client authentication methods without the configured ``HTTPServiceConfiguration/clientAuthentication``: nothing sent | 11052 ``ErrorCode/clientAuthenticationMethodNotSupported`` |
 ///
 /// `profileExists` answers `false` for `404 unknown_profile` and 410; `deregister` and
 /// `revokeBiometricKey` treat those (and `404 authenticator_not_registered`) as done. A bare 404
 /// is never taken for "gone": it throws 11020.
-public final class HTTPIdentityService: IdentityService {
+@_spi(Integrator) public final class HTTPIdentityService: IdentityService {
     /// The configuration the service was made with.
     public let configuration: HTTPServiceConfiguration
     let transport: HTTPTransport
@@ -72,7 +77,8 @@ public final class HTTPIdentityService: IdentityService {
     public init(configuration: HTTPServiceConfiguration, now: @escaping @Sendable () -> Date = { Date() }) throws(IdentityFlowError) {
         if let problem = configuration.problem { throw problem }
         self.configuration = configuration
-        self.transport = HTTPTransport(timeout: configuration.requestTimeout, maxBodySize: configuration.maxResponseBodySize)
+        self.transport = HTTPTransport(
+            timeout: configuration.requestTimeout, maxBodySize: configuration.maxResponseBodySize, options: configuration.transportOptions)
         self.now = now
     }
 
@@ -111,10 +117,15 @@ public final class HTTPIdentityService: IdentityService {
     }
 
     /// Metadata from a discovery answer, whose issuer must be the configured one (when configured).
-    /// Either way the issuer is then pinned: every ID token must name it.
+    /// Either way the issuer is then pinned: every ID token must name it (a template issuer: its
+    /// tenant's issuer, ``IssuerTemplate``).
     private func checkedMetadata(_ response: HTTPResponse) throws(IdentityFlowError) -> OpenIDProviderMetadata {
         let metadata = try OpenIDProviderMetadata(document: try Self.jsonObject(response, context: "The discovery document"))
-        if let issuer = configuration.issuer, !Self.sameIssuer(issuer.absoluteString, metadata.issuer) {
+        // Entra ID's multi-tenant endpoints name a template issuer (`…/{tenantid}/v2.0`): a
+        // configured `common`, `organizations` or `consumers` issuer fits it (IssuerTemplate).
+        if let issuer = configuration.issuer, !Self.sameIssuer(issuer.absoluteString, metadata.issuer),
+            !IssuerTemplate.configured(issuer.absoluteString, fits: metadata.issuer)
+        {
             throw IdentityFlowError(
                 .configurationInvalid, "The discovery document names issuer \(metadata.issuer), not the configured \(issuer.absoluteString).")
         }
@@ -153,6 +164,30 @@ public final class HTTPIdentityService: IdentityService {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let bearer { request.setValue("Bearer \(bearer.value)", forHTTPHeaderField: "Authorization") }
         request.httpBody = Data(fields.map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&").utf8)
+        return request
+    }
+
+    /// A form-encoded `POST` to the token endpoint (`metadata.tokenEndpoint`) or, with
+    /// `revocation`, to the revocation endpoint, authenticated as
+    /// ``HTTPServiceConfiguration/clientAuthentication`` says.
+    /// - Throws: ``ErrorCode/clientAuthenticationMethodNotSupported`` when the provider lists the
+    ///   endpoint's methods without the configured secret-bearing one (a public client is never
+    ///   refused here: providers often leave `none` out of the list yet serve public clients).
+    func clientRequest(
+        _ url: URL, _ fields: [(String, String)], metadata: OpenIDProviderMetadata, revocation: Bool = false
+    ) throws(IdentityFlowError) -> URLRequest {
+        let authentication = configuration.clientAuthentication
+        let supported = revocation ? metadata.revocationEndpointAuthMethods : metadata.tokenEndpointAuthMethods
+        if authentication != .none, !supported.isEmpty, !supported.contains(authentication.methodName) {
+            let member = revocation ? "revocation_endpoint_auth_methods_supported" : "token_endpoint_auth_methods_supported"
+            throw IdentityFlowError(
+                .clientAuthenticationMethodNotSupported,
+                "The provider's \(member) (\(supported.joined(separator: ", "))) does not list the configured \(authentication.methodName); nothing was sent."
+            )
+        }
+        let (fields, authorization) = authentication.authenticate(fields, clientID: configuration.clientID)
+        var request = formRequest(url, fields)
+        if let authorization { request.setValue(authorization.value, forHTTPHeaderField: "Authorization") }
         return request
     }
 

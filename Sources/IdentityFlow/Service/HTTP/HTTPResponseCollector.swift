@@ -33,6 +33,7 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
     private let maxRedirects: Int
     private let redirects: HTTPTransport.RedirectPolicy
     private let method: String
+    private let options: HTTPTransportOptions
 
     /// Creates a collector.
     /// - Parameters:
@@ -40,11 +41,14 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
     ///   - maxRedirects: How many redirects may be followed.
     ///   - redirects: What happens to a `3xx` answer.
     ///   - method: The request's method (only `GET`s follow redirects under ``HTTPTransport/RedirectPolicy/followGETs``).
-    init(maxBodySize: Int, maxRedirects: Int, redirects: HTTPTransport.RedirectPolicy, method: String) {
+    ///   - options: The host's pins (checked in the server trust challenge on Apple platforms) and
+    ///     session delegate (which gets the challenges and metrics IdentityFlow does not settle).
+    init(maxBodySize: Int, maxRedirects: Int, redirects: HTTPTransport.RedirectPolicy, method: String, options: HTTPTransportOptions = HTTPTransportOptions()) {
         self.maxBodySize = maxBodySize
         self.maxRedirects = maxRedirects
         self.redirects = redirects
         self.method = method
+        self.options = options
     }
 
     /// Registers the continuation the outcome is delivered to (at once if the deadline passed already).
@@ -91,6 +95,16 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
             // Queues the answer on the task's work queue; it neither blocks nor calls back here.
             completionHandler(request)
         }
+    }
+
+    /// Hands the answer received so far (head and body) to the waiting caller as the outcome.
+    private func deliverReceivedAnswer() {
+        let (continuation, outcome) = state.withLock { state in
+            let outcome = Self.outcome(state: state, error: nil)
+            defer { state.continuation = nil }
+            return (state.continuation, outcome)
+        }
+        continuation?.resume(returning: outcome)
     }
 
     /// Records why the transfer is being stopped; the first reason wins.
@@ -153,6 +167,10 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
         } else if let url = request.url, let problem = HTTPServiceConfiguration.transportProblem(url) {
             fail(problem)
             answerRedirect(nil, completionHandler)
+        } else if Self.leavesToTransport(from: task.currentRequest?.url ?? task.originalRequest?.url, to: request.url, options: options) {
+            // A pinned host is reached through the pinned path only (Linux): the 3xx answer goes
+            // back to HTTPTransport, which follows it there.
+            answerRedirect(nil, completionHandler)
         } else if let from = task.originalRequest?.url, let to = request.url, !Self.sameOrigin(from, to) {
             // A bearer token stays with its origin: the request to another scheme, host or port
             // goes without `Authorization`.
@@ -162,6 +180,80 @@ final class HTTPResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
         } else {
             answerRedirect(request, completionHandler)
         }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @Sendable @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(Security)
+        if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
+            let url = URL(string: "https://\(challenge.protectionSpace.host)"), let pins = options.pins(for: url)
+        {
+            guard let trust = challenge.protectionSpace.serverTrust, ServerTrustPinning.chainHoldsPinnedKey(trust, pins: pins) else {
+                fail(
+                    IdentityFlowError(
+                        .certificatePinMismatch,
+                        "The certificate of \(challenge.protectionSpace.host) holds no pinned public key; the connection was closed before any request was sent."
+                    ))
+                completionHandler(.cancelAuthenticationChallenge, nil)
+                return
+            }
+        }
+        #endif
+        #if !canImport(Darwin)
+        // FoundationNetworking never completes a task whose 401 challenge (`WWW-Authenticate`,
+        // as RFC 6749 §5.2 requires for `invalid_client` after Basic authentication) is answered
+        // without a credential: the answer already received is the outcome, and the task ends.
+        let completionHandler: @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void = { [self] disposition, credential in
+            guard disposition == .useCredential, credential != nil else {
+                deliverReceivedAnswer()
+                cancel(task)
+                return
+            }
+            completionHandler(disposition, credential)
+        }
+        #endif
+        // The host's task-level answer, else its session-level one, else default handling.
+        guard let delegate = options.session?.delegate else {
+            completionHandler(.performDefaultHandling, nil)
+            return
+        }
+        #if canImport(Darwin)
+        // Optional requirements on Apple platforms.
+        if let answer = (delegate as? URLSessionTaskDelegate)?.urlSession(_:task:didReceive:completionHandler:) {
+            answer(session, task, challenge, completionHandler)
+        } else if let answer = delegate.urlSession(_:didReceive:completionHandler:) {
+            answer(session, challenge, completionHandler)
+        } else {
+            completionHandler(.performDefaultHandling, nil)
+        }
+        #else
+        if let taskDelegate = delegate as? URLSessionTaskDelegate {
+            taskDelegate.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)
+        } else {
+            delegate.urlSession(session, didReceive: challenge, completionHandler: completionHandler)
+        }
+        #endif
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+        guard let delegate = options.session?.delegate as? URLSessionTaskDelegate else { return }
+        #if canImport(Darwin)
+        delegate.urlSession?(session, task: task, didFinishCollecting: metrics)
+        #else
+        delegate.urlSession(session, task: task, didFinishCollecting: metrics)
+        #endif
+    }
+
+    /// Whether a redirect must leave this session for ``HTTPTransport``'s pinned path: on Linux,
+    /// a redirect to or from a host with pins.
+    private static func leavesToTransport(from: URL?, to: URL?, options: HTTPTransportOptions) -> Bool {
+        #if canImport(Security)
+        return false
+        #else
+        return [from, to].contains { $0.flatMap(options.pins(for:)) != nil }
+        #endif
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -4,7 +4,8 @@ import Foundation
 
 /// A configuration carries values that identify the user or authorize the request: the login
 /// hint (often an e-mail address), the ID token hint and the request object (a JWT that may hold
-/// claims). Descriptions, debug descriptions and `dump` show `<redacted>` for them.
+/// claims), and the client secret. Descriptions, debug descriptions and `dump` show `<redacted>`
+/// for them; of the host's headers only the names are shown.
 extension HTTPServiceConfiguration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The configuration with `login_hint`, `id_token_hint` and `request` shown as `<redacted>`.
     public var description: String {
@@ -32,9 +33,16 @@ extension HTTPServiceConfiguration: CustomStringConvertible, CustomDebugStringCo
             ("acrValues", text(configuration.acrValues)), ("requestObject", secret(configuration.requestObject)),
             ("appAuthorizationEndpoint", text(configuration.appAuthorizationEndpoint)),
             ("appAuthorizationSchemes", "\(configuration.appAuthorizationSchemes.sorted())"),
+            ("appLoginFallback", configuration.appLoginFallback.rawValue),
+            ("identityProviderHintParameter", text(configuration.identityProviderHintParameter)),
+            ("identityProviders", text(configuration.identityProviders?.map(\.identifier))),
             ("extraAuthorizationParameters", "\(configuration.extraAuthorizationParameters.keys.sorted())"),
             ("clockSkew", "\(configuration.clockSkew)"), ("requestTimeout", "\(configuration.requestTimeout)"),
             ("maxResponseBodySize", "\(configuration.maxResponseBodySize)"),
+            ("clientAuthentication", configuration.clientAuthentication.description),
+            ("headers", "\(configuration.transportOptions.headers.keys.sorted())"),
+            ("pinnedHosts", "\(configuration.transportOptions.pinnedPublicKeys.keys.sorted())"),
+            ("session", configuration.transportOptions.session == nil ? "default" : "custom"),
         ]
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// How an ``HTTPIdentityService`` reaches its server: where the OpenID Connect provider is, who
-/// the app is to it, what the authorization request asks for, and the limits of the transport.
+/// How an OpenID Connect server (``IdentityServer/openIDConnect(_:)``) reaches its provider: where
+/// the provider is, who the app is to it, what the authorization request asks for, and the limits
+/// of the transport.
 ///
 /// Build one in code:
 ///
@@ -29,7 +30,11 @@ import Foundation
 ///   "extra_authorization_parameters": {"ui_locales": "nl"},
 ///   "clock_skew_seconds": 60,
 ///   "request_timeout_seconds": 30,
-///   "max_response_body_bytes": 1048576
+///   "max_response_body_bytes": 1048576,
+///   "client_secret": "…",
+///   "token_endpoint_auth_method": "client_secret_basic",
+///   "headers": {"X-OIDC": "v1"},
+///   "pinned_public_keys": {"id.example.com": ["<base64 SHA-256 of the SPKI>", "<backup pin>"]}
 /// }
 /// ```
 ///
@@ -40,7 +45,14 @@ import Foundation
 /// ``appAuthorizationSchemes``, which only code can set.
 /// The Grab ID SDK's own keys are read too: `ServiceDiscoveryUrl` (`discovery_url`), `ClientId`,
 /// `RedirectUrl`, `Scope`, `Hint` (`login_hint`), `IdTokenHint`, `Prompt`, `AcrValues` and
-/// `Request`; a file naming a key both ways is refused. 7Pass's `environment` picks the issuer
+/// `Request`; so are 7Pass's `consumerKey`, `consumerSecret` and `callbackUri`; a file naming a
+/// key both ways is refused. A whole `Info.plist` works as it is: the
+/// keys are then read from its `GrabIdPartnerSDK` dictionary (or `GrabPartnerIdSDK`, the spelling
+/// of Grab's README example). `AcrValues` (and `acr_values`) may be Grab's dictionary
+/// (`{"SERVICE": "PASSENGER", "consent_ctx": "countryCode=SG"}`), sent as
+/// `acr_values=SERVICE:PASSENGER consent_ctx:countryCode=SG` (sorted by key), or a string.
+/// `identity_provider_hint_parameter`, `identity_providers` and `app_login_fallback` are
+/// described at ``identityProviderHintParameter``, ``identityProviders`` and ``appLoginFallback``. 7Pass's `environment` picks the issuer
 /// from an `environments` table (`{"environment": "qa", "environments": {"qa": "https://…",
 /// "production": "https://…"}}`), so that one file serves every stage.
 ///
@@ -72,8 +84,9 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     /// The `request` parameter: a request object (JWT) passed by value.
     public var requestObject: String?
     /// Where an installed identity app takes the same authorization request (Grab's app-to-app
-    /// login), usually a custom URL scheme; `nil` uses the discovery document's
-    /// `app_authorization_endpoint`, if any. ``BrowserRegistrationChallenge/appURL`` carries it.
+    /// login), usually a custom URL scheme; `nil` uses the app the discovery document's
+    /// `client_public_info_endpoint` lists (Grab's `protocol_ios`), if any.
+    /// ``BrowserRegistrationChallenge/appURL`` carries it.
     public var appAuthorizationEndpoint: URL?
     /// The custom URL schemes (such as Grab's `grabconnect2`) an app authorization endpoint may
     /// use, configured or discovered. Empty by default: the endpoint must then be `https`, or
@@ -82,6 +95,22 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     /// `javascript`, `data`, `file`, `blob`, `about`, `vbscript`, `ftp`, `ws` and `wss` are never
     /// custom schemes (``problem`` refuses them).
     public var appAuthorizationSchemes: Set<String> = []
+    /// What the browser challenge offers when the identity app is not installed (Grab's App Store
+    /// fallback): the browser sign-in (the default), or the App Store link the provider names
+    /// (Grab's `appstore_link_ios`), in ``BrowserRegistrationChallenge/appStoreURL``. File key
+    /// `app_login_fallback`: `browser` or `app_store`.
+    public var appLoginFallback: AppLoginFallback = .browser
+    /// The authorization parameter that carries the chosen browser identity provider's
+    /// ``IdentityProvider/identifier`` to the provider: `kc_idp_hint` (Keycloak), `idp` (Okta),
+    /// `identity_provider` (Cognito), `connection` (Auth0), `domain_hint` (Entra ID). `nil` (the
+    /// default) sends none. File key `identity_provider_hint_parameter`.
+    public var identityProviderHintParameter: String?
+    /// The identity providers to offer, when the provider has no extension endpoint to list them
+    /// (every stock OpenID Connect provider): ``HTTPIdentityService/identityProviders()`` then
+    /// answers from this list and asks nothing. `nil` (the default) asks the extension endpoint.
+    /// File key `identity_providers`: a list of `{"id": …, "name": …, "type": "browser"}`
+    /// (`type` also `custom` with `steps` 1 or 2, `credentials`, `token_exchange`).
+    public var identityProviders: [IdentityProvider]?
     /// Further authorization parameters; they never replace the ones IdentityFlow sets itself.
     public var extraAuthorizationParameters: [String: String]
     /// How far the ID token's `exp`, `nbf` and `iat` may be off the device clock, in seconds.
@@ -90,6 +119,14 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     public var requestTimeout: TimeInterval
     /// The largest response body read; a larger one fails with ``ErrorCode/invalidServerResponse``.
     public var maxResponseBodySize: Int
+    /// How the app authenticates at the token and revocation endpoints: ``ClientAuthentication/none``
+    /// (a public client, the default) or a client secret, Basic or in the body. The file keys are
+    /// `client_secret` and `token_endpoint_auth_method`.
+    public var clientAuthentication: ClientAuthentication = .none
+    /// The host's session configuration and delegate, headers added to every request, and pinned
+    /// public keys. The file keys are `headers` (name → value) and `pinned_public_keys`
+    /// (host → list of pins); the session customization is set in code.
+    public var transportOptions = HTTPTransportOptions()
 
     /// Creates a configuration.
     /// - Parameters:
@@ -156,6 +193,8 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         guard var values = object as? [String: Any] else {
             throw IdentityFlowError(.configurationInvalid, "The \(name) must be a dictionary at the top level.")
         }
+        // Grab: an Info.plist nests the SDK's keys under `GrabIdPartnerSDK`.
+        values = try Self.grabSection(of: values, name: name) ?? values
         // 7Pass: `environment` picks the issuer from `environments` (name → issuer URL).
         if let environment = values["environment"] {
             guard let chosen = environment as? String, let table = values["environments"] as? [String: String], let issuer = table[chosen] else {
@@ -166,7 +205,7 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         }
         values["environments"] = nil
         values["environment"] = nil
-        for (alias, key) in Self.grabKeys where values[alias] != nil {
+        for (alias, key) in Self.grabKeys + Self.sevenPassKeys where values[alias] != nil {
             guard values[key] == nil else {
                 throw IdentityFlowError(.configurationInvalid, "The \(name) names both '\(alias)' and '\(key)'.")
             }
@@ -180,6 +219,13 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     static let grabKeys: [(alias: String, key: String)] = [
         ("ServiceDiscoveryUrl", "discovery_url"), ("ClientId", "client_id"), ("RedirectUrl", "redirect_uri"), ("Scope", "scopes"),
         ("Hint", "login_hint"), ("IdTokenHint", "id_token_hint"), ("Prompt", "prompt"), ("AcrValues", "acr_values"), ("Request", "request"),
+    ]
+
+    /// 7Pass's `SevenPassConfiguration` keys and the keys they stand for: `consumerKey`
+    /// (`client_id`), `consumerSecret` (`client_secret`, sent as `client_secret_basic` unless
+    /// `token_endpoint_auth_method` says otherwise) and `callbackUri` (`redirect_uri`).
+    static let sevenPassKeys: [(alias: String, key: String)] = [
+        ("consumerKey", "client_id"), ("consumerSecret", "client_secret"), ("callbackUri", "redirect_uri"),
     ]
 
     private init(values: [String: Any], name: String) throws(IdentityFlowError) {
@@ -222,15 +268,17 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         prompt = try string("prompt")
         loginHint = try string("login_hint")
         idTokenHint = try string("id_token_hint").map(Redacted.init)
-        acrValues = try string("acr_values")
+        acrValues = try Self.acrValues(values["acr_values"], name: name)
         requestObject = try string("request")
         appAuthorizationEndpoint = try url("app_authorization_endpoint")
+        try readProviderKeys(values, name: name)
         if let extra = values["extra_authorization_parameters"] {
             guard let parameters = extra as? [String: String] else {
                 throw IdentityFlowError(.configurationInvalid, "'extra_authorization_parameters' in the \(name) must map strings to strings.")
             }
             extraAuthorizationParameters = parameters
         }
+        try readTransportAndClientKeys(values, name: name)
         if let skew = try number("clock_skew_seconds") { clockSkew = skew }
         if let timeout = try number("request_timeout_seconds") { requestTimeout = timeout }
         if let size = try number("max_response_body_bytes") {
@@ -242,6 +290,35 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         }
     }
 
+    /// Reads `client_secret`, `token_endpoint_auth_method`, `headers` and `pinned_public_keys`.
+    private mutating func readTransportAndClientKeys(_ values: [String: Any], name: String) throws(IdentityFlowError) {
+        let secret = values["client_secret"], method = values["token_endpoint_auth_method"]
+        if secret != nil || method != nil {
+            guard secret == nil || secret is String, method == nil || method is String,
+                let authentication = ClientAuthentication.named(method as? String, secret: secret as? String)
+            else {
+                throw IdentityFlowError(
+                    .configurationInvalid,
+                    "'token_endpoint_auth_method' in the \(name) must be none, client_secret_basic or client_secret_post, with a non-empty string 'client_secret' for the last two and none for 'none'."
+                )
+            }
+            clientAuthentication = authentication
+        }
+        if let headers = values["headers"] {
+            guard let map = headers as? [String: String] else {
+                throw IdentityFlowError(.configurationInvalid, "'headers' in the \(name) must map header names to strings.")
+            }
+            transportOptions.headers = map
+        }
+        if let pinned = values["pinned_public_keys"] {
+            guard let map = pinned as? [String: [String]] else {
+                throw IdentityFlowError(.configurationInvalid, "'pinned_public_keys' in the \(name) must map host names to lists of pins.")
+            }
+            transportOptions.pinnedPublicKeys = map.mapValues(Set.init)
+        }
+        if let problem = transportOptions.problem { throw problem }
+    }
+
     // MARK: - Checks
 
     /// The first rule the configuration breaks, or `nil` when it is usable.
@@ -250,7 +327,9 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     /// loopback host; the app authorization endpoint too, or of a scheme listed in
     /// ``appAuthorizationSchemes``, which lists custom schemes only; a positive, finite timeout; a
     /// clock skew from 0 to 300 seconds (an infinite or huge skew would switch ID token expiry
-    /// checks off); a body cap of at least 1 KiB.
+    /// checks off); a body cap of at least 1 KiB; a hint parameter that is a parameter name and
+    /// not one IdentityFlow sets itself; a provider list that is not empty and names no
+    /// identifier twice; a template issuer (`…/{tenantid}/…`) only with a discovery URL.
     public var problem: IdentityFlowError? {
         guard let base = discoveryURL ?? issuer else {
             return IdentityFlowError(.configurationInvalid, "Give the issuer or the discovery URL.")
@@ -264,12 +343,31 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
                 .configurationInvalid, "appAuthorizationSchemes lists '\(scheme)', which is not a custom URL scheme an identity app can own.")
         }
         if let appAuthorizationEndpoint, let problem = appAuthorizationEndpointProblem(appAuthorizationEndpoint) { return problem }
+        if let problem = identityProviderProblem { return problem }
+        if let issuer, IssuerTemplate(issuer.absoluteString) != nil, discoveryURL == nil {
+            return IdentityFlowError(
+                .configurationInvalid,
+                "The issuer \(issuer.absoluteString) is a tenant template: give the discovery URL too (e.g. Entra ID's …/common/v2.0/.well-known/openid-configuration), or configure the issuer …/common/v2.0."
+            )
+        }
         if !(requestTimeout > 0 && requestTimeout.isFinite) { return IdentityFlowError(.configurationInvalid, "requestTimeout must be positive and finite.") }
         if !(clockSkew >= 0 && clockSkew <= Self.maximumClockSkew) {
             return IdentityFlowError(.configurationInvalid, "clockSkew must be from 0 to \(Int(Self.maximumClockSkew)) seconds (got \(clockSkew)).")
         }
         if maxResponseBodySize < 1024 { return IdentityFlowError(.configurationInvalid, "maxResponseBodySize must be at least 1024 bytes.") }
+        if let problem = transportOptions.problem { return problem }
+        if let problem = clientAuthenticationProblem { return problem }
         return nil
+    }
+
+    /// A client secret that is empty, or that would go over plain `http` (loopback aside: the
+    /// issuer's and discovery URL's checks already refuse other plain `http`).
+    private var clientAuthenticationProblem: IdentityFlowError? {
+        switch clientAuthentication {
+        case .none: return nil
+        case .clientSecretBasic(let secret), .clientSecretPost(let secret):
+            return secret.value.isEmpty ? IdentityFlowError(.configurationInvalid, "The client secret is empty.") : nil
+        }
     }
 
     /// The largest clock skew a configuration may allow, in seconds (5 minutes).
@@ -331,7 +429,7 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         if ["https", "http"].contains(scheme), Self.transportProblem(url) == nil { return nil }
         return IdentityFlowError(
             .configurationInvalid,
-            "The app_authorization_endpoint must be https, or http to a loopback host, like every endpoint (got scheme '\(scheme)'\(scheme == "http" ? " to \(url.host ?? "no host")" : "")): its URL carries the state, nonce and PKCE challenge. A custom scheme is taken only when the app lists it in appAuthorizationSchemes."
+            "The app_authorization_endpoint (configured, or the client public info's protocol_ios) must be https, or http to a loopback host, like every endpoint (got scheme '\(scheme)'\(scheme == "http" ? " to \(url.host ?? "no host")" : "")): its URL carries the state, nonce and PKCE challenge. A custom scheme is taken only when the app lists it in appAuthorizationSchemes."
         )
     }
 

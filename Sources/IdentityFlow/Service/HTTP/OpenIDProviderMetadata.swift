@@ -18,14 +18,18 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
     /// How the revocation endpoint authenticates clients (RFC 8414
     /// `revocation_endpoint_auth_methods_supported`); empty when the server does not say.
     package var revocationEndpointAuthMethods: [String] = []
+    /// How the token endpoint authenticates clients (`token_endpoint_auth_methods_supported`);
+    /// empty when the server does not say.
+    package var tokenEndpointAuthMethods: [String] = []
     /// The PKCE methods the server names; empty when it names none.
     package let codeChallengeMethodsSupported: [String]
     /// Whether the server promises an `iss` parameter in every authorization response (RFC 9207
     /// `authorization_response_iss_parameter_supported`).
     package let sendsAuthorizationResponseIssuer: Bool
-    /// Where an installed identity app takes authorization requests (`app_authorization_endpoint`,
-    /// IdentityFlow's own member; usually a custom URL scheme).
-    package var appAuthorizationEndpoint: URL?
+    /// Where the client's identity apps are listed (Grab's `client_public_info_endpoint`), a URL
+    /// template with `{client_id}` in place of the client id: its answer's `custom_protocols`
+    /// name the app's URL scheme and App Store link. Kept as text (braces are no URL).
+    package var clientPublicInfoEndpoint: String?
     /// The OpenID Connect RP-Initiated Logout 1.0 `end_session_endpoint`, if offered.
     package var endSessionEndpoint: URL?
 
@@ -72,10 +76,11 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
     /// `second` where `first` has none.
     private func withMembersOutsideInit(from first: OpenIDProviderMetadata, or second: OpenIDProviderMetadata) -> OpenIDProviderMetadata {
         var copy = self
-        copy.appAuthorizationEndpoint = first.appAuthorizationEndpoint ?? second.appAuthorizationEndpoint
+        copy.clientPublicInfoEndpoint = first.clientPublicInfoEndpoint ?? second.clientPublicInfoEndpoint
         copy.endSessionEndpoint = first.endSessionEndpoint ?? second.endSessionEndpoint
         copy.revocationEndpointAuthMethods =
             first.revocationEndpointAuthMethods.isEmpty ? second.revocationEndpointAuthMethods : first.revocationEndpointAuthMethods
+        copy.tokenEndpointAuthMethods = first.tokenEndpointAuthMethods.isEmpty ? second.tokenEndpointAuthMethods : first.tokenEndpointAuthMethods
         return copy
     }
 
@@ -109,8 +114,9 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
             revocationEndpoint: try url("revocation_endpoint", required: false),
             codeChallengeMethodsSupported: document["code_challenge_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? [],
             sendsAuthorizationResponseIssuer: document["authorization_response_iss_parameter_supported"] == .bool(true))
-        appAuthorizationEndpoint = document["app_authorization_endpoint"]?.stringValue.flatMap(URL.init(string:)).flatMap { $0.scheme == nil ? nil : $0 }
+        clientPublicInfoEndpoint = document["client_public_info_endpoint"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         endSessionEndpoint = try url("end_session_endpoint", required: false)
         revocationEndpointAuthMethods = document["revocation_endpoint_auth_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        tokenEndpointAuthMethods = document["token_endpoint_auth_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }

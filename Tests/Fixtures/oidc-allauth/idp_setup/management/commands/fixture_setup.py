@@ -5,7 +5,7 @@ from allauth.idp.oidc.models import Client
 
 
 class Command(BaseCommand):
-    help = "Create alice and the public client identityflow-tests (PKCE, refresh, consent)."
+    help = "Create alice, the public client identityflow-tests (PKCE, refresh, consent) and the confidential client identityflow-confidential."
 
     def handle(self, *args, **options):
         if not User.objects.filter(username="alice").exists():
@@ -18,4 +18,14 @@ class Command(BaseCommand):
         client.set_scopes(["openid", "profile", "email"])
         client.skip_consent = False
         client.save()
+        # A confidential client, as allauth registers one: type confidential, its secret stored hashed.
+        confidential, _ = Client.objects.get_or_create(id="identityflow-confidential", defaults={"name": "IdentityFlow tests (confidential)"})
+        confidential.type = Client.Type.CONFIDENTIAL
+        confidential.set_secret("identityflow-confidential-secret")
+        confidential.set_grant_types([Client.GrantType.AUTHORIZATION_CODE, Client.GrantType.REFRESH_TOKEN])
+        confidential.set_response_types([Client.ResponseType.CODE])
+        confidential.set_redirect_uris(["identityflow://callback"])
+        confidential.set_scopes(["openid", "profile", "email"])
+        confidential.skip_consent = True
+        confidential.save()
         self.stdout.write("fixture users and clients ready")

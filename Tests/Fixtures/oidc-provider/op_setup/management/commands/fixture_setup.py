@@ -7,7 +7,7 @@ from oidc_provider.models import Client, ResponseType, RSAKey
 
 
 class Command(BaseCommand):
-    help = "Create alice, an RS256 key and the public client identityflow-tests (PKCE, consent)."
+    help = "Create alice, an RS256 key, the public client identityflow-tests (PKCE, consent) and the confidential client identityflow-confidential."
 
     def handle(self, *args, **options):
         if not User.objects.filter(username="alice").exists():
@@ -28,4 +28,14 @@ class Command(BaseCommand):
         client.reuse_consent = False
         client.save()
         client.response_types.set([code])
+        # A confidential client, as django-oidc-provider registers one: client_type confidential and
+        # a secret (client_secret_basic or client_secret_post at the token endpoint).
+        confidential, _ = Client.objects.get_or_create(client_id="identityflow-confidential", defaults={"name": "IdentityFlow tests (confidential)"})
+        confidential.client_type = "confidential"
+        confidential.client_secret = "identityflow-confidential-secret"
+        confidential.jwt_alg = "RS256"
+        confidential.redirect_uris = ["identityflow://callback"]
+        confidential.require_consent = False
+        confidential.save()
+        confidential.response_types.set([code])
         self.stdout.write("fixture users and clients ready")

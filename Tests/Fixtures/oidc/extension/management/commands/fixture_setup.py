@@ -14,10 +14,16 @@ CLIENTS = [
     # 7Pass-style native login: the (legacy) password grant, for a public client.
     ("identityflow-password", "IdentityFlow tests (password grant)", True, "password"),
 ]
+# A confidential client (client_secret_basic or client_secret_post), registered as django-oauth-toolkit
+# registers one: the secret is stored hashed.
+CONFIDENTIAL_CLIENT = ("identityflow-confidential", "IdentityFlow tests (confidential client)", "identityflow-confidential-secret")
 
 
 class Command(BaseCommand):
-    help = "Create the test users alice and bob and the public clients identityflow-tests, identityflow-autoconsent and identityflow-password."
+    help = (
+        "Create the test users alice and bob, the public clients identityflow-tests, identityflow-autoconsent and identityflow-password, "
+        "and the confidential client identityflow-confidential."
+    )
 
     def handle(self, *args, **options):
         User = get_user_model()
@@ -39,4 +45,16 @@ class Command(BaseCommand):
             app.skip_authorization = skip
             app.full_clean(exclude=["user", "client_secret"])
             app.save()
+        client_id, name, secret = CONFIDENTIAL_CLIENT
+        app = Application.objects.filter(client_id=client_id).first() or Application(client_id=client_id)
+        app.name = name
+        app.client_type = Application.CLIENT_CONFIDENTIAL
+        app.authorization_grant_type = "authorization-code"
+        app.hash_client_secret = True
+        app.client_secret = secret
+        app.redirect_uris = REDIRECT_URIS
+        app.algorithm = Application.RS256_ALGORITHM
+        app.skip_authorization = True
+        app.full_clean(exclude=["user", "client_secret"])
+        app.save()
         self.stdout.write("fixture users and clients ready")
