@@ -111,6 +111,22 @@ struct StepUpTests {
         #expect(throws: IdentityFlowError.self) { try AuthorizationParameters(maxAge: -1).validate() }
     }
 
+    @Test("the request value carries the parameters; a resume takes none")
+    func requestValue() async throws {
+        let parameters = AuthorizationParameters(acrValues: ["urn:mfa"], maxAge: 60)
+        let request = RegistrationRequest.provider(nil).with(parameters)
+        #expect(request.authorizationParameters == parameters)
+        #expect(RegistrationRequest(authorizationParameters: parameters) == request)
+        #expect(request.description.contains("acr_values") && !request.description.contains("urn:mfa"))
+        let harness = try await Harness.make()
+        do throws(IdentityFlowError) {
+            _ = try await harness.client.registerUser(RegistrationRequest.resume.with(parameters), responder: ClosureResponder { $0.cancel() })
+            Issue.record("a resume with parameters started")
+        } catch {
+            #expect(error.code == .requestInvalid)
+        }
+    }
+
     @Test("a checkpointed registration keeps what it checks")
     func checkpointKeepsParameters() throws {
         var request = AuthorizationRequest(
