@@ -3,7 +3,7 @@ import Foundation
 /// Who the user is, by the claims of the session's validated OpenID Connect ID token.
 ///
 /// The identity service validated the token when it received it (signature, issuer, audience,
-/// times, nonce: see ``HTTPIdentityService``); these are its claims. The standard claims are
+/// times, nonce: see `HTTPIdentityService`); these are its claims. The standard claims are
 /// typed; every claim, including those the provider adds, is reachable by name as a ``Value``:
 ///
 /// ```swift

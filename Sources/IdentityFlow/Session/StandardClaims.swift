@@ -18,7 +18,7 @@ extension StandardClaims {
     public var givenName: String? { string("given_name") }
     /// `family_name`.
     public var familyName: String? { string("family_name") }
-    /// `preferred_username`: a shorthand name (not unique, not stable: use ``subject`` as the key).
+    /// `preferred_username`: a shorthand name (not unique, not stable: use the `sub` claim as the key).
     public var preferredUsername: String? { string("preferred_username") }
     /// `email`.
     public var email: String? { string("email") }

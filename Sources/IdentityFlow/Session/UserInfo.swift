@@ -10,7 +10,7 @@ public struct UserInfo: StandardClaims, Sendable, Hashable, CustomStringConverti
     /// Every claim, as the provider sent it.
     public let all: [String: IdentityClaims.Value]
 
-    /// Creates userinfo claims (a host's test doubles, or an ``IdentityService`` of its own).
+    /// Creates userinfo claims (a host's test doubles, or an `IdentityService` of its own).
     /// - Parameter claims: The claims; `sub` is required.
     /// - Throws: ``ErrorCode/invalidServerResponse`` when `sub` is missing or not a string.
     public init(claims: [String: IdentityClaims.Value]) throws(IdentityFlowError) {
