@@ -152,7 +152,7 @@ struct OpenIDDemo {
                 // session it came with is not left live.
                 do throws(IdentityFlowError) {
                     let info = try await service.userInfo(accessToken: tokens.accessToken, subject: subject)
-                    line("userinfo", info.keys.sorted().joined(separator: ", "))
+                    line("userinfo", info.all.keys.sorted().joined(separator: ", "))
                 } catch {
                     try? await service.revoke(tokens)
                     throw error
@@ -195,7 +195,7 @@ struct OpenIDDemo {
             guard let pin = await TerminalPrompt.ask("your PIN (\(entry.remainingFailureCount) attempts left)", hidden: true) else { return cancel(challenge) }
             print("  answer      PIN <redacted>")
             entry.sender.respond(with: pin, to: entry)
-        case .customRegistration, .biometric, .mobileAuthConfirmation, .partialRegistration, .credentials:
+        case .customRegistration, .biometric, .mobileAuthConfirmation, .partialRegistration, .credentials, .providerLogout:
             cancel(challenge)
         }
     }

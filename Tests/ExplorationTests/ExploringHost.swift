@@ -20,7 +20,7 @@ enum Secrets {
 /// answer, a wrong or policy-violating one, cancel, drop, answer twice, or hold it and cancel the
 /// flow, to answer after the flow ended), and records every terminal callback.
 final class ExploringHost: ChallengeResponder, RegistrationDelegate, AuthenticationDelegate, ChangePinDelegate, AuthenticatorRegistrationDelegate,
-    MobileAuthRequestDelegate
+    MobileAuthRequestDelegate, ProviderLogoutDelegate
 {
     enum Outcome: Sendable {
         case success
@@ -149,6 +149,16 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
                 default: ["email": "ada-\(UUID().uuidString.prefix(8))@example.com"]
                 }
             act(choice, expected: answers, challenge: challenge, answer: { partial.sender.respond(with: attributes, to: partial) })
+        case .providerLogout(let logout):
+            let answers = ["confirm", "forgedState", "providerError"]
+            let choice = control.choose("providerLogoutChallenge", among: answers + common)
+            let redirect: URL =
+                switch choice {
+                case "forgedState": URL(string: "identityflow-test://callback?state=forged")!
+                case "providerError": (try? reference.logOut(at: logout.url, error: "server_error")) ?? logout.url
+                default: (try? reference.logOut(at: logout.url)) ?? logout.url
+                }
+            act(choice, expected: answers, challenge: challenge, answer: { logout.sender.respond(with: redirect, to: logout) })
         case .mobileAuthConfirmation(let confirmation):
             let choice = control.choose("mobileAuthConfirmation", among: ["accept", "deny"] + common)
             act(
@@ -219,6 +229,10 @@ final class ExploringHost: ChallengeResponder, RegistrationDelegate, Authenticat
     func userClient(_ client: UserClient, didReceiveCredentialsChallenge challenge: CredentialsChallenge) { handle(.credentials(challenge)) }
     func userClient(_ client: UserClient, didRegisterUser profile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo?) { finish(.success) }
     func userClient(_ client: UserClient, didFailToRegisterUserWith identityProvider: IdentityProvider?, error: IdentityFlowError) { finish(.failure(error)) }
+
+    func userClient(_ client: UserClient, didReceiveProviderLogoutChallenge challenge: ProviderLogoutChallenge) { handle(.providerLogout(challenge)) }
+    func userClient(_ client: UserClient, didLogOutAtProvider profile: UserProfile) { finish(.success) }
+    func userClient(_ client: UserClient, didFailProviderLogoutOf profile: UserProfile?, error: IdentityFlowError) { finish(.failure(error)) }
 
     func userClient(_ client: UserClient, didStartAuthenticating profile: UserProfile, authenticator: Authenticator) {}
     func userClient(_ client: UserClient, didReceivePinChallenge challenge: PinChallenge) { handle(.pin(challenge)) }

@@ -153,6 +153,14 @@ final class ExploringService: IdentityService {
         try await call(.revoke) { () throws(IdentityFlowError) in try await reference.revoke(tokens) }
     }
 
+    /// A logout page, or (`noEndpoint`) a provider that publishes no `end_session_endpoint`.
+    nonisolated(nonsending) func endSessionURL(for request: EndSessionRequest) async throws(IdentityFlowError) -> URL? {
+        let choice = decide(.endSessionURL, answers: ["answer", "noEndpoint"])
+        let url = try await reference.endSessionURL(for: request)
+        if choice == "answerThenCancel" { control.client?.cancelCurrentFlow() }
+        return choice == "noEndpoint" ? nil : url
+    }
+
     nonisolated(nonsending) func deregister(_ profile: UserProfile, authorization: PinKeyAuthorization) async throws(IdentityFlowError) {
         try await call(.deregister) { () throws(IdentityFlowError) in try await reference.deregister(profile, authorization: authorization) }
     }

@@ -8,6 +8,7 @@ import Testing
 struct FlowCase: Sendable, CustomStringConvertible {
     enum Kind: String, Sendable {
         case browserRegistration = "registration (browser)"
+        case stepUpRegistration = "registration (browser, step-up: acr_values and max_age asked)"
         case resumedRegistration = "registration (browser, resumed in a new process)"
         case oneStepRegistration = "registration (custom one-step)"
         case twoStepRegistration = "registration (custom two-step)"
@@ -16,6 +17,7 @@ struct FlowCase: Sendable, CustomStringConvertible {
         case changePin = "change PIN"
         case biometricRegistration = "biometric registration"
         case logout = "logout"
+        case providerLogout = "provider logout (RP-Initiated Logout)"
         case deregistration = "deregistration"
         case statelessRegistration = "stateless registration (browser)"
         case statelessCustomRegistration = "stateless registration (custom one-step)"
@@ -55,6 +57,8 @@ struct FlowCase: Sendable, CustomStringConvertible {
         case intermediateRedirect = ", BankID return first"
         /// The authenticators live on the device (``AuthenticatorPlacement/device(maxPinFailures:)``, 2 tries).
         case deviceMode = ", authenticators on the device"
+        /// The provider signs the user in with another `acr` than the one asked for.
+        case stepUpRefused = ", another acr claimed"
     }
 
     let kind: Kind
@@ -64,7 +68,8 @@ struct FlowCase: Sendable, CustomStringConvertible {
 
     var isRegistration: Bool {
         [
-            .browserRegistration, .resumedRegistration, .oneStepRegistration, .twoStepRegistration, .statelessRegistration, .statelessCustomRegistration,
+            .browserRegistration, .stepUpRegistration, .resumedRegistration, .oneStepRegistration, .twoStepRegistration, .statelessRegistration,
+            .statelessCustomRegistration,
             .partialRegistration, .statelessPartialRegistration, .credentialsRegistration, .statelessCredentialsRegistration,
             .tokenExchangeRegistration, .statelessTokenExchangeRegistration,
         ].contains(kind)
@@ -78,6 +83,8 @@ struct FlowCase: Sendable, CustomStringConvertible {
     static let all: [FlowCase] = [
         FlowCase(kind: .browserRegistration),
         FlowCase(kind: .browserRegistration, setup: .intermediateRedirect),
+        FlowCase(kind: .stepUpRegistration),
+        FlowCase(kind: .stepUpRegistration, setup: .stepUpRefused),
         FlowCase(kind: .resumedRegistration),
         FlowCase(kind: .oneStepRegistration),
         FlowCase(kind: .twoStepRegistration),
@@ -96,6 +103,7 @@ struct FlowCase: Sendable, CustomStringConvertible {
         FlowCase(kind: .biometricRegistration, setup: .unknownToServer),
         FlowCase(kind: .biometricRegistration, setup: .lastAttempt),
         FlowCase(kind: .logout),
+        FlowCase(kind: .providerLogout),
         FlowCase(kind: .deregistration),
         FlowCase(kind: .statelessRegistration),
         FlowCase(kind: .statelessCustomRegistration),
@@ -152,6 +160,7 @@ struct PathWorld {
         credentials = reference.addCredentialsProvider(id: "seven-pass")
         reference.setPassword(Secrets.password, for: "alice")
         if flow.setup != .refusedToken { reference.addExternalToken(Secrets.externalToken, provider: "google", for: "bob") }
+        if flow.setup == .stepUpRefused { reference.setAuthentication(acr: "urn:identityflow:pwd") }
         if flow.setup == .interactionRequired {
             reference.requireInteraction(for: "alice")
             reference.requireInteraction(for: "bob")
@@ -184,7 +193,8 @@ struct PathWorld {
         }
         if flow.isMobileAuth { try await sendMobileAuthRequest(flow, to: profile) }
         switch flow.setup {
-        case .plain, .clientClockAhead, .validSessionReused, .interactionRequired, .refusedToken, .intermediateRedirect, .deviceMode: break
+        case .plain, .clientClockAhead, .validSessionReused, .interactionRequired, .refusedToken, .intermediateRedirect, .deviceMode, .stepUpRefused:
+            break
         case .otherUserLoggedIn: _ = try await registerProfile()
         case .unknownToServer: reference.removeProfile(profile)
         case .lastAttempt: reference.setMaxPinFailures(1)

@@ -66,6 +66,7 @@ struct PathRun {
         if usesDelegate {
             switch flow.kind {
             case .browserRegistration: client.registerUser(.provider(ReferenceIdentityService.browserProvider), delegate: host)
+            case .stepUpRegistration: client.registerUser(Self.stepUp, delegate: host)
             case .resumedRegistration: client.registerUser(.resume, delegate: host)
             case .oneStepRegistration: client.registerUser(.provider(world.oneStep), delegate: host)
             case .twoStepRegistration: client.registerUser(.provider(world.twoStep), delegate: host)
@@ -74,6 +75,7 @@ struct PathRun {
             case .changePin: client.changePin(delegate: host)
             case .biometricRegistration: client.registerBiometricAuthenticator(for: subject, delegate: host)
             case .logout: client.logout { error in host.finish(error.map { .failure($0) } ?? .success) }
+            case .providerLogout: client.providerLogout(delegate: host)
             case .deregistration: client.deregister(subject) { error in host.finish(error.map { .failure($0) } ?? .success) }
             case .statelessRegistration: client.registerUser(.provider(ReferenceIdentityService.browserProvider).stateless(), delegate: host)
             case .statelessCustomRegistration: client.registerUser(.provider(world.oneStep).stateless(), delegate: host)
@@ -91,6 +93,7 @@ struct PathRun {
         do {
             switch flow.kind {
             case .browserRegistration: _ = try await client.registerUser(.provider(ReferenceIdentityService.browserProvider), responder: host)
+            case .stepUpRegistration: _ = try await client.registerUser(Self.stepUp, responder: host)
             case .resumedRegistration: _ = try await client.registerUser(.resume, responder: host)
             case .oneStepRegistration: _ = try await client.registerUser(.provider(world.oneStep), responder: host)
             case .twoStepRegistration: _ = try await client.registerUser(.provider(world.twoStep), responder: host)
@@ -99,6 +102,7 @@ struct PathRun {
             case .changePin: _ = try await client.changePin(responder: host)
             case .biometricRegistration: try await client.registerBiometricAuthenticator(for: subject, responder: host)
             case .logout: try await client.logout()
+            case .providerLogout: try await client.providerLogout(responder: host)
             case .deregistration: try await client.deregister(subject)
             case .statelessRegistration: _ = try await client.registerUser(.provider(ReferenceIdentityService.browserProvider).stateless(), responder: host)
             case .statelessCustomRegistration: _ = try await client.registerUser(.provider(world.oneStep).stateless(), responder: host)
@@ -121,6 +125,10 @@ struct PathRun {
     }
 
     static let googleToken = ExternalToken(provider: "google", token: Secrets.externalToken)
+
+    /// The step-up sign-in: `acr_values` required and `max_age`.
+    static let stepUp = RegistrationRequest.provider(ReferenceIdentityService.browserProvider).with(
+        AuthorizationParameters(acrValues: ["urn:identityflow:mfa"], maxAge: 600))
 
     /// How the new process meets its checkpoint: the redirect arrives before the resume (the app
     /// was opened by it), after it (the flow asks for the browser again), after a URL of no flow,
@@ -188,6 +196,17 @@ struct PathRun {
             control.violation(
                 "\(world.reference.activeAccessTokenCount) access and \(world.reference.activeRefreshTokenCount) refresh tokens live on the server for \(profiles) profile(s)"
             )
+        }
+        if flow.kind == .stepUpRegistration, flow.setup == .stepUpRefused, outcome.error == nil {
+            control.violation("a sign-in with another acr than the one required was kept")
+        }
+        if flow.kind == .providerLogout {
+            // Whatever the browser, the provider or the network did, the session is over on the device.
+            if world.client.authenticatedUserProfile != nil { control.violation("a provider logout left the user logged in") }
+            if outcome.error == nil, world.reference.providerLogouts.isEmpty { control.violation("a provider logout succeeded unconfirmed") }
+            if let code = outcome.error?.code, ![.providerLogoutUnconfirmed, .providerLogoutNotSupported].contains(code) {
+                control.violation("a provider logout failed with \(code)")
+            }
         }
         if flow.kind == .resumedRegistration {
             if outcome.error?.code == .registrationCheckpointExpired, world.client.userProfiles != before.profiles {

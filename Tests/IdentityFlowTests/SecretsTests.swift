@@ -112,6 +112,32 @@ struct SecretsTests {
         #expect(String(describing: RegistrationMachine.CustomSession(id: nil)) == "CustomSession(id: nil)")
     }
 
+    @Test("Provider logout's request and challenge, and authorization parameters, show no ID token, state, login hint or parameter value")
+    func providerLogoutAndParametersAreRedacted() throws {
+        struct Sender: ProviderLogoutChallengeSender {
+            func respond(with redirectURL: URL, to challenge: ProviderLogoutChallenge) -> Bool { false }
+            func cancel(_ challenge: ProviderLogoutChallenge) -> Bool { false }
+        }
+        let request = EndSessionRequest(
+            idTokenHint: Redacted("id-token-known"), postLogoutRedirectURI: URL(string: "app://cb")!, state: Redacted("state-known"))
+        let challenge = ProviderLogoutChallenge(
+            userProfile: UserProfile(profileId: "P"), url: URL(string: "https://id.example/logout?id_token_hint=id-token-known&state=state-known")!,
+            postLogoutRedirectURI: URL(string: "app://cb")!, sender: Sender())
+        let parameters = AuthorizationParameters(loginHint: "alice@example.com", extra: ["kc_idp_hint": "idp-known"])
+        var authorization = AuthorizationRequest(
+            redirectURI: URL(string: "app://cb")!, scopes: ["openid"], state: "s", nonce: "n", codeVerifier: String(repeating: "v", count: 43))
+        authorization.parameters = parameters
+        for value in [request as Any, challenge, parameters, authorization, Challenge.providerLogout(challenge)] {
+            var dumped = ""
+            dump(value, to: &dumped)
+            for view in [String(describing: value), String(reflecting: value), dumped] {
+                for secret in ["id-token-known", "state-known", "alice@example.com", "idp-known"] {
+                    #expect(!view.contains(secret), "\(secret) leaked in: \(view)")
+                }
+            }
+        }
+    }
+
     @Test("A service configuration shows no login hint or request object, and ID token claims show no claim but sub and iss")
     func configurationAndClaimsAreRedacted() throws {
         var configuration = HTTPServiceConfiguration(issuer: URL(string: "https://id.example")!, clientID: "app", redirectURI: URL(string: "app://cb")!)

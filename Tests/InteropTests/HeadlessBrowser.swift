@@ -64,6 +64,46 @@ final class HeadlessBrowser: Sendable {
         throw Failure(description: "authorization answered \(page.status) without a redirect to the app")
     }
 
+    /// Opens a provider's logout page (OpenID Connect RP-Initiated Logout) with this browser's
+    /// cookies, confirms a logout form if the provider shows one (its hidden fields and first
+    /// submit button), and returns the redirect to the app, unfollowed.
+    /// - Parameter logoutURL: The ``ProviderLogoutChallenge``'s URL.
+    func endSession(_ logoutURL: URL) async throws -> URL {
+        var page = try await get(logoutURL)
+        for _ in 0..<Self.maxPages {
+            if page.status == 302 || page.status == 303 {
+                let location = try page.location.orThrow("a redirect without a Location")
+                if let redirect = URL(string: location), redirect.scheme == InteropEnvironment.redirectURI.scheme { return redirect }
+                page = try await get(try resolve(location, against: page.url))
+                continue
+            }
+            guard page.status == 200, let form = Self.form(in: page.html) else { break }
+            let target = try form.action.map { try resolve($0, against: page.url) } ?? page.url
+            var fields = Self.formFields(in: form.html)
+            if let button = form.html.firstMatch(of: /<button[^>]*name="([^"]+)"[^>]*value="([^"]*)"/) {
+                fields.append((String(button.output.1), String(button.output.2)))
+            }
+            page = try await post(target, fields: fields)
+        }
+        throw Failure(description: "the logout page answered \(page.status) without a redirect to the app")
+    }
+
+    /// Whether opening an authorization URL asks the user to sign in (a login form), rather than
+    /// going straight to consent or back to the app on the provider's session. Leaves the
+    /// authorization unanswered.
+    /// - Parameter authorizationURL: A fresh authorization URL.
+    func asksToSignIn(_ authorizationURL: URL) async throws -> Bool {
+        var page = try await get(authorizationURL)
+        for _ in 0..<Self.maxPages {
+            guard page.status == 302 || page.status == 303 else { break }
+            let location = try page.location.orThrow("a redirect without a Location")
+            if let redirect = URL(string: location), redirect.scheme == InteropEnvironment.redirectURI.scheme { return false }
+            page = try await get(try resolve(location, against: page.url))
+        }
+        guard page.status == 200, let form = Self.form(in: page.html) else { return false }
+        return ["username", "login"].contains { form.html.contains("name=\"\($0)\"") } || form.html.contains(#"type="password""#)
+    }
+
     /// Sleeps to the start of the next wall-clock second. Canaille's access tokens are JWTs with no
     /// `jti`, the same for one user and client within a second, and it answers a second exchange
     /// in that second with HTTP 500 (a unique constraint). A sign-in there hands back its redirect

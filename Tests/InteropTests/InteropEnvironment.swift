@@ -127,6 +127,9 @@ struct InteropResponder: ChallengeResponder {
         case .credentials(let credentials):
             seen.withLock { $0.append("credentials") }
             credentials.sender.cancel(credentials)
+        case .providerLogout(let logout):
+            seen.withLock { $0.append("providerLogout") }
+            logout.sender.cancel(logout)
         }
     }
 }

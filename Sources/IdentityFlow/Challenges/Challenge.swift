@@ -17,6 +17,8 @@ public enum Challenge: Sendable, CustomStringConvertible {
     case partialRegistration(PartialRegistrationChallenge)
     /// Give a login and password (native login).
     case credentials(CredentialsChallenge)
+    /// Open the provider's logout page and hand back the redirect (provider logout).
+    case providerLogout(ProviderLogoutChallenge)
 
     /// The challenge's own description (no secrets).
     public var description: String {
@@ -29,6 +31,7 @@ public enum Challenge: Sendable, CustomStringConvertible {
         case .mobileAuthConfirmation(let challenge): challenge.description
         case .partialRegistration(let challenge): challenge.description
         case .credentials(let challenge): challenge.description
+        case .providerLogout(let challenge): challenge.description
         }
     }
 
@@ -41,7 +44,7 @@ public enum Challenge: Sendable, CustomStringConvertible {
         case .pin(let challenge): challenge.error
         case .partialRegistration(let challenge): challenge.error
         case .credentials(let challenge): challenge.error
-        case .biometric, .mobileAuthConfirmation: nil
+        case .biometric, .mobileAuthConfirmation, .providerLogout: nil
         }
     }
 
@@ -58,6 +61,7 @@ public enum Challenge: Sendable, CustomStringConvertible {
         case .mobileAuthConfirmation(let challenge): challenge.sender.cancel(challenge)
         case .partialRegistration(let challenge): challenge.sender.cancel(challenge)
         case .credentials(let challenge): challenge.sender.cancel(challenge)
+        case .providerLogout(let challenge): challenge.sender.cancel(challenge)
         }
     }
 }

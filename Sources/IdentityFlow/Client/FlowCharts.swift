@@ -9,6 +9,7 @@ package enum FlowCharts {
         ChangePinMachine.chart,
         AuthenticatorRegistrationMachine.chart,
         LogoutMachine.chart,
+        ProviderLogoutMachine.chart,
         DeregistrationMachine.chart,
         MobileAuthMachine.chart,
     ]

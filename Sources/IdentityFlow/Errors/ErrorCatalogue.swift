@@ -100,6 +100,18 @@ extension ErrorCode {
         entry(
             .clientAuthenticationMethodNotSupported, .generic, "clientAuthenticationMethodNotSupported",
             "The provider does not accept the configured client authentication method at this endpoint; nothing was sent."),
+        entry(
+            .stepUpNotSatisfied, .registration, "stepUpNotSatisfied",
+            "The ID token does not show the requested authentication (acr or max_age); its tokens were revoked."),
+        entry(
+            .authorizationParameterReserved, .registration, "authorizationParameterReserved",
+            "An authorization parameter names one the client sets itself; nothing was sent."),
+        entry(
+            .providerLogoutNotSupported, .logout, "providerLogoutNotSupported",
+            "The provider offers no end_session_endpoint; logged out on this device only."),
+        entry(
+            .providerLogoutUnconfirmed, .logout, "providerLogoutUnconfirmed",
+            "The provider did not confirm the logout; logged out on this device, its browser session may remain."),
     ].sorted { $0.code.rawValue < $1.code.rawValue }
 
     /// This code's catalogue entry.

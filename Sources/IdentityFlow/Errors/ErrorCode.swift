@@ -182,4 +182,21 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     /// token (or revocation) endpoint without the configured one
     /// (``HTTPServiceConfiguration/clientAuthentication``): nothing was sent.
     public static let clientAuthenticationMethodNotSupported = ErrorCode(rawValue: 11052)
+    /// 11060: the ID token of a sign-in that asked for authorization parameters
+    /// (``AuthorizationParameters``) does not show them honoured: its `acr` is not among the
+    /// requested `acr_values` (when ``AuthorizationParameters/requiresRequestedACR`` is on), or its
+    /// `auth_time` is missing or older than `max_age` allows. The tokens are revoked; nothing is kept.
+    public static let stepUpNotSatisfied = ErrorCode(rawValue: 11060)
+    /// 11061: ``AuthorizationParameters`` named a parameter the client sets itself (`state`,
+    /// `nonce`, `redirect_uri`, `code_challenge`, ...); nothing was sent.
+    public static let authorizationParameterReserved = ErrorCode(rawValue: 11061)
+    /// 11062: the provider publishes no `end_session_endpoint`, so its browser session cannot be
+    /// ended from the app. The user is logged out on this device and the tokens were revoked
+    /// where the provider allows it.
+    public static let providerLogoutNotSupported = ErrorCode(rawValue: 11062)
+    /// 11063: the provider's logout page did not confirm the logout (the browser was cancelled,
+    /// the redirect carried another `state` or an error). The user is logged out on this device
+    /// all the same; the provider's browser session may remain. ``IdentityFlowError/underlying``
+    /// says why.
+    public static let providerLogoutUnconfirmed = ErrorCode(rawValue: 11063)
 }

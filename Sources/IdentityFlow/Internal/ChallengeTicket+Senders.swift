@@ -108,3 +108,14 @@ extension ChallengeTicket: CredentialsChallengeSender where Answer == LoginCrede
         settle(.abandoned(.cancelled), for: challenge.releaseObserver)
     }
 }
+
+/// The redirect back from the provider's logout page.
+extension ChallengeTicket: ProviderLogoutChallengeSender where Answer == URL {
+    func respond(with redirectURL: URL, to challenge: ProviderLogoutChallenge) -> Bool {
+        settle(.answered(redirectURL), for: challenge.releaseObserver)
+    }
+
+    func cancel(_ challenge: ProviderLogoutChallenge) -> Bool {
+        settle(.abandoned(.cancelled), for: challenge.releaseObserver)
+    }
+}

@@ -124,7 +124,7 @@ package enum BrowserRedirect: Sendable, Hashable {
 
     /// Scheme, host, port and path after normalisation, read from the URL's own parse (a
     /// relative URL's base is not consulted).
-    private struct Endpoint: Equatable {
+    struct Endpoint: Equatable {
         let scheme: String
         let host: String
         let port: Int?

@@ -86,6 +86,12 @@ extension RegistrationCheckpoint {
         var expiresAt: Double
         /// A stateless registration's (absent in checkpoints of earlier versions: not stateless).
         var stateless: Bool?
+        /// What the ID token is checked against (``AuthorizationParameters``); absent in
+        /// checkpoints written before step-up, which asked for none.
+        var acrValues: [String]?
+        var requiresRequestedACR: Bool?
+        var maxAge: Int?
+        var authTimeLeeway: Double?
     }
 
     /// The JSON written to storage.
@@ -97,7 +103,9 @@ extension RegistrationCheckpoint {
             state: authorization.state.value, nonce: authorization.nonce.value,
             codeVerifier: authorization.codeVerifier.value, authorizationURL: authorizationURL,
             createdAt: createdAt.timeIntervalSince1970, expiresAt: expiresAt.timeIntervalSince1970,
-            stateless: profile.isStateless ? true : nil)
+            stateless: profile.isStateless ? true : nil,
+            acrValues: authorization.parameters.acrValues, requiresRequestedACR: authorization.parameters.requiresRequestedACR,
+            maxAge: authorization.parameters.maxAge, authTimeLeeway: authorization.parameters.authTimeLeeway)
         do { return try JSONEncoder().encode(stored) } catch {
             throw IdentityFlowError(.dataStorageNotAvailable, "The registration checkpoint could not be encoded.", underlying: error)
         }
@@ -109,12 +117,16 @@ extension RegistrationCheckpoint {
             stored.version == Self.version, stored.kind == "registration.browser",
             stored.createdAt.isFinite, stored.expiresAt.isFinite
         else { return nil }
+        var authorization = AuthorizationRequest(
+            redirectURI: stored.redirectURI, scopes: stored.scopes, state: stored.state,
+            nonce: stored.nonce, codeVerifier: stored.codeVerifier)
+        authorization.parameters = AuthorizationParameters(
+            acrValues: stored.acrValues ?? [], requiresRequestedACR: stored.requiresRequestedACR ?? true, maxAge: stored.maxAge)
+        authorization.parameters.authTimeLeeway = stored.authTimeLeeway ?? authorization.parameters.authTimeLeeway
         self.init(
             kind: stored.kind, profile: UserProfile(profileId: stored.profileId, isStateless: stored.stateless == true),
             provider: IdentityProvider(identifier: stored.providerIdentifier, name: stored.providerName, kind: .browser),
-            authorization: AuthorizationRequest(
-                redirectURI: stored.redirectURI, scopes: stored.scopes, state: stored.state,
-                nonce: stored.nonce, codeVerifier: stored.codeVerifier),
+            authorization: authorization,
             authorizationURL: stored.authorizationURL,
             createdAt: Date(timeIntervalSince1970: stored.createdAt), expiresAt: Date(timeIntervalSince1970: stored.expiresAt))
     }

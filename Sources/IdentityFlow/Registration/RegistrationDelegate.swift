@@ -100,15 +100,21 @@ public struct RegistrationResult: Sendable, Hashable {
     public let identityProvider: IdentityProvider
     /// The custom provider's success answer; `nil` for a browser provider.
     public let info: CustomInfo?
+    /// Who signed in: the claims of the ID token the registration received (validated by the
+    /// identity service), `nil` when it received none. The same as
+    /// ``UserClient/identityClaims(of:)`` for the new profile.
+    public let identityClaims: IdentityClaims?
 
     /// Creates a result (test doubles of a host's own use it).
     /// - Parameters:
     ///   - profile: The profile.
     ///   - identityProvider: The provider.
     ///   - info: The custom answer.
-    package init(profile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo?) {
+    ///   - identityClaims: The ID token's claims.
+    package init(profile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo?, identityClaims: IdentityClaims? = nil) {
         self.profile = profile
         self.identityProvider = identityProvider
         self.info = info
+        self.identityClaims = identityClaims
     }
 }

@@ -73,19 +73,19 @@ final class RegistrationFlow: FlowPerformer {
         case .exchangeCode(let code, let issuer):
             // The code is single-use: from here on the checkpoint could not serve again.
             client.deleteCheckpoint(of: profile, flow: engine.id)
-            let context = self.context, service = self.service
+            let context = self.context, service = self.service, now = client.configuration.now
             return engine.call { () throws(IdentityFlowError) in
                 guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
                 try await service.checkAuthorizationResponseIssuer(issuer)
-                return .codeExchanged(try await service.exchangeCode(code, request: request))
+                return Self.checked(try await service.exchangeCode(code, request: request), against: request, now: now())
             }
         case .exchangeSession(let session):
             // The session is single-use: from here on the checkpoint could not serve again.
             client.deleteCheckpoint(of: profile, flow: engine.id)
-            let context = self.context, service = self.service
+            let context = self.context, service = self.service, now = client.configuration.now
             return engine.call { () throws(IdentityFlowError) in
                 guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
-                return .codeExchanged(try await service.exchangeSession(session, request: request))
+                return Self.checked(try await service.exchangeSession(session, request: request), against: request, now: now())
             }
         case .emitCustomRegistrationChallenge(let step, let info, let error):
             emitCustomChallenge(step, info: info, error: error)
@@ -169,11 +169,25 @@ final class RegistrationFlow: FlowPerformer {
             }
         case .reportSuccess(let info):
             client.deleteCheckpoint(of: profile, flow: engine.id)
-            return engine.finish(.success(RegistrationResult(profile: profile, identityProvider: provider, info: info)), to: host)
+            return engine.finish(
+                .success(RegistrationResult(profile: profile, identityProvider: provider, info: info, identityClaims: client.identityClaims(of: profile))),
+                to: host)
         case .reportFailure(let error):
             client.deleteCheckpoint(of: profile, flow: engine.id)
             return engine.finish(.failure(error), to: host)
         }
+    }
+
+    /// The tokens of a browser sign-in (a code or a provider's session exchanged), checked against
+    /// the authorization parameters it asked for: `codeExchanged`, or `stepUpRefused` so that the
+    /// machine discards them before the flow fails.
+    private static func checked(_ tokens: TokenSet, against request: AuthorizationRequest, now: Date) -> RegistrationMachine.Event {
+        do throws(IdentityFlowError) {
+            try request.parameters.check(tokens.idToken.flatMap(IdentityClaims.of), now: now)
+        } catch {
+            return .stepUpRefused(tokens, error)
+        }
+        return .codeExchanged(tokens)
     }
 
     // MARK: - Challenges

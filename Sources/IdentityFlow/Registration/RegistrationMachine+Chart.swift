@@ -42,6 +42,7 @@ extension RegistrationMachine {
         .init(from: "exchangingCode", on: "codeExchanged", to: "awaitingPin"),
         // A stateless registration keeps no PIN and no profile (its browser step is checkpointed like any other).
         .init(from: "exchangingCode", on: "codeExchanged", guard: "stateless", to: "storingProfile"),
+        .init(from: "exchangingCode", on: "stepUpRefused", to: "discardingRegistration"),
     ]
 
     private static let customTransitions: [ChartTransition] = [
@@ -117,6 +118,7 @@ extension RegistrationMachine {
         .init(from: "cancelling", on: "partialRegistrationAnswered", guard: "tokensIssued", to: "discardingRegistration"),
         .init(from: "cancelling", on: "partialRegistrationAnswered", guard: "noTokens", to: "failed"),
         .init(from: "cancelling", on: "codeExchanged", guard: "tokensIssued", to: "discardingRegistration"),
+        .init(from: "cancelling", on: "stepUpRefused", guard: "tokensIssued", to: "discardingRegistration"),
         .init(from: "cancelling", on: "customAnswerReceived", guard: "tokensIssued", to: "discardingRegistration"),
         .init(from: "cancelling", on: "customAnswerReceived", guard: "noTokens", to: "failed"),
         .init(from: "cancelling", on: "serviceFailed", to: "failed"),

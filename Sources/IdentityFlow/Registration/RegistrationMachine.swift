@@ -173,6 +173,10 @@ package struct RegistrationMachine: StateMachine {
         case intermediateRedirectIgnored
         /// The server exchanged the code.
         case codeExchanged(TokenSet)
+        /// The server exchanged the code, but its ID token does not show the authentication the
+        /// sign-in asked for (``AuthorizationParameters``): the tokens are discarded and the
+        /// registration fails with the error (``ErrorCode/stepUpNotSatisfied``).
+        case stepUpRefused(TokenSet, IdentityFlowError)
         /// The host gave custom registration data.
         case customDataProvided(Redacted<String?>)
         /// The server answered custom registration data.
@@ -306,6 +310,8 @@ package struct RegistrationMachine: StateMachine {
         case .exchangingCode:
             switch event {
             case .codeExchanged(let tokens): return registered(Credentials(tokens: tokens, info: nil))
+            case .stepUpRefused(let tokens, let error):
+                return go(.discardingRegistration(PendingFailure(error: error)), Effects(.discardRegistration(tokens)))
             case .serviceFailed(let error): return fail(error)
             case .cancelRequested: return cancelDuringIssuingCall()
             default: return nil
@@ -382,7 +388,7 @@ package struct RegistrationMachine: StateMachine {
         case .cancelling:
             let cancelled = PendingFailure(error: ChallengeAbandonment.flowCancelled)
             switch event {
-            case .codeExchanged(let tokens):
+            case .codeExchanged(let tokens), .stepUpRefused(let tokens, _):
                 return go(.discardingRegistration(cancelled), guard: "tokensIssued", Effects(.discardRegistration(tokens)))
             case .customAnswerReceived(let answer):
                 guard answer.info.outcome == .success, let tokens = answer.tokens else {

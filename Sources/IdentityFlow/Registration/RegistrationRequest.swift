@@ -41,16 +41,25 @@ public struct RegistrationRequest: Sendable, Hashable, CustomStringConvertible {
     /// memory until ``UserClient/logout()``, another registration, or the end of the process; the
     /// profile is flagged ``UserProfile/isStateless`` and is not among ``UserClient/userProfiles``.
     public var isStateless: Bool
+    /// The sign-in's own authorization request parameters (step-up with `acr_values` and
+    /// `max_age`, `prompt`, `login_hint`, `ui_locales`, the provider's own), sent with a browser
+    /// sign-in and checked against its ID token (``AuthorizationParameters``); empty by default.
+    public var authorizationParameters: AuthorizationParameters
 
     /// Creates a request.
     /// - Parameters:
     ///   - signIn: How the user signs in.
     ///   - scopes: The scopes; `nil` for ``ClientConfiguration/defaultScopes``.
     ///   - isStateless: Whether nothing is stored and no PIN is asked for.
-    public init(signIn: SignIn = .serverDefault, scopes: [String]? = nil, isStateless: Bool = false) {
+    ///   - authorizationParameters: The sign-in's own authorization parameters.
+    public init(
+        signIn: SignIn = .serverDefault, scopes: [String]? = nil, isStateless: Bool = false,
+        authorizationParameters: AuthorizationParameters = AuthorizationParameters()
+    ) {
         self.signIn = signIn
         self.scopes = scopes
         self.isStateless = isStateless
+        self.authorizationParameters = authorizationParameters
     }
 
     /// The server's first browser identity provider, the default scopes, a stored profile with a PIN.
@@ -92,6 +101,20 @@ public struct RegistrationRequest: Sendable, Hashable, CustomStringConvertible {
         return request
     }
 
+    /// This request with the sign-in's own authorization parameters.
+    ///
+    /// ```swift
+    /// let result = try await client.registerUser(
+    ///     .provider(browser).with(AuthorizationParameters(acrValues: ["urn:example:mfa"], maxAge: 300)), responder: screen)
+    /// ```
+    /// - Parameter parameters: The parameters (see ``AuthorizationParameters`` for the checks).
+    /// - Returns: A copy with ``authorizationParameters`` set.
+    public func with(_ parameters: AuthorizationParameters) -> RegistrationRequest {
+        var request = self
+        request.authorizationParameters = parameters
+        return request
+    }
+
     /// This request with other scopes.
     /// - Parameter scopes: The scopes; `nil` for ``ClientConfiguration/defaultScopes``.
     /// - Returns: A copy with ``scopes`` set.
@@ -110,7 +133,8 @@ public struct RegistrationRequest: Sendable, Hashable, CustomStringConvertible {
             case .externalToken(let token): "\(token)"
             case .resume: "resume"
             }
-        return "RegistrationRequest(\(signIn)\(isStateless ? ", stateless" : "")\(scopes.map { ", scopes: \($0)" } ?? ""))"
+        let parameters = authorizationParameters.isEmpty ? "" : ", \(authorizationParameters)"
+        return "RegistrationRequest(\(signIn)\(isStateless ? ", stateless" : "")\(scopes.map { ", scopes: \($0)" } ?? "")\(parameters))"
     }
 }
 

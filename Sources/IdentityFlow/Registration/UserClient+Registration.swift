@@ -53,7 +53,7 @@ extension UserClient {
                     delegate.userClient(self, didReceivePartialRegistrationChallenge: challenge)
                 case .credentials(let challenge):
                     delegate.userClient(self, didReceiveCredentialsChallenge: challenge)
-                case .pin, .biometric, .mobileAuthConfirmation:
+                case .pin, .biometric, .mobileAuthConfirmation, .providerLogout:
                     challenge.cancel()  // a registration never asks for these
                 }
             },
@@ -110,19 +110,23 @@ extension UserClient {
     private func launchRegistration(_ request: RegistrationRequest, host: FlowHost<RegistrationMachine.Context, RegistrationResult>) -> FlowSlot? {
         switch request.signIn {
         case .resume:
-            guard request.scopes == nil, !request.isStateless else {
+            guard request.scopes == nil, !request.isStateless, request.authorizationParameters.isEmpty else {
                 return launch(host: host) { _ throws(IdentityFlowError) -> RegistrationFlow in
-                    throw IdentityFlowError(.requestInvalid, "A resumed registration takes its scopes and mode from its checkpoint: set neither.")
+                    throw IdentityFlowError(
+                        .requestInvalid, "A resumed registration takes its scopes, mode and authorization parameters from its checkpoint: set none.")
                 }
             }
             return launchResumedRegistration(host: host)
         case .serverDefault:
-            return launchRegistration(provider: nil, scopes: request.scopes, stateless: request.isStateless, host: host)
+            return launchRegistration(
+                provider: nil, scopes: request.scopes, stateless: request.isStateless, parameters: request.authorizationParameters, host: host)
         case .identityProvider(let provider):
-            return launchRegistration(provider: provider, scopes: request.scopes, stateless: request.isStateless, host: host)
+            return launchRegistration(
+                provider: provider, scopes: request.scopes, stateless: request.isStateless, parameters: request.authorizationParameters, host: host)
         case .externalToken(let token):
             return launchRegistration(
-                provider: Self.exchangeProvider(token), scopes: request.scopes, stateless: request.isStateless, externalToken: token, host: host)
+                provider: Self.exchangeProvider(token), scopes: request.scopes, stateless: request.isStateless, externalToken: token,
+                parameters: request.authorizationParameters, host: host)
         }
     }
 
@@ -133,22 +137,24 @@ extension UserClient {
     @discardableResult
     private func launchRegistration(
         provider: IdentityProvider?, scopes: [String]?, stateless: Bool = false, externalToken: ExternalToken? = nil,
+        parameters: AuthorizationParameters = AuthorizationParameters(),
         host: FlowHost<RegistrationMachine.Context, RegistrationResult>
     ) -> FlowSlot? {
         launch(host: host) { id throws(IdentityFlowError) in
+            try parameters.validate()
             // A new registration supersedes one that waited for its redirect in an earlier process
             // (a stateless one touches no storage).
             if !stateless { self.discardCheckpoint(self.loadCheckpoint()) }
             let context = try await self.registrationContext(
                 provider: provider, scopes: scopes ?? self.configuration.defaultScopes, stateless: stateless,
-                externalToken: externalToken)
+                externalToken: externalToken, parameters: parameters)
             return RegistrationFlow(client: self, id: id, context: context, host: host)
         }
     }
 
     private func registrationContext(
         provider: IdentityProvider?, scopes: [String], stateless: Bool,
-        externalToken: ExternalToken?
+        externalToken: ExternalToken?, parameters: AuthorizationParameters
     ) async throws(IdentityFlowError) -> RegistrationMachine.Context {
         guard !scopes.isEmpty else {
             throw IdentityFlowError(.requestInvalid, "Ask for at least one scope, or pass nil for ClientConfiguration.defaultScopes.")
@@ -170,11 +176,12 @@ extension UserClient {
             throw IdentityFlowError(.invalidIdentityProvider, "A token-exchange provider needs the other provider's token: register with .externalToken(_:).")
         }
         // Credentials and token-exchange providers may continue in the browser (interaction_required).
-        let authorization: AuthorizationRequest? =
+        var authorization: AuthorizationRequest? =
             switch resolved.kind {
             case .browser, .credentials, .tokenExchange: try AuthorizationRequest(redirectURI: configuration.redirectURI, scopes: scopes)
             case .custom: nil
             }
+        authorization?.parameters = parameters
         let profileId: String
         do { profileId = try SecureRandom.token(byteCount: 9) } catch {
             throw IdentityFlowError(.unknown, "The secure random generator failed.", underlying: error)
@@ -193,7 +200,7 @@ extension UserClient {
 /// registration waiting in this process, or keeps it for the checkpointed one, which the host then
 /// continues with ``registerUser(_:delegate:isolation:)`` and ``RegistrationRequest/resume`` (or the async styles).
 extension UserClient {
-    /// Hands a redirect that opened the app to the registration it belongs to.
+    /// Hands a redirect that opened the app to the registration (or provider logout) it belongs to.
     ///
     /// Call it from `application(_:open:options:)` or SwiftUI's `onOpenURL`:
     ///
@@ -204,7 +211,9 @@ extension UserClient {
     /// ```
     ///
     /// - A registration of this process that waits for this redirect gets it as its browser
-    ///   challenge's answer, exactly as `sender.respond(with:to:)` would give it.
+    ///   challenge's answer, exactly as `sender.respond(with:to:)` would give it; so does a
+    ///   provider logout waiting for the redirect back from the provider's logout page
+    ///   (``ProviderLogoutChallenge``), matched by the `state` it sent.
     /// - Otherwise a checkpointed registration whose `state` the URL carries keeps it, and
     ///   ``RegistrationRequest/resume`` continues with it.
     /// - A URL within ``ClientConfiguration/intermediateRedirects`` (a BankID return, say) changes

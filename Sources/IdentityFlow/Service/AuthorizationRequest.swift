@@ -19,6 +19,9 @@ import Foundation
     /// A token that signs the user in at the authorization page without asking (7Pass's
     /// `autologin_token`, from an `interaction_required` answer); `nil` for a plain sign-in.
     public var autologinToken: Redacted<String>?
+    /// This sign-in's own parameters (step-up, `prompt`, `login_hint`, ...), sent beside and
+    /// instead of the service's configured ones; empty for a plain sign-in.
+    public var parameters = AuthorizationParameters()
 
     /// Creates a request with fresh random `state`, `nonce` and PKCE verifier: 32 random bytes
     /// (256 bits) each, drawn from the system's secure generator in one call.

@@ -138,6 +138,23 @@ import Foundation
     /// - Parameter tokens: The tokens to revoke.
     nonisolated(nonsending) func revoke(_ tokens: TokenSet) async throws(IdentityFlowError)
 
+    /// The userinfo endpoint's claims for an access token (OpenID Connect Core §5.3). The
+    /// answer's `sub` must be `subject`, compared as bytes: refuse any other.
+    /// - Parameters:
+    ///   - accessToken: The session's access token.
+    ///   - subject: The `sub` of the session's ID token.
+    /// - Returns: The claims.
+    /// - Throws: ``ErrorCode/userNotAuthenticated`` for a refused token;
+    ///   ``ErrorCode/invalidServerResponse`` for an answer about another subject.
+    nonisolated(nonsending) func userInfo(accessToken: Redacted<String>, subject: String) async throws(IdentityFlowError) -> UserInfo
+
+    /// The provider's logout page for a session (OpenID Connect RP-Initiated Logout 1.0): its
+    /// `end_session_endpoint` with the request's `id_token_hint`, `post_logout_redirect_uri` and
+    /// `state`; `nil` when the provider offers none.
+    /// - Parameter request: The hint, the redirect URI and the state.
+    /// - Returns: The page to open, or `nil`.
+    nonisolated(nonsending) func endSessionURL(for request: EndSessionRequest) async throws(IdentityFlowError) -> URL?
+
     /// Removes a profile on the server: its PIN enrolment, device keys and tokens.
     /// `authorization` is a proof by the PIN key over a fresh challenge's nonce
     /// (`docs/pin-proof.md`): neither a copied token nor a copy of the device's storage can
@@ -290,6 +307,16 @@ import Foundation
     /// Accepts any `iss`: a service that cannot name its issuer has nothing to compare with.
     /// - Parameter issuer: The redirect's `iss` value, ignored.
     public nonisolated(nonsending) func checkAuthorizationResponseIssuer(_ issuer: String?) async throws(IdentityFlowError) {}
+
+    /// A service without a userinfo endpoint refuses.
+    /// - Throws: ``ErrorCode/featureNotSupported``.
+    public nonisolated(nonsending) func userInfo(accessToken: Redacted<String>, subject: String) async throws(IdentityFlowError) -> UserInfo {
+        throw Self.unsupported("userinfo")
+    }
+
+    /// A service without provider logout has no logout page.
+    /// - Returns: `nil`.
+    public nonisolated(nonsending) func endSessionURL(for request: EndSessionRequest) async throws(IdentityFlowError) -> URL? { nil }
 
     /// A service without the password grant refuses it.
     /// - Throws: ``ErrorCode/featureNotSupported``.

@@ -35,7 +35,7 @@ struct DemoChallengeAnswerer: ChallengeResponder {
             transcript.answer("PIN <redacted>")
             chosenPin.withLock { $0 = pin }
             create.sender.respond(with: pin, to: create)
-        case .pin, .biometric, .mobileAuthConfirmation, .partialRegistration, .credentials:
+        case .pin, .biometric, .mobileAuthConfirmation, .partialRegistration, .credentials, .providerLogout:
             cancel(challenge)  // the demo's registrations never ask for these
         }
     }

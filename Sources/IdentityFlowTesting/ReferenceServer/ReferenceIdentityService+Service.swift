@@ -46,7 +46,7 @@ extension ReferenceIdentityService {
                 ("nonce", request.nonce.value),
                 ("code_challenge", request.codeChallenge),
                 ("code_challenge_method", request.codeChallengeMethod),
-            ] + (request.autologinToken.map { [("autologin_token", $0.value)] } ?? []))
+            ] + (request.autologinToken.map { [("autologin_token", $0.value)] } ?? []) + request.parameters.queryItems)
     }
 
     /// Refuses an authorization response whose `iss` is not ``issuer`` (RFC 9207); one without
@@ -67,7 +67,9 @@ extension ReferenceIdentityService {
                 throw Self.invalidGrant("The PKCE verifier does not match the challenge.")
             }
             guard grant.redirectURI == request.redirectURI else { throw Self.invalidGrant("The redirect URI differs from the one authorized.") }
-            return issueTokens(for: grant.user, scopes: grant.scopes, in: &state)
+            var tokens = issueTokens(for: grant.user, scopes: grant.scopes, in: &state)
+            if grant.scopes.contains("openid") { tokens.idToken = Redacted(idToken(for: grant, in: state)) }
+            return tokens
         }
     }
 

@@ -200,7 +200,10 @@ public final class ReferenceIdentityService: Sendable {
                 state.usersNeedingInteraction.remove(username)
                 guard state.users.contains(username) else { throw IdentityFlowError(.requestInvalid, "No user \(username) on the reference server.") }
                 let code = "code-" + state.nextSerial()
-                state.grants[code] = ServerState.Grant(user: username, codeChallenge: challenge, redirectURI: redirect, scopes: scopes)
+                state.grants[code] = ServerState.Grant(
+                    user: username, codeChallenge: challenge, redirectURI: redirect, scopes: scopes, nonce: query("nonce"),
+                    acrValues: query("acr_values")?.split(separator: " ").map(String.init) ?? [],
+                    authTime: now().addingTimeInterval(-state.authenticationAge))
                 return code
             }
             answer.append(("code", code))

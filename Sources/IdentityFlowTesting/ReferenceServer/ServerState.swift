@@ -8,6 +8,12 @@ struct ServerState: Sendable {
         let codeChallenge: String
         let redirectURI: URL
         let scopes: [String]
+        /// The authorization request's `nonce`, for the ID token.
+        var nonce: String? = nil
+        /// The authorization request's `acr_values`, for the ID token's `acr`.
+        var acrValues: [String] = []
+        /// When the user authenticated, for the ID token's `auth_time`.
+        var authTime: Date? = nil
     }
 
     struct AccessGrant: Sendable {
@@ -71,6 +77,14 @@ struct ServerState: Sendable {
     var implicitKeys: [String: [UInt8]] = [:]
     var implicitScopes: Set<String> = ["read"]
     var offersAppLogin = false
+    /// Whether ``ReferenceIdentityService/endSessionURL(for:)`` offers a logout page.
+    var offersProviderLogout = true
+    /// Users whose browser session a provider logout ended, in order.
+    var providerLogouts: [String] = []
+    /// The `acr` ID tokens claim instead of the first requested one (`""`: none at all).
+    var acrOverride: String?
+    /// How long before the sign-in the user last authenticated (auth_time's age).
+    var authenticationAge: TimeInterval = 0
     var passwords: [String: String] = [:]
     var usersNeedingInteraction: Set<String> = []
     var autologinTokens: [String: String] = [:]

@@ -50,6 +50,10 @@ public enum ServiceCall: String, Sendable, Hashable, CaseIterable {
     case passwordGrant
     /// `exchangeExternalToken(_:scopes:)`.
     case exchangeExternalToken
+    /// `userInfo(accessToken:subject:)`.
+    case userInfo
+    /// `endSessionURL(for:)`.
+    case endSessionURL
 }
 
 /// Something going wrong with a call, injected into the ``ReferenceIdentityService``.

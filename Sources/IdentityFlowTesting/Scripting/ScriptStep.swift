@@ -187,6 +187,8 @@ public enum ChallengeKind: String, Sendable, Hashable, CaseIterable {
     case partialRegistration
     /// ``CredentialsChallenge``.
     case credentials
+    /// ``ProviderLogoutChallenge``.
+    case providerLogout
 
     /// The kind of a challenge.
     /// - Parameter challenge: The challenge.
@@ -200,6 +202,7 @@ public enum ChallengeKind: String, Sendable, Hashable, CaseIterable {
         case .mobileAuthConfirmation: self = .mobileAuthConfirmation
         case .partialRegistration: self = .partialRegistration
         case .credentials: self = .credentials
+        case .providerLogout: self = .providerLogout
         }
     }
 }

@@ -49,7 +49,8 @@ make_key() {  # uses "${canaille[@]}", set by prepare_fixture
     fi
 }
 
-# Creates the client $1 unless it exists (redirect URI identityflow://callback, the code and
+# Creates the client $1 unless it exists (redirect URI and post-logout redirect URI (RP-Initiated
+# Logout) identityflow://callback, the code and
 # refresh grants, scopes openid profile email, public (`none`) unless the rest of the arguments
 # name another --token-endpoint-auth-method, which are added), and makes it an audience of its own
 # tokens, as Canaille's web console does when it creates a client.
@@ -57,6 +58,8 @@ ensure_client() {  # uses "${canaille[@]}", set by prepare_fixture
     local client_id="$1" id
     shift
     if [[ "$("${canaille[@]}" get client --client-id "$client_id" 2>/dev/null)" != "[]" ]]; then
+        # Registered before provider logout was tested: register its post-logout redirect URI too.
+        "${canaille[@]}" set client --quiet "$client_id" --post-logout-redirect-uris identityflow://callback 2>/dev/null
         return 0
     fi
     local method=none

@@ -49,7 +49,7 @@ struct RegistrationMachineTests {
         .partialRegistrationAnswered(.registered(tokens)), .partialRegistrationAnswered(.refused(.userAlreadyExists)),
         .credentialsProvided(LoginCredentials(login: "ada", password: Redacted("pw"))), .intermediateRedirectIgnored,
         .credentialsAnswered(.granted(tokens)), .credentialsAnswered(.invalid), .credentialsAnswered(.interactionRequired(autologinToken: Redacted("al"))),
-        .codeExchanged(tokens),
+        .codeExchanged(tokens), .stepUpRefused(tokens, IdentityFlowError(.stepUpNotSatisfied)),
         .customDataProvided(Redacted("data")),
         answer(2000, tokens: tokens), answer(2000), answer(4001), answer(5001), answer(3000),
         .pinProvided(Redacted("24680")), .pinProvided(Redacted("12345")),
@@ -84,6 +84,19 @@ struct RegistrationMachineTests {
         var custom = Self.machine(Self.oneStep, in: .sendingCustomFinishData(RegistrationMachine.CustomSession(id: nil)), stateless: true)
         #expect(custom.handle(Self.answer(2000, tokens: Self.tokens))?.guardName == "statelessSuccess")
         #expect(RegistrationMachine.name(of: custom.state) == "storingProfile")
+    }
+
+    @Test("a step-up the ID token does not show discards the tokens, then fails with its error; also after a cancel")
+    func stepUpRefused() {
+        let refused = IdentityFlowError(.stepUpNotSatisfied)
+        var machine = Self.machine(in: .exchangingCode)
+        #expect(machine.handle(.stepUpRefused(Self.tokens, refused))?.effects == [.discardRegistration(Self.tokens)])
+        #expect(machine.handle(.registrationDiscarded)?.effects == [.reportFailure(refused)])
+        var cancelled = Self.machine(in: .cancelling)
+        let reaction = cancelled.handle(.stepUpRefused(Self.tokens, refused))
+        #expect(reaction?.guardName == "tokensIssued")
+        #expect(reaction?.effects == [.discardRegistration(Self.tokens)])
+        #expect(cancelled.handle(.registrationDiscarded)?.effects == [.reportFailure(ChallengeAbandonment.flowCancelled)])
     }
 
     @Test("a browser registration walks from start to registered with the effects in order")

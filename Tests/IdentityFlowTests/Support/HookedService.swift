@@ -13,6 +13,8 @@ final class HookedService: IdentityService {
     typealias Hook = nonisolated(nonsending) @Sendable () async -> Void
     private let hooks = Locked<[String: Hook]>([:])
     private let tokenEdits = Locked<[String: @Sendable (TokenSet) -> TokenSet]>([:])
+    /// What `userInfo` answers instead of the server, as a service that does not check the subject would.
+    let userInfoAnswer = Locked<UserInfo?>(nil)
 
     init(_ inner: ReferenceIdentityService = ReferenceIdentityService()) { self.inner = inner }
 
@@ -90,6 +92,13 @@ final class HookedService: IdentityService {
     }
     nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
         edited(try await run("refresh") { () throws(IdentityFlowError) in try await inner.refresh(refreshToken) }, by: "refresh")
+    }
+    nonisolated(nonsending) func userInfo(accessToken: Redacted<String>, subject: String) async throws(IdentityFlowError) -> UserInfo {
+        if let answer = userInfoAnswer.withLock({ $0 }) { return answer }
+        return try await run("userInfo") { () throws(IdentityFlowError) in try await inner.userInfo(accessToken: accessToken, subject: subject) }
+    }
+    nonisolated(nonsending) func endSessionURL(for request: EndSessionRequest) async throws(IdentityFlowError) -> URL? {
+        try await run("endSessionURL") { () throws(IdentityFlowError) in try await inner.endSessionURL(for: request) }
     }
     nonisolated(nonsending) func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
         try await run("revoke") { () throws(IdentityFlowError) in try await inner.revoke(tokens) }

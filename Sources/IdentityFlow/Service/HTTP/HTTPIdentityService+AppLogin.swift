@@ -30,7 +30,9 @@ extension HTTPIdentityService {
     /// - Throws: ``ErrorCode/configurationInvalid`` for an app endpoint of any other scheme (plain
     ///   `http` elsewhere, `javascript:`, `file:`, `data:`, an unlisted custom scheme); discovery errors.
     public func identityAppLink(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> IdentityAppLink? {
-        guard provider.kind == .browser, configuration.prompt == nil, configuration.loginHint == nil, configuration.idTokenHint == nil else { return nil }
+        guard provider.kind == .browser, configuration.prompt == nil, configuration.loginHint == nil, configuration.idTokenHint == nil,
+            request.parameters.prompt == nil, request.parameters.loginHint == nil
+        else { return nil }
         if let endpoint = configuration.appAuthorizationEndpoint {
             if let problem = configuration.appAuthorizationEndpointProblem(endpoint) { throw problem }
             return IdentityAppLink(appURL: try authorizationURL(at: endpoint, request: request, provider: provider))

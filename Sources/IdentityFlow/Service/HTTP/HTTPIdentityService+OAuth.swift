@@ -7,7 +7,9 @@ extension HTTPIdentityService {
     // MARK: - Authorization
 
     /// The authorization endpoint URL with `response_type=code`, the client id, redirect URI,
-    /// scopes, `state`, `nonce`, the S256 PKCE challenge and the configured optional parameters.
+    /// scopes, `state`, `nonce`, the S256 PKCE challenge, the request's own
+    /// ``AuthorizationRequest/parameters`` and the configured optional parameters (a parameter of
+    /// the request replaces the configured one of the same name).
     /// - Parameters:
     ///   - provider: A browser identity provider.
     ///   - request: PKCE, state, nonce, scopes and redirect URI.
@@ -52,8 +54,12 @@ extension HTTPIdentityService {
             ("id_token_hint", configuration.idTokenHint?.value), ("acr_values", configuration.acrValues),
             ("request", configuration.requestObject), ("autologin_token", request.autologinToken?.value),
         ]
-        parameters += optional.compactMap { name, value in value.map { (name, $0) } }
-        if let hint = configuration.identityProviderHint(for: provider) { parameters.append(hint) }
+        // The sign-in's own parameters (AuthorizationParameters) replace the configured ones of the same name.
+        let own = request.parameters.queryItems
+        let ownNames = Set(own.map(\.0))
+        parameters += optional.compactMap { name, value in ownNames.contains(name) ? nil : value.map { (name, $0) } }
+        parameters += own
+        if let hint = configuration.identityProviderHint(for: provider), !ownNames.contains(hint.0) { parameters.append(hint) }
         let reserved = Set(parameters.map(\.0))
         parameters += configuration.extraAuthorizationParameters.sorted { $0.key < $1.key }.filter { !reserved.contains($0.key) }.map { ($0.key, $0.value) }
         let existing = components.percentEncodedQuery.map { $0 + "&" } ?? ""
@@ -218,7 +224,7 @@ extension HTTPIdentityService {
     ///   naming `invalid_token`);
     ///   ``ErrorCode/configurationInvalid`` when the server names no userinfo endpoint;
     ///   ``ErrorCode/invalidServerResponse`` when the answer is for another subject.
-    package func userInfo(accessToken: Redacted<String>, subject: String) async throws(IdentityFlowError) -> [String: JSONValue] {
+    public func userInfo(accessToken: Redacted<String>, subject: String) async throws(IdentityFlowError) -> UserInfo {
         let metadata = try await providerMetadata()
         guard let endpoint = metadata.userinfoEndpoint else {
             throw IdentityFlowError(.configurationInvalid, "The provider names no userinfo_endpoint in its discovery document.")
@@ -242,7 +248,26 @@ extension HTTPIdentityService {
                 .invalidServerResponse,
                 "The userinfo answer is for another subject than the ID token's, so its claims are not used (OpenID Connect Core §5.3.2).")
         }
-        return claims
+        return try UserInfo(claims: claims.mapValues(IdentityClaims.Value.init))
+    }
+
+    // MARK: - Provider logout
+
+    /// The discovered `end_session_endpoint` (OpenID Connect RP-Initiated Logout 1.0) with
+    /// `id_token_hint`, `client_id`, `post_logout_redirect_uri` and `state`, appended to any query
+    /// the endpoint has; `nil` when the provider publishes no such endpoint.
+    /// - Parameter request: The hint, the redirect URI and the state.
+    /// - Returns: The logout page, or `nil`.
+    /// - Throws: Discovery errors.
+    public func endSessionURL(for request: EndSessionRequest) async throws(IdentityFlowError) -> URL? {
+        guard let endpoint = try await providerMetadata().endSessionEndpoint else { return nil }
+        guard var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else {
+            throw IdentityFlowError(.invalidServerResponse, "The end_session_endpoint is not a valid URL.")
+        }
+        let existing = components.percentEncodedQuery.map { $0 + "&" } ?? ""
+        components.percentEncodedQuery =
+            existing + request.parameters(clientID: configuration.clientID).map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&")
+        return components.url
     }
 
     // MARK: - Token responses

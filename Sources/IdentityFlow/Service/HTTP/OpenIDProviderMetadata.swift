@@ -30,6 +30,8 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
     /// template with `{client_id}` in place of the client id: its answer's `custom_protocols`
     /// name the app's URL scheme and App Store link. Kept as text (braces are no URL).
     package var clientPublicInfoEndpoint: String?
+    /// The OpenID Connect RP-Initiated Logout 1.0 `end_session_endpoint`, if offered.
+    package var endSessionEndpoint: URL?
 
     /// Creates metadata.
     /// - Parameters:
@@ -75,6 +77,7 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
     private func withMembersOutsideInit(from first: OpenIDProviderMetadata, or second: OpenIDProviderMetadata) -> OpenIDProviderMetadata {
         var copy = self
         copy.clientPublicInfoEndpoint = first.clientPublicInfoEndpoint ?? second.clientPublicInfoEndpoint
+        copy.endSessionEndpoint = first.endSessionEndpoint ?? second.endSessionEndpoint
         copy.revocationEndpointAuthMethods =
             first.revocationEndpointAuthMethods.isEmpty ? second.revocationEndpointAuthMethods : first.revocationEndpointAuthMethods
         copy.tokenEndpointAuthMethods = first.tokenEndpointAuthMethods.isEmpty ? second.tokenEndpointAuthMethods : first.tokenEndpointAuthMethods
@@ -112,6 +115,7 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
             codeChallengeMethodsSupported: document["code_challenge_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? [],
             sendsAuthorizationResponseIssuer: document["authorization_response_iss_parameter_supported"] == .bool(true))
         clientPublicInfoEndpoint = document["client_public_info_endpoint"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        endSessionEndpoint = try url("end_session_endpoint", required: false)
         revocationEndpointAuthMethods = document["revocation_endpoint_auth_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
         tokenEndpointAuthMethods = document["token_endpoint_auth_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }

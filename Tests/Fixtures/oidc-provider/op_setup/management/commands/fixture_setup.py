@@ -22,6 +22,8 @@ class Command(BaseCommand):
         client.client_type = "public"
         client.jwt_alg = "RS256"
         client.redirect_uris = ["identityflow://callback"]
+        # RP-Initiated Logout: the end-session endpoint redirects (with the state) only to a registered URI.
+        client.post_logout_redirect_uris = ["identityflow://callback"]
         client.require_consent = True
         client.reuse_consent = False
         client.save()

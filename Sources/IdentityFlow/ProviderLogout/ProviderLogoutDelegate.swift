@@ -1,0 +1,42 @@
+/// Receives a provider logout's callbacks: `didStart` → ``ProviderLogoutChallenge`` → exactly
+/// one of ``userClient(_:didLogOutAtProvider:)`` / ``userClient(_:didFailProviderLogoutOf:error:)``.
+///
+/// - Important: The delegate is retained until the terminal callback. Callbacks arrive in order
+///   on ``ClientConfiguration/callbackExecutor`` (the main actor by default).
+public protocol ProviderLogoutDelegate: Sendable {
+    /// The session ended on the device; the provider's logout page comes next.
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - profile: The profile whose session ended.
+    func userClient(_ client: UserClient, didStartProviderLogoutOf profile: UserProfile)
+    /// Open the provider's logout page in the browser the user signed in with and hand back the
+    /// redirect. The default cancels (the user stays logged out on the device).
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - challenge: The challenge.
+    func userClient(_ client: UserClient, didReceiveProviderLogoutChallenge challenge: ProviderLogoutChallenge)
+    /// The provider confirmed the logout; the user is logged out here and there. Terminal.
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - profile: The profile logged out.
+    func userClient(_ client: UserClient, didLogOutAtProvider profile: UserProfile)
+    /// The provider did not confirm (``ErrorCode/providerLogoutUnconfirmed``) or offers no
+    /// logout page (``ErrorCode/providerLogoutNotSupported``); the user is logged out on this
+    /// device all the same. Also called when the logout could not start
+    /// (``ErrorCode/userNotAuthenticated``, ``ErrorCode/actionAlreadyInProgress``). Terminal.
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - profile: The profile whose session ended, `nil` when the logout could not start.
+    ///   - error: Why.
+    func userClient(_ client: UserClient, didFailProviderLogoutOf profile: UserProfile?, error: IdentityFlowError)
+}
+
+extension ProviderLogoutDelegate {
+    /// Does nothing.
+    public func userClient(_ client: UserClient, didStartProviderLogoutOf profile: UserProfile) {}
+
+    /// Cancels: the user is logged out on the device, the provider's session remains.
+    public func userClient(_ client: UserClient, didReceiveProviderLogoutChallenge challenge: ProviderLogoutChallenge) {
+        challenge.sender.cancel(challenge)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+@_spi(Integrator) import IdentityFlow
+
+/// ID tokens, userinfo and provider logout (OpenID Connect RP-Initiated Logout 1.0).
+extension ReferenceIdentityService {
+    /// The audience of the reference server's ID tokens (its client id).
+    public static let clientID = "identityflow-reference"
+    /// Where its logout page (`end_session_endpoint`) pretends to live.
+    public static let endSessionEndpoint = URL(string: "https://reference.identityflow.invalid/logout")!
+
+    // MARK: - Set-up
+
+    /// Whether the server offers a logout page (on by default); off, it is a provider without
+    /// `end_session_endpoint`.
+    public var offersProviderLogout: Bool {
+        get { state.withLock { $0.offersProviderLogout } }
+        set { state.withLock { $0.offersProviderLogout = newValue } }
+    }
+
+    /// Sets what the next sign-ins' ID tokens say about the authentication.
+    /// - Parameters:
+    ///   - acr: The `acr` to claim; `nil` claims the first of the request's `acr_values` (none
+    ///     when it sent none), `""` claims none at all.
+    ///   - age: How long before the sign-in the user last authenticated (`auth_time`).
+    public func setAuthentication(acr: String?, age: TimeInterval = 0) {
+        state.withLock { state in
+            state.acrOverride = acr
+            state.authenticationAge = age
+        }
+    }
+
+    // MARK: - Inspection
+
+    /// The users whose browser session a provider logout ended, in order.
+    public var providerLogouts: [String] { state.withLock { $0.providerLogouts } }
+
+    // MARK: - Service
+
+    /// The claims of the access token's user: `sub`, `name`, `email`, `preferred_username`.
+    /// - Throws: ``ErrorCode/userNotAuthenticated`` for an unknown or expired token;
+    ///   ``ErrorCode/invalidServerResponse`` when `subject` is not its user.
+    @_spi(Integrator) public nonisolated(nonsending) func userInfo(accessToken: Redacted<String>, subject: String) async throws(IdentityFlowError) -> UserInfo {
+        try await enter(.userInfo)
+        guard let user = state.withLock({ $0.user(forAccessToken: accessToken.value, at: now()) }) else {
+            throw IdentityFlowError(.userNotAuthenticated, "The reference server does not accept the access token.")
+        }
+        guard user == subject else { throw IdentityFlowError(.invalidServerResponse, "The userinfo answer is for another subject.") }
+        return try UserInfo(claims: Self.profileClaims(of: user).mapValues { .string($0) })
+    }
+
+    /// ``endSessionEndpoint`` with the request's parameters, or `nil` when
+    /// ``offersProviderLogout`` is off.
+    @_spi(Integrator) public nonisolated(nonsending) func endSessionURL(for request: EndSessionRequest) async throws(IdentityFlowError) -> URL? {
+        try await enter(.endSessionURL)
+        guard state.withLock({ $0.offersProviderLogout }) else { return nil }
+        return URLQuery.url(Self.endSessionEndpoint, appending: request.parameters(clientID: Self.clientID))
+    }
+
+    /// Plays the browser at the logout page: ends the browser session of the `id_token_hint`'s
+    /// user and returns the redirect to hand to the ``ProviderLogoutChallenge``'s sender.
+    /// - Parameters:
+    ///   - url: The challenge's URL.
+    ///   - error: An OAuth error to answer with instead (the logout is then not done).
+    /// - Returns: The `post_logout_redirect_uri` with the `state` sent (or the error).
+    /// - Throws: ``ErrorCode/requestInvalid`` for a URL this server did not produce.
+    public func logOut(at url: URL, error: String? = nil) throws(IdentityFlowError) -> URL {
+        let items = URLQuery.items(of: url) ?? []
+        func query(_ name: String) -> String? { items.last { $0.name == name }.map { $0.value ?? "" } }
+        guard url.absoluteString.hasPrefix(Self.endSessionEndpoint.absoluteString),
+            let redirect = query("post_logout_redirect_uri").flatMap(URL.init(string:))
+        else { throw IdentityFlowError(.requestInvalid, "Not a logout URL of this reference server.") }
+        var answer: [(String, String)] = []
+        if let error {
+            answer.append(("error", error))
+        } else {
+            let hinted = query("id_token_hint").flatMap { try? JSONWebToken(compact: $0).claims["sub"]?.stringValue }
+            state.withLock { $0.providerLogouts.append(hinted ?? "") }
+        }
+        if let sent = query("state") { answer.append(("state", sent)) }
+        guard let redirected = URLQuery.url(redirect, appending: answer) else {
+            throw IdentityFlowError(.requestInvalid, "The post-logout redirect URI is not a URL.")
+        }
+        return redirected
+    }
+
+    // MARK: - ID tokens
+
+    /// An ID token for a grant: `iss`, `sub`, `aud`, `exp`, `iat`, `auth_time`, `nonce`, `acr`
+    /// and the user's profile claims. It is unsigned (`alg` `none`): the reference server is
+    /// trusted in-process, and its clients never validate signatures (``HTTPIdentityService``
+    /// would refuse it).
+    func idToken(for grant: ServerState.Grant, in state: ServerState) -> String {
+        let issued = now()
+        var claims: [String: Any] = [
+            "iss": Self.issuer, "sub": grant.user, "aud": Self.clientID,
+            "iat": Int(issued.timeIntervalSince1970), "exp": Int(issued.timeIntervalSince1970 + state.accessTokenLifetime),
+        ]
+        if let authTime = grant.authTime { claims["auth_time"] = Int(authTime.timeIntervalSince1970) }
+        if let nonce = grant.nonce { claims["nonce"] = nonce }
+        let acr = state.acrOverride ?? grant.acrValues.first
+        if let acr, !acr.isEmpty { claims["acr"] = acr }
+        for (name, value) in Self.profileClaims(of: grant.user) where name != "sub" { claims[name] = value }
+        let header = (try? JSONSerialization.data(withJSONObject: ["alg": "none", "typ": "JWT"], options: [.sortedKeys])) ?? Data()
+        let payload = (try? JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])) ?? Data()
+        return Base64URL.encode(Array(header)) + "." + Base64URL.encode(Array(payload)) + "."
+    }
+
+    private static func profileClaims(of user: String) -> [String: String] {
+        ["sub": user, "name": user.capitalized, "email": "\(user)@example.com", "preferred_username": user]
+    }
+}
