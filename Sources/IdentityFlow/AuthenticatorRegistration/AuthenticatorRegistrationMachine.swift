@@ -134,7 +134,8 @@ extension AuthenticatorRegistrationMachine {
 
     /// Maps the PIN loop's action to the registration's state and effects: the loop runs on in
     /// `enteringPin`; a right PIN stores the biometric key with the session.
-    private mutating func follow(_ pin: PinEntry.Machine<ProvenPin>, _ action: PinEntry.Machine<ProvenPin>.Action, guard guardName: String?) -> Reaction<Effect> {
+    private mutating func follow(_ pin: PinEntry.Machine<ProvenPin>, _ action: PinEntry.Machine<ProvenPin>.Action, guard guardName: String?) -> Reaction<Effect>
+    {
         switch action {
         case .ask(let counters, let error): go(.enteringPin(pin), guard: guardName, Effects(.emitPinChallenge(counters, error: error)))
         case .verify(let secret): go(.enteringPin(pin), guard: guardName, Effects(.verifyPin(secret)))

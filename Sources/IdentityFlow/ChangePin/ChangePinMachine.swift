@@ -183,7 +183,8 @@ extension ChangePinMachine {
 
     /// Maps the PIN loop's action to the PIN change's state and effects: the loop runs on in
     /// `enteringCurrentPin`; a right current PIN asks for the new one.
-    private mutating func follow(_ pin: PinEntry.Machine<ProvenPin>, _ action: PinEntry.Machine<ProvenPin>.Action, guard guardName: String?) -> Reaction<Effect> {
+    private mutating func follow(_ pin: PinEntry.Machine<ProvenPin>, _ action: PinEntry.Machine<ProvenPin>.Action, guard guardName: String?) -> Reaction<Effect>
+    {
         switch action {
         case .ask(let counters, let error): go(.enteringCurrentPin(pin), guard: guardName, Effects(.emitPinChallenge(counters, error: error)))
         case .verify(let secret): go(.enteringCurrentPin(pin), guard: guardName, Effects(.verifyPin(secret)))

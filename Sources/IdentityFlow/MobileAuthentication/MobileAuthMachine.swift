@@ -186,7 +186,8 @@ package struct MobileAuthMachine: StateMachine {
                 switch answer {
                 case .confirmed: return go(.verifyingBiometric, guard: "confirmed", Effects(.sendBiometricAnswer(request)))
                 case .pinFallback: return go(.enteringPin(pinEntry()), guard: "pinFallback", Effects(.fetchPinStatus))
-                case .failed: return go(.enteringPin(pinEntry(.fetchingPinStatus(error: Self.biometricFailure))), guard: "sensorFailed", Effects(.fetchPinStatus))
+                case .failed:
+                    return go(.enteringPin(pinEntry(.fetchingPinStatus(error: Self.biometricFailure))), guard: "sensorFailed", Effects(.fetchPinStatus))
                 }
             case .requestExpired: return go(.failed, Effects(.reportFailure(Self.expired)))
             case .challengeAbandoned(let how): return go(.failed, Effects(.reportFailure(how.error)))

@@ -101,7 +101,8 @@ struct PinFlowMachineTests {
         #expect(login.handle(.pinChecked(accepted))?.effects == [.storeSession(Self.tokens, pinKey: Self.key)])
         var registration = AuthenticatorRegistrationMachine(profile: Self.profile, state: .enteringPin(Self.loop(.verifyingPin(Self.counters))))
         #expect(registration.handle(.pinChecked(accepted))?.effects == [.storeAuthenticator(pinKey: Self.key, tokens: Self.tokens)])
-        var change = ChangePinMachine(context: .init(profile: Self.profile, pinPolicy: PinPolicy()), state: .enteringCurrentPin(Self.loop(.verifyingPin(Self.counters))))
+        var change = ChangePinMachine(
+            context: .init(profile: Self.profile, pinPolicy: PinPolicy()), state: .enteringCurrentPin(Self.loop(.verifyingPin(Self.counters))))
         #expect(change.handle(.pinChecked(.deregistered))?.effects == [.deleteProfile])
         var logout = LogoutMachine(tokens: Self.tokens)
         #expect(logout.handle(.started)?.effects == [.endLocalSession, .revokeTokens(Self.tokens)])
