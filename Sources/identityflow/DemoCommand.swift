@@ -19,12 +19,15 @@ enum DemoCommand {
                           (partial registration), 7pass (password, interaction_required,
                           token exchange), grab (app-to-app login, cached session), schibsted
                           (ephemeral browser session, ignored BankID redirect)
-          --issuer URL    instead, register, log in and log out against this OpenID Connect
-                          provider: open the printed URL, sign in, paste the redirect URL
+          --issuer URL    instead, register, log in, call userinfo and log out against this
+                          OpenID Connect provider: open the printed URL, sign in, paste the
+                          redirect URL. A provider without IdentityFlow's extension API runs
+                          in device mode (the PIN and the tokens' seal on the device), and says so
           --client-id ID, --redirect-uri URI, --scope S (repeatable; default openid)
           --extension-base URL  where the registration and PIN endpoints live (default
-                          <issuer origin>/identityflow); without them only the OpenID Connect
-                          sign-in, ID token validation, userinfo and revocation are shown
+                          <issuer origin>/identityflow)
+          --sign-in-only  show only the OpenID Connect part: sign-in, ID token validation,
+                          userinfo and revocation, straight through the service
           --storage DIR   keep profiles and the registration checkpoint in DIR (FileStorage):
                           kill the demo while it waits for the redirect, run it again with the
                           same DIR, paste the redirect, and the registration continues
@@ -39,6 +42,8 @@ enum DemoCommand {
             switch argument {
             case "--interactive", "-i":
                 interactive = true
+            case "--sign-in-only":
+                options["--sign-in-only"] = "yes"
             case "--help", "-h":
                 print(usage)
                 return 0
@@ -63,7 +68,10 @@ enum DemoCommand {
             var configuration = HTTPServiceConfiguration(
                 issuer: issuer, clientID: clientID, redirectURI: redirect, scopes: scopes.isEmpty ? ["openid"] : scopes)
             configuration.extensionBaseURL = options["--extension-base"].flatMap(URL.init(string:))
-            return await OpenIDDemo(configuration: configuration, storageDirectory: options["--storage"].map { URL(fileURLWithPath: $0) }).run()
+            return await OpenIDDemo(
+                configuration: configuration, storageDirectory: options["--storage"].map { URL(fileURLWithPath: $0) },
+                signInOnly: options["--sign-in-only"] != nil
+            ).run()
         }
         let answers: any DemoAnswerSource = interactive ? InteractiveAnswers() : ScriptedDemoAnswers()
         let report = await DemoScenario(answers: answers).run { line in print(line) }

@@ -1,15 +1,23 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 @_spi(Integrator) import IdentityFlow
 
 /// `identityflow demo --issuer URL --client-id ID --redirect-uri URI`: a browser registration,
 /// a PIN login and a logout against a real OpenID Connect provider over HTTP. The person opens
 /// the printed URL, signs in, and pastes the URL the browser was redirected to.
 ///
+/// A provider without IdentityFlow's extension API (any stock provider) runs in device mode:
+/// the same flows, the PIN checked and the tokens sealed on the device. `--sign-in-only` shows
+/// the OpenID Connect part alone, straight through the service.
+///
 /// With `--storage DIR` the client keeps its profiles and the registration checkpoint in a
 /// ``FileStorage``: a demo killed while it waits for the redirect continues in the next run.
 struct OpenIDDemo {
     let configuration: HTTPServiceConfiguration
     var storageDirectory: URL?
+    var signInOnly = false
 
     func run() async -> Int32 {
         section("IdentityFlow demo against \(configuration.issuer?.absoluteString ?? configuration.discoveryURL?.absoluteString ?? "?")")
@@ -20,10 +28,17 @@ struct OpenIDDemo {
         let launch: LaunchReport
         do {
             service = try HTTPIdentityService(configuration: configuration)
-            if try await !hasExtensionEndpoints(service) { return await signInOnly(service) }
-            let clientConfiguration = ClientConfiguration(
+            if signInOnly { return await showSignIn(service) }
+            var clientConfiguration = ClientConfiguration(
                 redirectURI: configuration.redirectURI, defaultScopes: configuration.scopes,
                 callbackExecutor: .immediate)
+            if try await !hasExtensionEndpoints(service) {
+                clientConfiguration.authenticators = .device()
+                line("mode", "device: the provider has no IdentityFlow extension API, so the PIN is checked and the")
+                line("", "provider's tokens are sealed on this device (docs/device-authenticators.md)")
+            } else {
+                line("mode", "server: the provider serves IdentityFlow's extension API (PIN proof v2)")
+            }
             let storage: any SecureStorage =
                 try storageDirectory.map { directory throws(IdentityFlowError) in try FileStorage(directory: directory) } ?? InMemoryStorage()
             client = UserClient(configuration: clientConfiguration, service: service, storage: storage)
@@ -71,10 +86,21 @@ struct OpenIDDemo {
             return fail("login failed", error)
         }
 
-        section("3. Log out (the server revokes the tokens)")
+        if client.configuration.authenticators.isOnDevice, let userinfo = try? await service.providerMetadata().userinfoEndpoint {
+            section("3. Call an API with the session: the provider's userinfo endpoint")
+            do throws(IdentityFlowError) {
+                let (data, response) = try await client.authenticatedRequest(URLRequest(url: userinfo))
+                let keys = ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?.keys.sorted() ?? []
+                line("result", "HTTP \(response.statusCode); claims: \(keys.joined(separator: ", "))")
+            } catch {
+                return fail("API call", error)
+            }
+        }
+
+        section("\(client.configuration.authenticators.isOnDevice ? 4 : 3). Log out")
         do {
             try await client.logout()
-            line("result", "logged out")
+            line("result", client.configuration.authenticators.isOnDevice ? "logged out (the refresh token stays sealed for the next PIN login)" : "logged out")
         } catch  where error.code == .localLogout {
             // The run succeeded; the server could not be told (no revocation endpoint, say).
             line("result", "logged out on this device only: \(error.message)")
@@ -94,9 +120,8 @@ struct OpenIDDemo {
 
     /// The OpenID Connect part alone: PKCE sign-in, code exchange with ID token validation,
     /// userinfo and revocation, straight through the service.
-    private func signInOnly(_ service: HTTPIdentityService) async -> Int32 {
-        line("note", "no IdentityFlow extension endpoints at <issuer origin>/identityflow: registration needs")
-        line("", "them for the PIN, so this run shows the OpenID Connect part alone, through HTTPIdentityService.")
+    private func showSignIn(_ service: HTTPIdentityService) async -> Int32 {
+        line("note", "--sign-in-only: the OpenID Connect part alone, through HTTPIdentityService.")
         section("1. Sign in through the browser (PKCE S256, state, nonce)")
         do throws(IdentityFlowError) {
             let request = try AuthorizationRequest(redirectURI: configuration.redirectURI, scopes: configuration.scopes)

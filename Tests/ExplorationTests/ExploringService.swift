@@ -257,6 +257,12 @@ final class ExploringStorage: SecureStorage {
     func setData(_ data: Data, forKey key: String) throws(IdentityFlowError) {
         try decide("storageWrite")
         try inner.setData(data, forKey: key)
+        // In device mode the device counts: the wrong PINs checked are the count its vault keeps.
+        if key.hasPrefix("identityflow.profile."), let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let count = (json["vault"] as? [String: Any])?["failureCount"] as? Int
+        {
+            control.notes.withLock { $0.wrongPinsChecked = count }
+        }
     }
     func removeData(forKey key: String) throws(IdentityFlowError) {
         try decide("storageRemove")

@@ -53,6 +53,8 @@ struct FlowCase: Sendable, CustomStringConvertible {
         case refusedToken = ", token refused"
         /// A BankID return (a configured intermediate redirect) comes back before the redirect.
         case intermediateRedirect = ", BankID return first"
+        /// The authenticators live on the device (``AuthenticatorPlacement/device(maxPinFailures:)``, 2 tries).
+        case deviceMode = ", authenticators on the device"
     }
 
     let kind: Kind
@@ -115,6 +117,13 @@ struct FlowCase: Sendable, CustomStringConvertible {
         FlowCase(kind: .mobileAuthBiometric, setup: .pinChangedElsewhere),
         FlowCase(kind: .mobileAuthBiometric, setup: .unknownToServer),
         FlowCase(kind: .mobileAuthOTP),
+        FlowCase(kind: .browserRegistration, setup: .deviceMode),
+        FlowCase(kind: .pinAuthentication, setup: .deviceMode),
+        FlowCase(kind: .biometricAuthentication, setup: .deviceMode),
+        FlowCase(kind: .changePin, setup: .deviceMode),
+        FlowCase(kind: .biometricRegistration, setup: .deviceMode),
+        FlowCase(kind: .logout, setup: .deviceMode),
+        FlowCase(kind: .deregistration, setup: .deviceMode),
     ]
 }
 
@@ -152,6 +161,7 @@ struct PathWorld {
         var configuration = ClientConfiguration.testing(clock: control.deviceClock, now: { Date().addingTimeInterval(skew) }, logger: logs.logger)
         configuration.reusesValidSession = flow.setup == .validSessionReused
         if flow.setup == .intermediateRedirect { configuration.intermediateRedirects = [ExploringHost.bankIDReturn] }
+        if flow.setup == .deviceMode { configuration.authenticators = .device(maxPinFailures: 2) }
         storage = ExploringStorage(control: control)
         client = UserClient(configuration: configuration, service: ExploringService(reference: reference, control: control), storage: storage)
         self.reference = reference
@@ -174,7 +184,7 @@ struct PathWorld {
         }
         if flow.isMobileAuth { try await sendMobileAuthRequest(flow, to: profile) }
         switch flow.setup {
-        case .plain, .clientClockAhead, .validSessionReused, .interactionRequired, .refusedToken, .intermediateRedirect: break
+        case .plain, .clientClockAhead, .validSessionReused, .interactionRequired, .refusedToken, .intermediateRedirect, .deviceMode: break
         case .otherUserLoggedIn: _ = try await registerProfile()
         case .unknownToServer: reference.removeProfile(profile)
         case .lastAttempt: reference.setMaxPinFailures(1)

@@ -4,8 +4,8 @@ import Statechart
 import ChildProcessSupport
 @_spi(Integrator) @testable import IdentityFlow
 
-/// `identityflow demo --issuer …` against a scripted provider on 127.0.0.1 without IdentityFlow's
-/// extension endpoints: the OpenID Connect part alone (sign-in, code exchange with ID token
+/// `identityflow demo --issuer … --sign-in-only` against a scripted provider on 127.0.0.1 without
+/// IdentityFlow's extension endpoints: the OpenID Connect part alone (sign-in, code exchange with ID token
 /// validation, userinfo, revocation), driven as a person at a terminal would.
 @Suite("identityflow demo: the OpenID Connect part", .enabled(if: DemoProcess.binary != nil, "the identityflow executable was not built beside the tests"))
 struct OpenIDDemoTests {
@@ -59,7 +59,7 @@ struct OpenIDDemoTests {
         defer { server.stop() }
         let demo = try DemoProcess(arguments: [
             "demo", "--issuer", server.baseURL.appendingPathComponent("o").absoluteString,
-            "--client-id", "demo-client", "--redirect-uri", "identityflow://callback", "--scope", "openid",
+            "--client-id", "demo-client", "--redirect-uri", "identityflow://callback", "--scope", "openid", "--sign-in-only",
         ])
         let shown = try #require(await demo.output(containing: "redirected to"), "\(demo.text)")
         let line = try #require(shown.split(separator: "\n").first { $0.contains("  open  ") })

@@ -45,16 +45,32 @@ extension InteropSuite {
             #expect(!output.contains(try #require(code)))
         }
 
-        @Test("without extension endpoints it shows sign-in, ID token validation, userinfo and revocation", .timeLimit(.minutes(2)))
+        @Test("--sign-in-only shows sign-in, ID token validation, userinfo and revocation", .timeLimit(.minutes(2)))
         func signInOnly() async throws {
-            let origin = try #require(InteropEnvironment.issuer).deletingLastPathComponent()
-            let demo = try DemoProcess(arguments: try Self.arguments(["--extension-base", origin.appendingPathComponent("no-extension-here").absoluteString]))
+            let demo = try DemoProcess(arguments: try Self.arguments(["--sign-in-only"]))
             _ = try await Self.signIn(demo)
             let (status, output) = await demo.finished()
             #expect(status == 0, "\(output)")
-            #expect(output.contains("no IdentityFlow extension endpoints"))
+            #expect(output.contains("--sign-in-only"))
             #expect(output.contains("IdTokenInfo(sub: "))
             #expect(output.contains("signed in, validated and revoked"))
+        }
+
+        @Test("a provider without the extension API runs in device mode and says so: register, PIN login, userinfo, logout", .timeLimit(.minutes(2)))
+        func deviceMode() async throws {
+            let origin = try #require(InteropEnvironment.issuer).deletingLastPathComponent()
+            let demo = try DemoProcess(arguments: try Self.arguments(["--extension-base", origin.appendingPathComponent("no-extension-here").absoluteString]))
+            _ = try await Self.signIn(demo)
+            #expect(await demo.output(containing: "choose a 5-digit PIN") != nil)
+            demo.type("73914")
+            #expect(await demo.output(containing: "attempts left") != nil)
+            demo.type("73914")
+            let (status, output) = await demo.finished()
+            #expect(status == 0, "\(output)")
+            #expect(output.contains("device: the provider has no IdentityFlow extension API"))
+            #expect(output.contains("HTTP 200; claims: "))
+            #expect(output.contains("the refresh token stays sealed"))
+            #expect(!output.contains("73914"))
         }
 
         @Test(
@@ -66,8 +82,7 @@ extension InteropSuite {
                 ("code=abc&state={state}&iss=https%3A%2F%2Fattacker.example", "[registration 11012]"),
             ])
         func refusedRedirects(query: String, reported: String) async throws {
-            let origin = try #require(InteropEnvironment.issuer).deletingLastPathComponent()
-            let demo = try DemoProcess(arguments: try Self.arguments(["--extension-base", origin.appendingPathComponent("no-extension-here").absoluteString]))
+            let demo = try DemoProcess(arguments: try Self.arguments(["--sign-in-only"]))
             let shown = try #require(await demo.output(containing: "redirected to: "))
             let line = try #require(shown.split(separator: "\n").first { $0.contains("  open  ") })
             let url = try #require(URL(string: String(line.split(separator: " ").last ?? "")))
@@ -88,7 +103,7 @@ extension InteropSuite {
             let (status, output) = await demo.finished()
             #expect(status == 1)
             #expect(output.contains("[generic 9000]") || output.contains("[generic 9001]"), "\(output)")
-            #expect(!output.contains("no IdentityFlow extension endpoints"))
+            #expect(!output.contains("no IdentityFlow extension API"))
         }
 
         @Test("end of input at the sign-in prompt cancels and exits non-zero", .timeLimit(.minutes(2)))

@@ -69,7 +69,7 @@ final class HeadlessBrowser: Sendable {
     /// in that second with HTTP 500 (a unique constraint). A sign-in there hands back its redirect
     /// only on a fresh second, so the exchange that follows never shares a second with the
     /// previous test's: an artefact of tests signing in several times a second, not of an app.
-    private static func waitForNextSecond() async throws {
+    static func waitForNextSecond() async throws {
         let now = Date().timeIntervalSince1970
         try await Task.sleep(for: .seconds(now.rounded(.down) + 1 - now))
     }

@@ -53,6 +53,13 @@ public struct ClientConfiguration: Sendable {
     /// stays open, the flow keeps waiting, and the answer (or ``UserClient/handleRedirect(_:)``)
     /// returns `true`.
     public var intermediateRedirects: [URL] = []
+    /// Where the PIN and biometric authenticators live: ``AuthenticatorPlacement/server`` (the
+    /// default: IdentityFlow's extension API) or ``AuthenticatorPlacement/device(maxPinFailures:)``
+    /// (any OpenID Connect provider).
+    public var authenticators: AuthenticatorPlacement = .server
+    /// What ``UserClient/start()`` brings back of the last session:
+    /// ``LaunchPolicy/requireAuthentication`` by default.
+    public var launchPolicy: LaunchPolicy = .requireAuthentication
 
     /// Creates a configuration.
     /// - Parameters:
@@ -112,6 +119,7 @@ public struct ClientConfiguration: Sendable {
         if checkpointLifetime <= .zero {
             return IdentityFlowError(.configurationInvalid, "checkpointLifetime must be positive.")
         }
+        if let problem = authenticators.problem { return problem }
         if redirectURI.scheme == nil {
             return IdentityFlowError(.configurationInvalid, "The redirect URI \(redirectURI) has no scheme.")
         }

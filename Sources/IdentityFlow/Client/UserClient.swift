@@ -102,11 +102,20 @@ public final class UserClient: Sendable {
         var removed: Set<UserProfile> = []
         var reconciled = true
         var unreadable: [String] = []
+        var damaged: Set<UserProfile> = []
         do {
             let loaded = try profileStore.loadAll()
             unreadable = loaded.unreadableKeys
             for stored in loaded.profiles {
-                if reconciled, try await !profileKnownToServer(stored.profile, reconciled: &reconciled) {
+                if let vault = stored.vault {
+                    // Device mode: the device is the only record; a vault that cannot be used stays, named.
+                    if vault.damage(deviceSecret: stored.deviceSecret, profile: stored.profile, acceptedIterations: configuration.acceptedPinKeyIterations)
+                        != nil
+                    {
+                        damaged.insert(stored.profile)
+                    }
+                    kept.append(stored)
+                } else if reconciled, try await !profileKnownToServer(stored.profile, reconciled: &reconciled) {
                     try profileStore.delete(stored.profile)
                     removed.insert(stored.profile)
                 } else {
@@ -125,7 +134,7 @@ public final class UserClient: Sendable {
         return LaunchReport(
             profiles: Set(kept.map(\.profile)), removedProfiles: removed, reconciled: reconciled,
             resumableRegistrations: loadCheckpoint().map { [$0.summary] } ?? [],
-            unreadableStorageKeys: unreadable)
+            unreadableStorageKeys: unreadable, damagedProfiles: damaged, resumedProfile: await resumeLastSession())
     }
 
     /// Asks the server about a profile; any failure but a cancel keeps it and stops asking.
@@ -228,6 +237,9 @@ public final class UserClient: Sendable {
     /// enrolled. A stateless session it replaces ends: forgotten here, its tokens revoked in the
     /// background.
     func storeRegisteredProfile(_ stored: StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) {
+        var stored = stored
+        try keepForNextLaunch(&stored, pinKey: pinKey)
+        try stored.resealTokens(with: pinKey)
         try profileStore.save(stored)
         let replaced = state.withLock { state -> TokenSet? in
             let previous = state.authenticatedProfile.flatMap { $0.isStateless && $0 != stored.profile ? state.profiles.removeValue(forKey: $0) : nil }

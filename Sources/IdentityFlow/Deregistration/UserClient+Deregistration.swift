@@ -40,6 +40,7 @@ extension UserClient {
     /// are revoked at the provider instead (best effort), so that none stays live.
     /// - Throws: ``ErrorCode/pinProofRequired`` without the key; the service's errors.
     nonisolated(nonsending) func deregisterOnServer(_ stored: StoredProfile, pinKey: ProvenPinKey, flow: FlowID) async throws(IdentityFlowError) {
+        if stored.vault != nil { return try await revokeDeviceProfileTokens(stored, sessionKey: pinKey) }
         do throws(IdentityFlowError) {
             try await service.deregister(stored.profile, authorization: try await pinKeyAuthorization(.deregistration, for: stored.profile, key: pinKey))
         } catch {

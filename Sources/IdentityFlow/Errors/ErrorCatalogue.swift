@@ -84,6 +84,12 @@ extension ErrorCode {
         entry(
             .accessTokenNotAllowed, .generic, "accessTokenNotAllowed",
             "The server refused the access token for this call (an implicit token, or a sign-in already bound to another profile); nothing changed."),
+        entry(
+            .serverAuthenticatorsRequired, .generic, "serverAuthenticatorsRequired",
+            "This needs authenticators on the server (IdentityFlow's extension API); the client keeps them on the device."),
+        entry(
+            .sealedDataInvalid, .authentication, "sealedDataInvalid",
+            "The profile's sealed data is corrupt, truncated or from another device; the profile is kept, deregister it to register again."),
         entry(.partialRegistrationExpired, .registration, "partialRegistrationExpired", "The partial registration expired; start again."),
         entry(
             .certificatePinMismatch, .generic, "certificatePinMismatch",

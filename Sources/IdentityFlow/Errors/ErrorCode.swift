@@ -162,6 +162,12 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     /// token (it serves resource servers only), or, for a first PIN enrolment, a token from a
     /// sign-in that is already bound to a profile. Nothing changed.
     public static let accessTokenNotAllowed = ErrorCode(rawValue: 11031)
+    /// 11040: mobile and implicit authentication need authenticators on the server; this client keeps
+    /// them on the device (``AuthenticatorPlacement``).
+    public static let serverAuthenticatorsRequired = ErrorCode(rawValue: 11040)
+    /// 11041: a device-mode profile's sealed data is corrupt, truncated or from another device: the
+    /// profile is kept (``LaunchReport/damagedProfiles``) and cannot log in until it is deregistered.
+    public static let sealedDataInvalid = ErrorCode(rawValue: 11041)
 
     // MARK: - The host's transport and confidential clients
 

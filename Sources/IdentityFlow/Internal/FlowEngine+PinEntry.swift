@@ -78,11 +78,13 @@ extension FlowEngine where Machine.Event: PinEntryEvents {
     }
 
     /// Revokes a token set the flow will not use (best effort: a failure is logged).
+    /// In device mode the tokens a PIN check returns are the profile's own, unsealed from its
+    /// vault, not a new session: they are kept (revoking them would end the profile's sign-in).
     func revoke(_ tokens: TokenSet, client: UserClient) -> EffectWork<Machine.Event> {
         commit()
         let id = self.id
         return .run {
-            await client.revokeUnused(tokens, flow: id)
+            if !client.keepsAuthenticatorsOnDevice { await client.revokeUnused(tokens, flow: id) }
             return .tokensRevoked
         }
     }

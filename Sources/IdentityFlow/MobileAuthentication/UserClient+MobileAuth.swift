@@ -60,6 +60,7 @@ extension UserClient {
     ///   ``ErrorCode/statelessUser`` for a stateless one; the service's errors.
     public func pendingMobileAuthRequests(for profile: UserProfile? = nil) async throws(IdentityFlowError) -> [MobileAuthRequest] {
         try requireStarted()
+        if keepsAuthenticatorsOnDevice { throw ProvenPinKey.serverAuthenticatorsRequired }
         let profiles =
             try profile.map { profile throws(IdentityFlowError) in [try enrolledProfile(profile).profile] }
             ?? withState { state in state.profiles.values.filter(\.mobileAuthEnrolled).map(\.profile) }
@@ -151,6 +152,7 @@ extension UserClient {
     @discardableResult
     private func launchMobileAuth(_ source: MobileAuthSource, host: FlowHost<UserProfile, MobileAuthResult>) -> FlowSlot? {
         launch(host: host) { id throws(IdentityFlowError) in
+            if self.keepsAuthenticatorsOnDevice { throw ProvenPinKey.serverAuthenticatorsRequired }
             let profile: UserProfile, lookup: MobileAuthLookup, request: MobileAuthRequest?
             switch source {
             case .push(let push): (profile, lookup, request) = (push.userProfile, .id(push.requestId), nil)
@@ -246,6 +248,7 @@ extension UserClient {
     /// The stored profile, enrolled for mobile authentication on this device; a stateless one is
     /// ``ErrorCode/statelessUser``, as for every device-key feature.
     private func enrolledProfile(_ profile: UserProfile) throws(IdentityFlowError) -> StoredProfile {
+        if keepsAuthenticatorsOnDevice { throw ProvenPinKey.serverAuthenticatorsRequired }
         let stored = withState { $0.profiles[profile] }
         if profile.isStateless || stored?.profile.isStateless == true {
             throw IdentityFlowError(.statelessUser, "Mobile authentication needs a profile stored on this device; this one is stateless.")
@@ -268,6 +271,7 @@ extension UserClient {
     /// The profile's device key for `key`; a profile without a device secret (PIN proof v1, not
     /// yet upgraded) has none until its next PIN login.
     func deviceKey(_ key: DeviceKeyProof.Key, of stored: StoredProfile) throws(IdentityFlowError) -> DeviceKey {
+        if keepsAuthenticatorsOnDevice || stored.vault != nil { throw ProvenPinKey.serverAuthenticatorsRequired }
         guard let deviceSecret = stored.deviceSecret else {
             throw IdentityFlowError(.pinParametersRefused, "The profile still uses PIN proof v1; log in with the PIN once to upgrade it.")
         }

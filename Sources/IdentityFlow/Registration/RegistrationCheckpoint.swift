@@ -84,6 +84,8 @@ extension RegistrationCheckpoint {
         var authorizationURL: URL
         var createdAt: Double
         var expiresAt: Double
+        /// A stateless registration's (absent in checkpoints of earlier versions: not stateless).
+        var stateless: Bool?
     }
 
     /// The JSON written to storage.
@@ -94,7 +96,8 @@ extension RegistrationCheckpoint {
             redirectURI: authorization.redirectURI, scopes: authorization.scopes,
             state: authorization.state.value, nonce: authorization.nonce.value,
             codeVerifier: authorization.codeVerifier.value, authorizationURL: authorizationURL,
-            createdAt: createdAt.timeIntervalSince1970, expiresAt: expiresAt.timeIntervalSince1970)
+            createdAt: createdAt.timeIntervalSince1970, expiresAt: expiresAt.timeIntervalSince1970,
+            stateless: profile.isStateless ? true : nil)
         do { return try JSONEncoder().encode(stored) } catch {
             throw IdentityFlowError(.dataStorageNotAvailable, "The registration checkpoint could not be encoded.", underlying: error)
         }
@@ -107,7 +110,7 @@ extension RegistrationCheckpoint {
             stored.createdAt.isFinite, stored.expiresAt.isFinite
         else { return nil }
         self.init(
-            kind: stored.kind, profile: UserProfile(profileId: stored.profileId),
+            kind: stored.kind, profile: UserProfile(profileId: stored.profileId, isStateless: stored.stateless == true),
             provider: IdentityProvider(identifier: stored.providerIdentifier, name: stored.providerName, kind: .browser),
             authorization: AuthorizationRequest(
                 redirectURI: stored.redirectURI, scopes: stored.scopes, state: stored.state,

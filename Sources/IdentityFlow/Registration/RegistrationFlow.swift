@@ -19,6 +19,8 @@ final class RegistrationFlow: FlowPerformer {
     /// sent: storing the profile hands it to the session, and discarding the registration proves
     /// with it, also when a cancel overtook the enrolment's answer.
     private let pinKey = Locked<ProvenPinKey>(.none)
+    /// In device mode, the vault its enrolment sealed, stored with the profile.
+    private let vault = Locked<DeviceVault?>(nil)
 
     init(
         client: UserClient, id: FlowID, context: RegistrationMachine.Context, host: FlowHost<RegistrationMachine.Context, RegistrationResult>,
@@ -41,9 +43,10 @@ final class RegistrationFlow: FlowPerformer {
             host.started(context)
             return .done
         case .buildAuthorizationURL:
-            let context = self.context, service = self.service, appLink = self.appLink
+            let client = self.client, context = self.context, service = self.service, appLink = self.appLink
             return engine.call { () throws(IdentityFlowError) in
                 guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
+                try await client.requireAuthenticatorHome(for: context)
                 let url = try await service.authorizationURL(for: context.provider, request: request)
                 let app = try await service.identityAppLink(for: context.provider, request: request)
                 appLink.withLock { $0 = app }
@@ -100,16 +103,18 @@ final class RegistrationFlow: FlowPerformer {
             host.challenge(.credentials(CredentialsChallenge(identityProvider: provider, error: error, sender: ticket, releaseObserver: ticket)))
             return .done
         case .sendCredentials(let credentials):
-            let context = self.context, service = self.service
+            let client = self.client, context = self.context, service = self.service
             return engine.call { () throws(IdentityFlowError) in
-                .credentialsAnswered(
+                try await client.requireAuthenticatorHome(for: context)
+                return .credentialsAnswered(
                     try await service.passwordGrant(
                         login: credentials.login, password: credentials.password,
                         scopes: context.authorization?.scopes ?? []))
             }
         case .exchangeExternalToken:
-            let context = self.context, service = self.service
+            let client = self.client, context = self.context, service = self.service
             return engine.call { () throws(IdentityFlowError) in
+                try await client.requireAuthenticatorHome(for: context)
                 guard let token = context.externalToken else { throw IdentityFlowError(.invalidIdentityProvider) }
                 return .credentialsAnswered(try await service.exchangeExternalToken(token, scopes: context.authorization?.scopes ?? []))
             }
@@ -139,27 +144,20 @@ final class RegistrationFlow: FlowPerformer {
             host.challenge(engine.createPinChallenge(for: profile, error: error, answered: RegistrationMachine.Event.pinProvided))
             return .done
         case .enrolPin(let pin, let tokens):
-            let client = self.client, profile = self.profile, service = self.service, deviceSecret = context.deviceSecret, derived = self.pinKey
+            let client = self.client, profile = self.profile, deviceSecret = context.deviceSecret, derived = self.pinKey, sealed = self.vault
             return engine.call { () throws(IdentityFlowError) in
-                let iterations = client.configuration.pinKeyIterations
-                let (salt, key) = try PinProof.newPinKey(pin: pin, iterations: iterations, deviceSecret: deviceSecret, profile: profile)
-                let pinKey = ProvenPinKey.v2(key.privateKey)
-                derived.withLock { $0 = pinKey }
-                _ = try await service.enrolPin(
-                    PinEnrolment(profile: profile, salt: salt, iterations: iterations, publicKey: key.publicKey),
-                    accessToken: tokens.accessToken)
-                await client.enrolImplicitKeyIfOffered(of: profile, deviceSecret: deviceSecret, pinKey: pinKey, accessToken: tokens.accessToken)
+                let vault = try await client.enrolFirstPin(pin, for: profile, deviceSecret: deviceSecret, tokens: tokens) { key in derived.withLock { $0 = key }
+                }
+                sealed.withLock { $0 = vault }
                 return .pinEnrolled
             }
         case .storeProfile(let credentials):
             engine.commit()
-            let client = self.client, profile = self.profile, context = self.context, pinKey = self.pinKey.current
+            let client = self.client, profile = self.profile, context = self.context, pinKey = self.pinKey.current, vault = self.vault.current
             return engine.call { () throws(IdentityFlowError) in
-                try client.storeRegisteredProfile(
-                    StoredProfile(
-                        profile: profile, tokens: credentials.tokens,
-                        deviceSecret: context.stateless ? nil : context.deviceSecret),
-                    pinKey: pinKey)
+                var stored = StoredProfile(profile: profile, tokens: credentials.tokens, deviceSecret: context.stateless ? nil : context.deviceSecret)
+                stored.vault = vault
+                try client.storeRegisteredProfile(stored, pinKey: pinKey)
                 return .profileStored
             }
         case .discardRegistration(let tokens):

@@ -40,8 +40,7 @@ extension RegistrationMachine {
         .init(from: "sendingPartialRegistration", on: "partialRegistrationAnswered", guard: "stateless", to: "storingProfile"),
         .init(from: "sendingPartialRegistration", on: "partialRegistrationAnswered", guard: "refused", to: "awaitingPartialRegistration"),
         .init(from: "exchangingCode", on: "codeExchanged", to: "awaitingPin"),
-        // A stateless registration keeps nothing: no checkpoint, no PIN.
-        .init(from: "preparingAuthorization", on: "authorizationURLBuilt", guard: "stateless", to: "awaitingBrowserRedirect"),
+        // A stateless registration keeps no PIN and no profile (its browser step is checkpointed like any other).
         .init(from: "exchangingCode", on: "codeExchanged", guard: "stateless", to: "storingProfile"),
     ]
 

@@ -33,7 +33,7 @@ package struct RegistrationMachine: StateMachine {
         package var pinPolicy: PinPolicy { fields.value.pinPolicy }
         /// The device secret the PIN key is derived with (PIN proof v2), drawn for this profile.
         package var deviceSecret: Redacted<[UInt8]> { fields.value.deviceSecret }
-        /// Whether the registration is stateless: no checkpoint, no PIN, nothing stored.
+        /// Whether the registration is stateless: no PIN, no profile stored (its browser step is checkpointed).
         package var stateless: Bool { fields.value.stateless }
         /// The other provider's token a token-exchange registration hands over.
         package var externalToken: ExternalToken? { fields.value.externalToken }
@@ -45,7 +45,7 @@ package struct RegistrationMachine: StateMachine {
         ///   - authorization: The browser request, for a browser provider.
         ///   - pinPolicy: The PIN rules.
         ///   - deviceSecret: The profile's device secret.
-        ///   - stateless: Whether nothing is stored (no checkpoint, no PIN, the session in memory).
+        ///   - stateless: Whether no profile is stored (no PIN, the session in memory; only the browser checkpoint).
         ///   - externalToken: The other provider's token, for a token-exchange provider.
         package init(
             profile: UserProfile, provider: IdentityProvider, authorization: AuthorizationRequest?, pinPolicy: PinPolicy,
@@ -283,7 +283,6 @@ package struct RegistrationMachine: StateMachine {
         case .preparingAuthorization:
             switch event {
             case .authorizationURLBuilt(let url):
-                if context.stateless { return go(.awaitingBrowserRedirect, guard: "stateless", Effects(.emitBrowserChallenge(url))) }
                 return go(.savingCheckpoint, Effects(.saveCheckpoint(url)))
             case .serviceFailed(let error): return fail(error)
             case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)

@@ -161,7 +161,7 @@ extension UserClient {
             }
             resolved = provider
         } else {
-            guard let first = try await identityProviders().first(where: { $0.kind == .browser }) else {
+            guard let first = try await registrationProviders().first(where: { $0.kind == .browser }) else {
                 throw IdentityFlowError(.invalidIdentityProvider, "The server offers no browser identity provider; name one.")
             }
             resolved = first
@@ -249,7 +249,8 @@ extension UserClient {
             }
             let context = RegistrationMachine.Context(
                 profile: checkpoint.profile, provider: checkpoint.provider,
-                authorization: checkpoint.authorization, pinPolicy: self.configuration.pinPolicy, deviceSecret: try PinProof.newDeviceSecret())
+                authorization: checkpoint.authorization, pinPolicy: self.configuration.pinPolicy, deviceSecret: try PinProof.newDeviceSecret(),
+                stateless: checkpoint.profile.isStateless)
             return RegistrationFlow(
                 client: self, id: id, context: context, host: host,
                 startEvent: .resumed(authorizationURL: checkpoint.authorizationURL, redirect: redirect))

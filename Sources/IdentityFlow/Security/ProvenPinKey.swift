@@ -7,6 +7,9 @@ package enum ProvenPinKey: Sendable, Hashable {
     case v2(Redacted<[UInt8]>)
     /// A v1 profile's PBKDF2 key (its upgrade to v2 did not complete yet).
     case v1(Redacted<[UInt8]>)
+    /// A device-mode session's vault key (`docs/device-authenticators.md`): it reseals the
+    /// tokens when they change; it proves nothing to a server.
+    case device(Redacted<[UInt8]>)
     /// No PIN key: the login was biometric.
     case none
 
@@ -34,6 +37,8 @@ package enum ProvenPinKey: Sendable, Hashable {
             return PinKeyAuthorization(nonce: nonce, proof: LegacyPinProof.upgradeProof(key: key, profile: profile, nonce: nonce, publicKey: publicKey))
         case (.v1, _), (.none, _):
             throw proofRequired
+        case (.device, _):
+            throw Self.serverAuthenticatorsRequired
         }
     }
 
@@ -43,11 +48,22 @@ package enum ProvenPinKey: Sendable, Hashable {
         switch self {
         case .v1:
             IdentityFlowError(.pinProofRequired, "This profile's PIN key is not upgraded to PIN proof v2 yet: log in with the PIN once more, then try again.")
+        case .device:
+            Self.serverAuthenticatorsRequired
         case .v2, .none:
             IdentityFlowError(
                 .pinProofRequired,
                 "This change needs a proof by the PIN key, which only a session opened with the PIN holds: log in with the PIN, then try again.")
         }
+    }
+
+    /// A server proof asked of a device-mode session.
+    package static let serverAuthenticatorsRequired = IdentityFlowError(
+        .serverAuthenticatorsRequired, "This needs authenticators on the server; this client keeps them on the device (ClientConfiguration.authenticators).")
+
+    /// The vault key of a device-mode session, if this is one.
+    package var vaultKey: Redacted<[UInt8]>? {
+        if case .device(let key) = self { key } else { nil }
     }
 
     /// Whether the key can prove the PIN for any credential change (a v2 key).

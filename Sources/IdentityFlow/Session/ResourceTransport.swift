@@ -43,7 +43,7 @@ public struct URLSessionTransport: ResourceTransport {
         transport = HTTPTransport(timeout: requestTimeout, maxBodySize: maxResponseBodySize, redirects: .returnRedirects, options: options)
     }
 
-    /// The transport ``UserClient`` uses by default with an ``HTTPIdentityService``: the service's
+    /// The transport ``UserClient`` uses by default with an OpenID Connect server: the service's
     /// timeout, session customization and pins, without its headers (those are for the identity
     /// provider).
     /// - Parameter configuration: The identity service's configuration.

@@ -34,6 +34,13 @@ public struct LaunchReport: Sendable, Hashable {
     /// in place and not loaded. Remove one with your `SecureStorage`'s `removeData(forKey:)`, or
     /// keep it for diagnosis; each is also logged with code 9024.
     public let unreadableStorageKeys: [String]
+    /// Device-mode profiles whose sealed data is corrupt, truncated or from another device
+    /// (``ErrorCode/sealedDataInvalid``): they are kept, nothing is wiped, and logging in fails
+    /// with that code until the host deregisters them.
+    public let damagedProfiles: Set<UserProfile>
+    /// The profile ``LaunchPolicy/resumeLastUser`` logged in again, or `nil`: another policy, no
+    /// session to resume, or one the provider no longer refreshes.
+    public let resumedProfile: UserProfile?
 
     /// Creates a report (test doubles of a host's own use it).
     /// - Parameters:
@@ -42,10 +49,14 @@ public struct LaunchReport: Sendable, Hashable {
     ///   - reconciled: Whether the server was asked.
     ///   - resumableRegistrations: Registrations waiting for their redirect.
     ///   - unreadableStorageKeys: Keys of stored profiles that could not be read.
+    ///   - damagedProfiles: Device-mode profiles whose sealed data cannot be used.
+    ///   - resumedProfile: The profile logged in again.
     package init(
         profiles: Set<UserProfile>, removedProfiles: Set<UserProfile>, reconciled: Bool, resumableRegistrations: [ResumableRegistration] = [],
-        unreadableStorageKeys: [String] = []
+        unreadableStorageKeys: [String] = [], damagedProfiles: Set<UserProfile> = [], resumedProfile: UserProfile? = nil
     ) {
+        self.damagedProfiles = damagedProfiles
+        self.resumedProfile = resumedProfile
         self.profiles = profiles
         self.removedProfiles = removedProfiles
         self.reconciled = reconciled

@@ -69,7 +69,7 @@ extension UserClient {
     }
 
     /// Fresh tokens instead of `stale`: the ones another caller already got, or one shared refresh.
-    private func refreshedTokens(replacing stale: TokenSet) async throws(IdentityFlowError) -> TokenSet {
+    func refreshedTokens(replacing stale: TokenSet) async throws(IdentityFlowError) -> TokenSet {
         try await refresher.run { [self] () async -> Result<TokenSet, IdentityFlowError> in
             do throws(IdentityFlowError) { return .success(try await refreshOnce(replacing: stale)) } catch { return .failure(error) }
         }.get()
@@ -105,9 +105,12 @@ extension UserClient {
 
     /// Logs the profile out on this device after a refused refresh and says so.
     private func endSession(of profile: UserProfile, because cause: IdentityFlowError) -> IdentityFlowError {
-        withState { state in
-            if state.authenticatedProfile == profile { state.authenticatedProfile = nil }
+        let ended = withState { state -> (StoredProfile, ProvenPinKey)? in
+            guard state.authenticatedProfile == profile, let stored = state.profiles[profile] else { return nil }
+            defer { state.authenticatedProfile = nil }
+            return (stored, state.sessionPinKey)
         }
+        if let (stored, key) = ended { closeSession(of: stored, key: key) }
         sessionBroadcast.publish(.loggedOut(profile, reason: cause.code))
         return IdentityFlowError(.userNotAuthenticated, "The session expired and could not be refreshed; log in again.", underlying: cause)
     }

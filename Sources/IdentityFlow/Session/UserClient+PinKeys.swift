@@ -7,6 +7,7 @@ extension UserClient {
     /// One PIN attempt: a fresh challenge, bounded before anything is derived; the PIN key; the
     /// server's verdict. A v1 profile logs in with its v1 proof and is upgraded to v2 at once.
     nonisolated(nonsending) func checkPin(_ pin: Redacted<String>, for profile: UserProfile) async throws(IdentityFlowError) -> PinCheck {
+        if keepsAuthenticatorsOnDevice { return try await checkPinOnDevice(pin, for: profile) }
         let stored = try storedProfile(profile)
         guard let challenge = try await challenge(for: profile, speaking: stored.deviceSecret == nil ? 1 : 2) else { return .deregistered }
         guard let deviceSecret = stored.deviceSecret else { return try await checkLegacyPin(pin, for: profile, challenge: challenge) }
@@ -18,6 +19,7 @@ extension UserClient {
     /// A biometric attempt: the biometric key (the store may ask for the user's presence) signs
     /// a fresh nonce. A v1 profile's biometric login uses its stored v1 key until it upgrades.
     nonisolated(nonsending) func checkBiometricKey(for profile: UserProfile) async throws(IdentityFlowError) -> PinCheck {
+        if keepsAuthenticatorsOnDevice { return try await checkBiometricKeyOnDevice(for: profile) }
         let stored = try storedProfile(profile)
         if let legacyKey = stored.biometricKey, stored.deviceSecret == nil {
             guard let challenge = try await challenge(for: profile, speaking: 1) else { return .deregistered }
@@ -32,12 +34,37 @@ extension UserClient {
         return PinCheck(try await service.verifyBiometricProof(Redacted(proof), for: profile, nonce: challenge.nonce), key: .none)
     }
 
+    /// Enrols a registration's first PIN: with the server (then the implicit key it offers), or,
+    /// in device mode, in a new vault that seals the registration's tokens.
+    /// `keyDerived` receives the PIN key before anything is sent, so that a flow cancelled while
+    /// the enrolment is on its way can still discard it on the server.
+    /// - Returns: In device mode, the vault to store.
+    nonisolated(nonsending) func enrolFirstPin(
+        _ pin: Redacted<String>, for profile: UserProfile, deviceSecret: Redacted<[UInt8]>, tokens: TokenSet,
+        keyDerived: (ProvenPinKey) -> Void
+    ) async throws(IdentityFlowError) -> DeviceVault? {
+        if keepsAuthenticatorsOnDevice {
+            let (vault, key) = try sealFirstPin(pin, for: profile, deviceSecret: deviceSecret, tokens: tokens)
+            keyDerived(key)
+            return vault
+        }
+        let iterations = configuration.pinKeyIterations
+        let (salt, key) = try PinProof.newPinKey(pin: pin, iterations: iterations, deviceSecret: deviceSecret, profile: profile)
+        let pinKey = ProvenPinKey.v2(key.privateKey)
+        keyDerived(pinKey)
+        _ = try await service.enrolPin(
+            PinEnrolment(profile: profile, salt: salt, iterations: iterations, publicKey: key.publicKey), accessToken: tokens.accessToken)
+        await enrolImplicitKeyIfOffered(of: profile, deviceSecret: deviceSecret, pinKey: pinKey, accessToken: tokens.accessToken)
+        return nil
+    }
+
     /// Enrols a new PIN, authorized by the current PIN key (a v1 key authorizes the upgrade).
     /// - Returns: The new PIN key, for the session.
     nonisolated(nonsending) func enrolNewPin(
         _ pin: Redacted<String>, for profile: UserProfile, currentKey: ProvenPinKey,
         accessToken: Redacted<String>
     ) async throws(IdentityFlowError) -> ProvenPinKey {
+        if keepsAuthenticatorsOnDevice { return try rewrapPinOnDevice(pin, for: profile, currentKey: currentKey) }
         let stored = try storedProfile(profile)
         let deviceSecret: Redacted<[UInt8]>
         if let existing = stored.deviceSecret { deviceSecret = existing } else { deviceSecret = try PinProof.newDeviceSecret() }
@@ -54,6 +81,7 @@ extension UserClient {
     nonisolated(nonsending) func registerBiometricKey(for profile: UserProfile, pinKey: ProvenPinKey, accessToken: Redacted<String>, flow: FlowID)
         async throws(IdentityFlowError)
     {
+        if keepsAuthenticatorsOnDevice { return try registerBiometricKeyOnDevice(for: profile, pinKey: pinKey) }
         let biometric = try DeviceKey.random()
         let authorization = try await pinKeyAuthorization(.biometricEnrolment, for: profile, key: pinKey, publicKey: biometric.publicKey)
         try await service.enrolBiometricKey(biometric.publicKey, for: profile, authorization: authorization, accessToken: accessToken)
@@ -73,6 +101,7 @@ extension UserClient {
     /// Revokes a biometric key on the server with the PIN key's proof, best effort: a failure is
     /// logged and the revocation stays pending until the next PIN login.
     nonisolated(nonsending) func revokeBiometricKeyOnServer(of profile: UserProfile, pinKey: ProvenPinKey, flow: FlowID?) async {
+        guard !keepsAuthenticatorsOnDevice else { return }
         do throws(IdentityFlowError) {
             try await service.revokeBiometricKey(for: profile, authorization: try await pinKeyAuthorization(.biometricRevocation, for: profile, key: pinKey))
             try? updateStoredProfile(profile) { $0.biometricRevocationPending = false }

@@ -20,6 +20,7 @@ extension UserClient {
 
     /// The server's counters for a profile; a profile the server no longer knows comes back as `.deregistered`.
     nonisolated(nonsending) func pinStatus(for profile: UserProfile) async throws(IdentityFlowError) -> PinCounters? {
+        if keepsAuthenticatorsOnDevice { return try devicePinCounters(for: profile) }
         do {
             let challenge = try await service.pinLoginChallenge(for: profile)
             return PinCounters(maxFailureCount: challenge.maxFailureCount, previousFailureCount: challenge.failureCount)
@@ -34,11 +35,17 @@ extension UserClient {
     /// thrown. A biometric revocation left pending is sent with the PIN key's proof.
     nonisolated(nonsending) func storeSession(_ profile: UserProfile, tokens: TokenSet, pinKey: ProvenPinKey, flow: FlowID) async throws(IdentityFlowError) {
         var stored = try storedProfile(profile)
-        let replaced = stored.tokens
+        // A device-mode profile's stored tokens are sealed: nothing was live before this session.
+        let replaced = stored.vault == nil ? stored.tokens : tokens
         stored.tokens = tokens
-        do { try profileStore.save(stored) } catch {
-            // The flow fails: the session the server just opened would otherwise stay live.
-            await revokeUnused(tokens, flow: flow)
+        do {
+            try keepForNextLaunch(&stored, pinKey: pinKey)
+            try stored.resealTokens(with: pinKey)
+            try profileStore.save(stored)
+        } catch {
+            // The flow fails: the session the server just opened would otherwise stay live (a
+            // device-mode session is the profile's own, unsealed: it stays).
+            if stored.vault == nil { await revokeUnused(tokens, flow: flow) }
             throw error
         }
         withState { state in
@@ -60,7 +67,9 @@ extension UserClient {
     /// Saves changes to a stored profile (new tokens, a biometric key).
     func updateStoredProfile(_ profile: UserProfile, _ change: (inout StoredProfile) -> Void) throws(IdentityFlowError) {
         var stored = try storedProfile(profile)
+        let tokens = stored.tokens
         change(&stored)
+        if stored.tokens != tokens { try stored.resealTokens(with: sessionPinKey(for: profile)) }
         try profileStore.save(stored)
         withState { $0.profiles[profile] = stored }
     }
@@ -74,24 +83,32 @@ extension UserClient {
         }
     }
 
-    /// Ends the session of the authenticated profile on this device; returns its tokens to revoke.
+    /// Ends the session of the authenticated profile on this device; returns its tokens to revoke,
+    /// `nil` for a device-mode profile (``StoredProfile/revokesTokensAtLogout``). A stateless
+    /// profile ends with its session: it is forgotten.
     @discardableResult
-    /// A stateless profile ends with its session: it is forgotten.
-    func endSessionLocally() -> (UserProfile, TokenSet)? {
-        withState { state in
-            guard let profile = state.authenticatedProfile else { return nil }
+    func endSessionLocally() -> (UserProfile, TokenSet?)? {
+        let ended = withState { state -> (StoredProfile, ProvenPinKey)? in
+            guard let profile = state.authenticatedProfile, let stored = state.profiles[profile] else {
+                state.authenticatedProfile = nil
+                return nil
+            }
+            let key = state.sessionPinKey
             state.authenticatedProfile = nil
-            let ended = state.profiles[profile].map { (profile, $0.tokens) }
             if profile.isStateless { state.profiles[profile] = nil }
-            return ended
+            state.profiles[profile]?.lockVault()
+            return (stored, key)
         }
+        guard let (stored, key) = ended else { return nil }
+        closeSession(of: stored, key: key)
+        return (stored.profile, stored.revokesTokensAtLogout ? stored.tokens : nil)
     }
 }
 
 extension UserClient {
     /// Logs the authenticated user out on this device and revokes its tokens, best effort.
     nonisolated(nonsending) func logOutLocallyRevoking(flow: FlowID) async {
-        guard let (_, tokens) = endSessionLocally() else { return }
+        guard let (_, ended) = endSessionLocally(), let tokens = ended else { return }
         do { try await service.revoke(tokens) } catch {
             configuration.logger.log(.warning, "Could not revoke the previous user's tokens: \(error)", flow: flow)
         }

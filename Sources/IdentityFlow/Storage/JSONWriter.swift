@@ -59,6 +59,9 @@ struct JSONWriter {
         punctuation("]")
     }
 
+    /// Writes an integer in decimal, as `JSONEncoder` writes `Int`.
+    mutating func integer(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
+
     /// Writes an array of bytes as numbers, as `JSONEncoder` writes `[UInt8]`.
     mutating func byteArray(_ values: [UInt8]) {
         punctuation("[")

@@ -20,6 +20,9 @@ struct StoredProfile: Sendable, Hashable, Decodable {
     var biometricRevocationPending: Bool = false
     /// A v1 profile's biometric key: its PIN verifier, removed by the upgrade to v2.
     var biometricKey: Redacted<[UInt8]>?
+    /// A device-mode profile's sealed tokens and wrapped keys. Its ``tokens`` are then live only
+    /// in memory while it is logged in, and never written (``jsonData()`` writes no token).
+    var vault: DeviceVault?
 
     init(profile: UserProfile, tokens: TokenSet, deviceSecret: Redacted<[UInt8]>?, hasBiometricKey: Bool = false) {
         self.profile = profile
@@ -32,7 +35,7 @@ struct StoredProfile: Sendable, Hashable, Decodable {
     var authenticators: [Authenticator] { hasBiometricKey || biometricKey != nil ? [.pin, .biometric] : [.pin] }
 
     private enum CodingKeys: String, CodingKey {
-        case profile, tokens, deviceSecret, hasBiometricKey, biometricKey, mobileAuthEnrolled, pushMobileAuthEnrolled, biometricRevocationPending
+        case profile, tokens, deviceSecret, hasBiometricKey, biometricKey, mobileAuthEnrolled, pushMobileAuthEnrolled, biometricRevocationPending, vault
     }
 
     init(from decoder: any Decoder) throws {
@@ -45,6 +48,7 @@ struct StoredProfile: Sendable, Hashable, Decodable {
         mobileAuthEnrolled = try container.decodeIfPresent(Bool.self, forKey: .mobileAuthEnrolled) ?? false
         pushMobileAuthEnrolled = try container.decodeIfPresent(Bool.self, forKey: .pushMobileAuthEnrolled) ?? false
         biometricRevocationPending = try container.decodeIfPresent(Bool.self, forKey: .biometricRevocationPending) ?? false
+        vault = try container.decodeIfPresent(DeviceVault.self, forKey: .vault)
     }
 }
 
@@ -56,6 +60,7 @@ struct ProfileStore: Sendable {
 
     private static let prefix = "identityflow.profile."
     private static let biometricPrefix = "identityflow.biometric-key."
+    private static let resumePrefix = "identityflow.resume."
 
     /// Every stored profile, and the storage keys of those that could not be read (left in
     /// place for the host to inspect or remove).
@@ -89,6 +94,7 @@ struct ProfileStore: Sendable {
 
     /// Removes the profile and its biometric key.
     func delete(_ profile: UserProfile) throws(IdentityFlowError) {
+        try storage.removeData(forKey: Self.resumePrefix + profile.profileId)
         try storage.removeData(forKey: Self.biometricPrefix + profile.profileId)
         try storage.removeData(forKey: Self.prefix + profile.profileId)
     }
@@ -103,6 +109,24 @@ struct ProfileStore: Sendable {
     /// The biometric private key (the store may ask the user first), or `nil` when none is stored.
     func biometricKey(for profile: UserProfile) throws(IdentityFlowError) -> Redacted<[UInt8]>? {
         try storage.data(forKey: Self.biometricPrefix + profile.profileId).map { Redacted(Array($0)) }
+    }
+
+    // MARK: - The resume item: the last session, kept for the next launch (LaunchPolicy.resumeLastUser)
+
+    /// Marks the profile's session to be resumed at the next launch; in device mode `key` is the
+    /// resume key that unwraps its vault key.
+    func saveResumeItem(_ key: Redacted<[UInt8]>, for profile: UserProfile) throws(IdentityFlowError) {
+        try storage.setData(Data(key.value), forKey: Self.resumePrefix + profile.profileId)
+    }
+
+    /// The profile's resume item, or `nil` when its session is not to be resumed.
+    func resumeItem(for profile: UserProfile) throws(IdentityFlowError) -> Redacted<[UInt8]>? {
+        try storage.data(forKey: Self.resumePrefix + profile.profileId).map { Redacted(Array($0)) }
+    }
+
+    /// Removes the profile's resume item.
+    func deleteResumeItem(for profile: UserProfile) throws(IdentityFlowError) {
+        try storage.removeData(forKey: Self.resumePrefix + profile.profileId)
     }
 
     /// Removes the biometric private key.

@@ -18,7 +18,8 @@ extension StoredProfile {
         writer.punctuation("}")
         writer.punctuation(",")
         writer.key("tokens")
-        try tokens.writeJSON(to: &writer)
+        // A device-mode profile's tokens are in its vault, sealed: none is written in clear.
+        try (vault == nil ? tokens : TokenSet(accessToken: "")).writeJSON(to: &writer)
         if let deviceSecret {
             writer.punctuation(",")
             writer.key("deviceSecret")
@@ -49,8 +50,44 @@ extension StoredProfile {
             writer.key("biometricRevocationPending")
             writer.bool(true)
         }
+        if let vault {
+            writer.punctuation(",")
+            writer.key("vault")
+            vault.writeJSON(to: &writer)
+        }
         writer.punctuation("}")
         return Data(writer.bytes)
+    }
+}
+
+extension DeviceVault {
+    /// Writes the vault as `JSONEncoder` would.
+    fileprivate func writeJSON(to writer: inout JSONWriter) {
+        writer.punctuation("{")
+        writer.key("salt")
+        writer.byteArray(salt)
+        writer.punctuation(",")
+        writer.key("iterations")
+        writer.integer(iterations)
+        writer.punctuation(",")
+        writer.key("failureCount")
+        writer.integer(failureCount)
+        writer.punctuation(",")
+        writer.key("pinWrap")
+        writer.byteArray(pinWrap)
+        for (name, box) in [("biometricWrap", biometricWrap), ("resumeWrap", resumeWrap)] {
+            guard let box else { continue }
+            writer.punctuation(",")
+            writer.key(name)
+            writer.byteArray(box)
+        }
+        writer.punctuation(",")
+        writer.key("sealedTokens")
+        writer.byteArray(sealedTokens)
+        writer.punctuation(",")
+        writer.key("binding")
+        writer.byteArray(binding)
+        writer.punctuation("}")
     }
 }
 

@@ -73,7 +73,8 @@ extension ReferenceIdentityService {
 
     /// Exchanges a Zephr-style session (``Consent/session``) for tokens, once: the PKCE verifier
     /// and redirect URI must match the browser step's. Counted as an `exchangeCode` call.
-    @_spi(Integrator) public nonisolated(nonsending) func exchangeSession(_ session: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError)
+    @_spi(Integrator) public nonisolated(nonsending) func exchangeSession(_ session: Redacted<String>, request: AuthorizationRequest)
+        async throws(IdentityFlowError)
         -> TokenSet
     {
         try await enter(.exchangeCode)

@@ -114,12 +114,17 @@ struct BenchClient {
     /// - Parameters:
     ///   - executor: Where delegate callbacks run.
     ///   - pinKeyIterations: PBKDF2 iterations for the PIN verifier.
+    ///   - authenticators: Where the PIN lives (the server, or the device's vault).
     ///   - server: A server to share, or `nil` for a new one.
-    static func make(executor: CallbackExecutor = .immediate, pinKeyIterations: Int, server: ReferenceIdentityService? = nil) async throws -> BenchClient {
+    static func make(
+        executor: CallbackExecutor = .immediate, pinKeyIterations: Int, server: ReferenceIdentityService? = nil,
+        authenticators: AuthenticatorPlacement = .server
+    ) async throws -> BenchClient {
         let server = server ?? ReferenceIdentityService()
         var configuration = ClientConfiguration.testing()
         configuration.callbackExecutor = executor
         configuration.pinKeyIterations = pinKeyIterations
+        configuration.authenticators = authenticators
         configuration.acceptedPinKeyIterations = 1...max(pinKeyIterations, 1_000_000)
         let client = UserClient(configuration: configuration, service: server, storage: InMemoryStorage())
         try await client.start()

@@ -100,6 +100,16 @@ struct BenchSuite {
             )
         }
 
+        let deviceLogin = try await measure("l2") {
+            let iterations = settings.count(100_000)
+            return BenchRow(
+                "l2", "PIN login, device mode: PIN answer to session, \(iterations) iterations", unit: "ms",
+                try await LoginScenarios.pinAnswerToSession(settings, logins: 10, pinKeyIterations: iterations, authenticators: .device()).mapped { $0 / 1000 },
+                note:
+                    "the default pinKeyIterations (scaled in a --quick run): PBKDF2 (about k4), the vault key unwrapped, the tokens opened and resealed, the session stored; no server call"
+            )
+        }
+
         let scaling = try await measure("f") {
             let perFlow = try await FlowScenarios.registrations(settings, api: .async, streams: cores)
             var row = BenchRow(
@@ -126,7 +136,7 @@ struct BenchSuite {
                 : "Memory: resident size (RSS) difference while \(settings.suspendedFlows) flows/tasks wait at once, divided by their number.",
         ]
         let rows = [
-            transition, event, roundTripAsync, roundTripDelegate, asyncFlows, immediateFlows, mainActorFlows, defaultFlows, login,
+            transition, event, roundTripAsync, roundTripDelegate, asyncFlows, immediateFlows, mainActorFlows, defaultFlows, login, deviceLogin,
             suspended, suspendedDelegate, idleClient, scaling, floorSwitch, floorActor, floorLock, floorStream, floorTask,
         ]
         return BenchReport(machine: Self.machineDescription, cores: cores, settings: settings, notes: notes, rows: rows.compactMap { $0 } + cryptoRows)

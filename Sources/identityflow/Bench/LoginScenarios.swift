@@ -27,8 +27,12 @@ enum LoginScenarios {
 
     /// µs from the PIN answer to the session, mean over `logins` logins of one registered user
     /// (each followed by a logout, outside the measured time).
-    static func pinAnswerToSession(_ settings: BenchSettings, logins base: Int = 500) async throws -> Stats {
-        let bench = try await BenchClient.make(pinKeyIterations: settings.pinKeyIterations)
+    /// In device mode the PIN key unwraps the vault key and that opens the sealed tokens: no
+    /// server call.
+    static func pinAnswerToSession(
+        _ settings: BenchSettings, logins base: Int = 500, pinKeyIterations: Int? = nil, authenticators: AuthenticatorPlacement = .server
+    ) async throws -> Stats {
+        let bench = try await BenchClient.make(pinKeyIterations: pinKeyIterations ?? settings.pinKeyIterations, authenticators: authenticators)
         guard
             let registration = try? await bench.client.registerUser(
                 .provider(ReferenceIdentityService.browserProvider), responder: BenchHost(server: bench.server))

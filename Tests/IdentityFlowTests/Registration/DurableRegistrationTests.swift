@@ -22,7 +22,9 @@ struct DurableRegistrationTests {
     }
 
     /// Runs a browser registration up to its challenge on a first client and "kills" it there.
-    static func killedWhileInBrowser(server: ReferenceIdentityService, now: @escaping @Sendable () -> Date = { Date() }) async throws -> Killed {
+    static func killedWhileInBrowser(server: ReferenceIdentityService, now: @escaping @Sendable () -> Date = { Date() }, stateless: Bool = false)
+        async throws -> Killed
+    {
         let original = InMemoryStorage()
         var configuration = ClientConfiguration.testing(now: now)
         configuration.checkpointLifetime = .seconds(600)
@@ -30,7 +32,7 @@ struct DurableRegistrationTests {
         try await client.start()
         let copy = InMemoryStorage()
         let seen = Locked<URL?>(nil)
-        _ = try? await client.registerUser(.provider(ReferenceIdentityService.browserProvider)) { challenge in
+        let play: @Sendable (Challenge) async -> Void = { challenge in
             guard case .browserRegistration(let browser) = challenge else { challenge.cancel(); return }
             #expect(((try? original.data(forKey: checkpointKey)) ?? nil) != nil, "the checkpoint is stored before the host sees the challenge")
             for key in (try? original.keys()) ?? [] {
@@ -39,6 +41,8 @@ struct DurableRegistrationTests {
             seen.withLock { $0 = browser.url }
             _ = browser.sender.cancel(browser)
         }
+        let request = RegistrationRequest.provider(ReferenceIdentityService.browserProvider)
+        _ = try? await client.registerUser(stateless ? request.stateless() : request, answering: play)
         #expect(try original.data(forKey: checkpointKey) == nil, "the cancelled flow deleted its checkpoint")
         return Killed(storage: copy, browserURL: try #require(seen.current))
     }
@@ -81,6 +85,25 @@ struct DurableRegistrationTests {
         let login = ScriptedResponder([.pin(.respond("24680"))])
         _ = try await client.authenticateUser(result.profile, responder: login)
         #expect(client.authenticatedUserProfile == result.profile)
+    }
+
+    @Test("a stateless registration is checkpointed too: a new process resumes it, with no PIN and no stored profile")
+    func statelessResumeAfterKill() async throws {
+        let server = ReferenceIdentityService()
+        let killed = try await Self.killedWhileInBrowser(server: server, stateless: true)
+        let client = Self.client(on: killed.storage, server: server)
+        let report = try await client.start()
+        let resumable = try #require(report.resumableRegistrations.first)
+        #expect(client.handleRedirect(try server.logIn(at: killed.browserURL)))
+        let responder = ScriptedResponder([])
+        let result = try await client.registerUser(.resume, responder: responder)
+        try responder.verify()
+        #expect(result.profile == resumable.profile)
+        #expect(result.profile.isStateless)
+        #expect(client.authenticatedUserProfile == result.profile)
+        #expect(client.userProfiles.isEmpty)
+        #expect(server.enrolledProfiles.isEmpty)
+        #expect(try killed.storage.keys().isEmpty, "nothing of a stateless registration stays in the storage")
     }
 
     @Test("resumed before the redirect arrives, the flow asks for the browser again and handleRedirect answers it")

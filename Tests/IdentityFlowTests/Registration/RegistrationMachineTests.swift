@@ -69,11 +69,12 @@ struct RegistrationMachineTests {
         ).run()
     }
 
-    @Test("a stateless registration skips the checkpoint and the PIN, and stores the session (in memory)")
-    func statelessSkipsCheckpointAndPin() {
+    @Test("a stateless registration checkpoints its browser step, skips the PIN, and stores the session (in memory)")
+    func statelessCheckpointsAndSkipsPin() {
         var machine = Self.machine(stateless: true)
         _ = machine.handle(.started)
-        #expect(machine.handle(.authorizationURLBuilt(URL(string: "https://idp")!))?.guardName == "stateless")
+        #expect(machine.handle(.authorizationURLBuilt(URL(string: "https://idp")!))?.effects == [.saveCheckpoint(URL(string: "https://idp")!)])
+        _ = machine.handle(.checkpointSaved(URL(string: "https://idp")!))
         #expect(machine.state == .awaitingBrowserRedirect)
         _ = machine.handle(.redirectReceived(URL(string: "app://callback/?code=C&state=s-1")!))
         let stored = machine.handle(.codeExchanged(Self.tokens))

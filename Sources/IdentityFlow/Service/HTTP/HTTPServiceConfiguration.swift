@@ -106,7 +106,7 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     /// default) sends none. File key `identity_provider_hint_parameter`.
     public var identityProviderHintParameter: String?
     /// The identity providers to offer, when the provider has no extension endpoint to list them
-    /// (every stock OpenID Connect provider): ``HTTPIdentityService/identityProviders()`` then
+    /// (every stock OpenID Connect provider): the OpenID Connect server's `identityProviders()` then
     /// answers from this list and asks nothing. `nil` (the default) asks the extension endpoint.
     /// File key `identity_providers`: a list of `{"id": …, "name": …, "type": "browser"}`
     /// (`type` also `custom` with `steps` 1 or 2, `credentials`, `token_exchange`).

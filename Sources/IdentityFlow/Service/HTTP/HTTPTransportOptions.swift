@@ -156,7 +156,7 @@ public struct HTTPTransportOptions: Sendable, Hashable {
 
 /// The host's `URLSessionConfiguration` and session delegate for IdentityFlow's requests.
 ///
-/// Each request runs on a session of its own, made from a fresh ``makeConfiguration()``; from the
+/// Each request runs on a session of its own, made from a fresh ``makeConfiguration``; from the
 /// host's configuration IdentityFlow overrides only what the protocol needs: no cookie storage,
 /// no URL cache, and timeouts past its own deadline (``HTTPServiceConfiguration/requestTimeout``).
 /// Everything else (proxy, TLS versions, cellular and constrained network access, additional

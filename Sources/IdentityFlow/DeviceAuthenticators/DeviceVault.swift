@@ -1,0 +1,154 @@
+import Foundation
+
+/// What a device-mode profile keeps on the device (`docs/device-authenticators.md`): the
+/// provider's tokens sealed under a random vault key, and that key wrapped under the PIN key
+/// (PBKDF2 of the PIN, then HKDF with the device secret), under the biometric key when biometrics
+/// are registered, and under the resume key while a session may survive a launch.
+///
+/// Nothing in it opens without one of those keys. Its ``binding`` (an HMAC under the device
+/// secret over everything else) tells a corrupt, truncated or foreign vault, found at launch,
+/// from a wrong PIN.
+struct DeviceVault: Sendable, Hashable, Codable {
+    /// The PBKDF2 salt of the PIN key.
+    var salt: [UInt8]
+    /// The PBKDF2 iterations of the PIN key.
+    var iterations: Int
+    /// Wrong PINs in a row, counted before each check.
+    var failureCount: Int
+    /// The vault key sealed under the PIN key.
+    var pinWrap: [UInt8]
+    /// The vault key sealed under the biometric key, when biometrics are registered.
+    var biometricWrap: [UInt8]?
+    /// The vault key sealed under the resume key, while the last session may survive a launch.
+    var resumeWrap: [UInt8]?
+    /// The token set, sealed under the vault key.
+    var sealedTokens: [UInt8]
+    /// HMAC-SHA256 under the device secret over the fields above.
+    var binding: [UInt8]
+
+    static let keyLength = 32
+
+    /// A new vault for `tokens`, opened by `pin`.
+    /// - Returns: The vault and its key (the session keeps the key while it lasts).
+    static func create(
+        pin: Redacted<String>, tokens: TokenSet, iterations: Int, deviceSecret: Redacted<[UInt8]>, profile: UserProfile
+    ) throws(IdentityFlowError) -> (DeviceVault, Redacted<[UInt8]>) {
+        let key = Redacted(try PinProof.randomBytes(keyLength))
+        var vault = DeviceVault(salt: [], iterations: iterations, failureCount: 0, pinWrap: [], sealedTokens: [], binding: [])
+        try vault.wrap(key, underPin: pin, deviceSecret: deviceSecret, profile: profile)
+        try vault.seal(tokens, key: key, deviceSecret: deviceSecret, profile: profile)
+        return (vault, key)
+    }
+
+    // MARK: - Opening
+
+    /// The vault key, when `pin` is the PIN; `nil` for a wrong PIN.
+    func key(pin: Redacted<String>, deviceSecret: Redacted<[UInt8]>, profile: UserProfile) throws(IdentityFlowError) -> Redacted<[UInt8]>? {
+        let pinKey = try Self.pinKey(pin: pin, salt: salt, iterations: iterations, deviceSecret: deviceSecret, profile: profile)
+        return SealedBox.open(pinWrap, key: pinKey, associatedData: Self.associatedData("pin", profile)).map(Redacted.init)
+    }
+
+    /// The vault key from a key that wraps it (biometric or resume); `nil` when it does not.
+    func key(unwrapping wrap: [UInt8]?, with wrappingKey: Redacted<[UInt8]>, purpose: String, profile: UserProfile) -> Redacted<[UInt8]>? {
+        wrap.flatMap { SealedBox.open($0, key: wrappingKey, associatedData: Self.associatedData(purpose, profile)) }.map(Redacted.init)
+    }
+
+    /// The sealed token set.
+    /// - Throws: ``ErrorCode/sealedDataInvalid`` when the key does not open it or it is not a token set.
+    func tokens(key: Redacted<[UInt8]>, profile: UserProfile) throws(IdentityFlowError) -> TokenSet {
+        guard let plaintext = SealedBox.open(sealedTokens, key: key, associatedData: Self.associatedData("tokens", profile)),
+            let tokens = try? JSONDecoder().decode(TokenSet.self, from: Data(plaintext))
+        else { throw Self.damaged(profile, "its sealed tokens do not open with the vault key") }
+        return tokens
+    }
+
+    // MARK: - Changing
+
+    /// Wraps the vault key under a new PIN (fresh salt), counters reset.
+    mutating func wrap(_ key: Redacted<[UInt8]>, underPin pin: Redacted<String>, deviceSecret: Redacted<[UInt8]>, profile: UserProfile)
+        throws(IdentityFlowError)
+    {
+        let newSalt = try PinProof.randomBytes(16)
+        let pinKey = try Self.pinKey(pin: pin, salt: newSalt, iterations: iterations, deviceSecret: deviceSecret, profile: profile)
+        salt = newSalt
+        failureCount = 0
+        pinWrap = try SealedBox.seal(key.value, key: pinKey, associatedData: Self.associatedData("pin", profile))
+        bind(deviceSecret: deviceSecret, profile: profile)
+    }
+
+    /// Wraps the vault key under `wrappingKey` for `purpose` ("biometric" or "resume").
+    static func wrap(_ key: Redacted<[UInt8]>, with wrappingKey: Redacted<[UInt8]>, purpose: String, profile: UserProfile) throws(IdentityFlowError) -> [UInt8]
+    {
+        try SealedBox.seal(key.value, key: wrappingKey, associatedData: associatedData(purpose, profile))
+    }
+
+    /// Seals a new token set.
+    mutating func seal(_ tokens: TokenSet, key: Redacted<[UInt8]>, deviceSecret: Redacted<[UInt8]>, profile: UserProfile) throws(IdentityFlowError) {
+        let plaintext: Data
+        do { plaintext = try JSONEncoder().encode(tokens) } catch {
+            throw IdentityFlowError(.dataStorageNotAvailable, "The token set could not be encoded for sealing.", underlying: error)
+        }
+        sealedTokens = try SealedBox.seal(Array(plaintext), key: key, associatedData: Self.associatedData("tokens", profile))
+        bind(deviceSecret: deviceSecret, profile: profile)
+    }
+
+    /// Recomputes ``binding`` after a change.
+    mutating func bind(deviceSecret: Redacted<[UInt8]>, profile: UserProfile) {
+        binding = bindingCode(deviceSecret: deviceSecret, profile: profile)
+    }
+
+    // MARK: - Checks
+
+    /// Why this vault cannot be used on this device, or `nil` when it is whole: boxes of the
+    /// wrong shape, iterations outside the accepted range, or a binding that the device secret
+    /// does not reproduce (a changed, truncated or foreign vault).
+    func damage(deviceSecret: Redacted<[UInt8]>?, profile: UserProfile, acceptedIterations: ClosedRange<Int>) -> IdentityFlowError? {
+        guard let deviceSecret else { return Self.damaged(profile, "its device secret is missing") }
+        if !acceptedIterations.contains(iterations) {
+            return Self.damaged(profile, "its \(iterations) PIN key iterations lie outside \(acceptedIterations.lowerBound)...\(acceptedIterations.upperBound)")
+        }
+        let boxes = [pinWrap, sealedTokens] + [biometricWrap, resumeWrap].compactMap { $0 }
+        if salt.count != 16 || !boxes.allSatisfy(SealedBox.isWellFormed) || pinWrap.count != SealedBox.overhead + Self.keyLength {
+            return Self.damaged(profile, "it is truncated or malformed")
+        }
+        if !LegacyPinProof.constantTimeEquals(binding, bindingCode(deviceSecret: deviceSecret, profile: profile)) {
+            return Self.damaged(profile, "it was changed, or sealed on another device")
+        }
+        return nil
+    }
+
+    static func damaged(_ profile: UserProfile, _ reason: String) -> IdentityFlowError {
+        IdentityFlowError(
+            .sealedDataInvalid,
+            "The sealed data of profile \(profile.profileId) cannot be used: \(reason). The profile is kept; deregister it to register again.")
+    }
+
+    // MARK: - Keys
+
+    /// The PIN key: PBKDF2-HMAC-SHA256 of the PIN, then HKDF-SHA256 with the device secret as
+    /// salt and the profile in `info`.
+    private static func pinKey(pin: Redacted<String>, salt: [UInt8], iterations: Int, deviceSecret: Redacted<[UInt8]>, profile: UserProfile)
+        throws(IdentityFlowError) -> Redacted<[UInt8]>
+    {
+        let stretched = try LegacyPinProof.derivedKey(pin: pin, salt: salt, iterations: iterations)
+        return Redacted(
+            HKDF.sha256(
+                inputKeyMaterial: stretched.value, salt: deviceSecret.value,
+                info: Array("identityflow-device-vault-pin-v1".utf8) + [0] + Array(profile.profileId.utf8),
+                outputLength: keyLength))
+    }
+
+    private static func associatedData(_ purpose: String, _ profile: UserProfile) -> [UInt8] {
+        Array("identityflow-device-vault-v1".utf8) + [0] + Array(profile.profileId.utf8) + [0] + Array(purpose.utf8)
+    }
+
+    private func bindingCode(deviceSecret: Redacted<[UInt8]>, profile: UserProfile) -> [UInt8] {
+        var message = Self.associatedData("binding", profile) + salt
+        withUnsafeBytes(of: Int64(iterations).bigEndian) { message.append(contentsOf: $0) }
+        for box in [pinWrap, biometricWrap ?? [], resumeWrap ?? [], sealedTokens] {
+            withUnsafeBytes(of: UInt32(box.count).bigEndian) { message.append(contentsOf: $0) }
+            message += box
+        }
+        return Hashing.hmacSHA256(key: deviceSecret.value, message: message)
+    }
+}
