@@ -18,7 +18,7 @@ struct BenchSmokeTests {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    static let rows = ["a", "b", "c", "c2", "d", "d2", "d3", "d4", "l", "e", "e3", "e2", "f", "g1", "g2", "g3", "g4", "g5"]
+    static let rows = ["a", "b", "c", "c2", "d", "d2", "d3", "d4", "l", "l2", "e", "e3", "e2", "f", "g1", "g2", "g3", "g4", "g5"]
     static let cryptoRows = (1...13).map { "k\($0)" }
 
     /// Runs the binary and returns its exit code and standard output.
