@@ -25,6 +25,10 @@ public struct Chart: Sendable, Hashable {
     public let transitions: [ChartTransition]
     /// The Swift type the chart is declared by, named in exported files.
     public let swiftType: String
+    /// The compound states: each groups leaf states that a child machine, held as the parent's
+    /// state value, walks through. Transitions still name leaf states; exporters nest the leaves
+    /// in their compound (SCXML `<state>` in `<state>`, Mermaid `state X { }`).
+    public let compounds: [ChartCompound]
 
     /// Creates a chart.
     /// - Parameters:
@@ -33,13 +37,24 @@ public struct Chart: Sendable, Hashable {
     ///   - initial: The initial state.
     ///   - finals: The final states.
     ///   - transitions: Every transition the machine may take.
-    public init(name: String, swiftType: String, initial: String, finals: Set<String>, transitions: [ChartTransition]) {
+    ///   - compounds: The compound states grouping leaf states (none by default).
+    public init(
+        name: String, swiftType: String, initial: String, finals: Set<String>, transitions: [ChartTransition], compounds: [ChartCompound] = []
+    ) {
         self.name = name
         self.swiftType = swiftType
         self.initial = initial
         self.finals = finals
         self.transitions = transitions
+        self.compounds = compounds
         self.declared = Set(transitions)
+    }
+
+    /// The compound state that holds `state`, or `nil` for a top-level state.
+    /// - Parameter state: A leaf state's name.
+    /// - Returns: The compound whose children include it.
+    public func compound(holding state: String) -> ChartCompound? {
+        compounds.first { $0.children.contains(state) }
     }
 
     /// Every state the chart names, in order of first appearance (initial state first).
@@ -89,5 +104,30 @@ public struct ChartTransition: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let condition = guardName.map { " [\($0)]" } ?? ""
         return "\(source) --\(event)\(condition)--> \(target)"
+    }
+}
+
+/// A compound state of a ``Chart``: a named group of leaf states that one child machine walks
+/// through while the parent holds it as its state value (the PIN loop inside a login, for example).
+///
+/// The runner names the parent's state by the child's leaf state, so transitions and coverage stay
+/// on leaf states; the compound only groups them for the drawings.
+public struct ChartCompound: Sendable, Hashable {
+    /// The compound state's name (the parent's state case that holds the child).
+    public let name: String
+    /// The leaf state the child starts in.
+    public let initial: String
+    /// The leaf states the child walks through, in drawing order.
+    public let children: [String]
+
+    /// Creates a compound state.
+    /// - Parameters:
+    ///   - name: The compound state's name.
+    ///   - initial: The child's initial leaf state.
+    ///   - children: Its leaf states.
+    public init(name: String, initial: String, children: [String]) {
+        self.name = name
+        self.initial = initial
+        self.children = children
     }
 }

@@ -65,8 +65,21 @@ extension StateMachine {
 /// - Returns: The case name, e.g. `awaitingKey` for `.awaitingKey(attempt)`.
 package func caseName(of value: Any) -> String {
     let mirror = Mirror(reflecting: value)
-    if mirror.displayStyle == .enum, let label = mirror.children.first?.label {
+    if mirror.displayStyle == .enum, let child = mirror.children.first, let label = child.label {
+        if let nested = child.value as? any ChildMachineState { return nested.chartStateName }
         return label
     }
     return String(describing: value)
+}
+
+/// A child machine held as a parent machine's state value (a compound state of the parent's
+/// chart): the parent's state is named by the child's current leaf state, so the runner checks and
+/// records the child's transitions on the parent's chart.
+///
+/// ```swift
+/// enum State { case idle, enteringPin(PinEntry), done }   // named "awaitingPin", ...
+/// ```
+package protocol ChildMachineState: Sendable {
+    /// The chart name of the child's current leaf state.
+    var chartStateName: String { get }
 }

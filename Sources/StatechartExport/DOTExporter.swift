@@ -55,12 +55,19 @@ public struct DOTExporter: Sendable {
         lines.append("    edge [fontname=\(font), fontsize=10, color=\"#55606e\", fontcolor=\"#1f2a37\", arrowsize=0.7];")
         let start = Self.startNodeName(avoiding: Set(chart.states))
         lines.append("    \(Self.quoted(start)) [shape=point, width=0.16, label=\"\", fillcolor=\"#1f2a37\", color=\"#1f2a37\"];")
-        for state in chart.states {
+        for state in chart.states where chart.compound(holding: state) == nil {
             if chart.finals.contains(state) {
                 lines.append("    \(Self.quoted(state)) [shape=doublecircle, fillcolor=\"#f3f4f6\", margin=\"0.02\"];")
             } else {
                 lines.append("    \(Self.quoted(state));")
             }
+        }
+        // A compound state (a child machine) is a cluster around its leaves.
+        for compound in chart.compounds {
+            lines.append("    subgraph \(Self.quoted("cluster_" + compound.name)) {")
+            lines.append("        label=\(Self.quoted(compound.name)); style=\"rounded,dashed\"; color=\"#4a6fa5\"; fontsize=12;")
+            for child in compound.children { lines.append("        \(Self.quoted(child));") }
+            lines.append("    }")
         }
         lines.append("    \(Self.quoted(start)) -> \(Self.quoted(chart.initial));")
         for edge in ChartEdge.edges(of: chart) {

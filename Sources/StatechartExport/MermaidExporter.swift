@@ -45,9 +45,27 @@ public struct MermaidExporter: Sendable {
         }
         func id(_ state: String) -> String { ids[state] ?? state }
         lines.append("    [*] --> \(id(chart.initial))")
-        for edge in ChartEdge.edges(of: chart) {
+        let edges = ChartEdge.edges(of: chart)
+        func edgeLine(_ edge: ChartEdge, indent: String) -> String {
             let label = edge.labelLines.map(Self.labelText).joined(separator: "<br/>")
-            lines.append("    \(id(edge.source)) --> \(id(edge.target)) : \(label)")
+            return "\(indent)\(id(edge.source)) --> \(id(edge.target)) : \(label)"
+        }
+        // A compound state (a child machine) is a composite `state X { }` holding its leaves and
+        // the transitions between them; transitions that enter or leave it are drawn outside.
+        var inner: Set<Int> = []
+        for compound in chart.compounds {
+            let children = Set(compound.children)
+            lines.append("    state \(compound.name) {")
+            lines.append("        [*] --> \(id(compound.initial))")
+            for child in compound.children { lines.append("        \(id(child))") }
+            for (index, edge) in edges.enumerated() where children.contains(edge.source) && children.contains(edge.target) {
+                lines.append(edgeLine(edge, indent: "        "))
+                inner.insert(index)
+            }
+            lines.append("    }")
+        }
+        for (index, edge) in edges.enumerated() where !inner.contains(index) {
+            lines.append(edgeLine(edge, indent: "    "))
         }
         for state in chart.states where chart.finals.contains(state) {
             lines.append("    \(id(state)) --> [*]")

@@ -39,23 +39,37 @@ public struct SCXMLExporter: Sendable {
         if let note { lines.append("<!-- \(XMLText.comment(note)) -->") }
         lines.append(
             #"<scxml xmlns="\#(Self.namespace)" version="1.0" name="\#(XMLText.attribute(chart.name))" initial="\#(XMLText.attribute(chart.initial))">"#)
-        for state in chart.states {
-            let element = chart.finals.contains(state) ? "final" : "state"
-            let outgoing = chart.transitions.filter { $0.source == state }
-            let opening = #"  <\#(element) id="\#(XMLText.attribute(state))""#
-            if outgoing.isEmpty {
-                lines.append(opening + "/>")
+        var emitted: Set<String> = []
+        for state in chart.states where !emitted.contains(state) {
+            guard let compound = chart.compound(holding: state) else {
+                lines += Self.element(state, of: chart, indent: "  ")
                 continue
             }
-            lines.append(opening + ">")
-            for transition in outgoing {
-                let condition = transition.guardName.map { #" cond="\#(XMLText.attribute($0))""# } ?? ""
-                lines.append(
-                    #"    <transition event="\#(XMLText.attribute(transition.event))"\#(condition) target="\#(XMLText.attribute(transition.target))"/>"#)
+            // A compound state nests its leaves (SCXML <state> in <state>), drawn where its first leaf appears.
+            lines.append(#"  <state id="\#(XMLText.attribute(compound.name))" initial="\#(XMLText.attribute(compound.initial))">"#)
+            for child in compound.children {
+                lines += Self.element(child, of: chart, indent: "    ")
+                emitted.insert(child)
             }
-            lines.append("  </\(element)>")
+            lines.append("  </state>")
         }
         lines.append("</scxml>")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The element of one leaf state with its outgoing transitions.
+    private static func element(_ state: String, of chart: Chart, indent: String) -> [String] {
+        let element = chart.finals.contains(state) ? "final" : "state"
+        let outgoing = chart.transitions.filter { $0.source == state }
+        let opening = #"\#(indent)<\#(element) id="\#(XMLText.attribute(state))""#
+        if outgoing.isEmpty { return [opening + "/>"] }
+        var lines = [opening + ">"]
+        for transition in outgoing {
+            let condition = transition.guardName.map { #" cond="\#(XMLText.attribute($0))""# } ?? ""
+            lines.append(
+                #"\#(indent)  <transition event="\#(XMLText.attribute(transition.event))"\#(condition) target="\#(XMLText.attribute(transition.target))"/>"#)
+        }
+        lines.append("\(indent)</\(element)>")
+        return lines
     }
 }

@@ -12,6 +12,10 @@ final class SCXMLParsingDelegate: NSObject, XMLParserDelegate {
     struct StateElement {
         let id: String
         let isFinal: Bool
+        /// The compound state it is nested in, if any.
+        let parent: String?
+        /// The `initial` attribute (a compound state's initial child).
+        let initial: String?
     }
 
     private(set) var name: String?
@@ -42,7 +46,9 @@ final class SCXMLParsingDelegate: NSObject, XMLParserDelegate {
         }
         switch elementName {
         case "state", "final":
-            guard openStates.isEmpty else {
+            // One level of nesting: a compound state (a child machine's leaves) in the document.
+            let parent = openStates.last
+            guard openStates.count < 2, !(parent.map(isFinalState) ?? false), !(parent.map(hasTransitions) ?? false) else {
                 fail(.unsupportedElement(name: "\(elementName) (nested)", line: line), parser)
                 return
             }
@@ -50,11 +56,15 @@ final class SCXMLParsingDelegate: NSObject, XMLParserDelegate {
                 fail(.missingAttribute(element: elementName, attribute: "id", line: line), parser)
                 return
             }
-            states.append(StateElement(id: id, isFinal: elementName == "final"))
+            states.append(StateElement(id: id, isFinal: elementName == "final", parent: parent, initial: attributes["initial"]))
             openStates.append(id)
         case "transition":
             guard let source = openStates.last else {
                 fail(.unsupportedElement(name: "transition (outside a state)", line: line), parser)
+                return
+            }
+            guard !states.contains(where: { $0.parent == source }) else {
+                fail(.unsupportedElement(name: "transition (on a compound state)", line: line), parser)
                 return
             }
             guard let event = attributes["event"] else {
@@ -86,6 +96,14 @@ final class SCXMLParsingDelegate: NSObject, XMLParserDelegate {
         if error == nil {
             error = .malformed(line: parser.lineNumber, column: parser.columnNumber, message: parseError.localizedDescription)
         }
+    }
+
+    private func isFinalState(_ id: String) -> Bool {
+        states.contains { $0.id == id && $0.isFinal }
+    }
+
+    private func hasTransitions(_ id: String) -> Bool {
+        transitions.contains { $0.source == id }
     }
 
     private func fail(_ readError: SCXMLReadError, _ parser: XMLParser) {

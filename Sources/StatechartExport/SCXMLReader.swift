@@ -6,7 +6,7 @@ import FoundationXML
 
 /// Reads an SCXML document, such as one ``SCXMLExporter`` wrote, back into a ``Chart``.
 ///
-/// It understands the subset the exporter writes: `<scxml name initial>`, flat `<state>` and
+/// It understands the subset the exporter writes: `<scxml name initial>`, `<state>` (nested one level: a compound state's leaves) and
 /// `<final>` elements, and `<transition event cond target>` children (`cond` is the guard's name),
 /// plus the `swift-type:` comment. Anything else a chart cannot express (nested or parallel states,
 /// executable content, isolated states) is an error rather than being dropped, and so is markup a
@@ -49,14 +49,24 @@ public struct SCXMLReader: Sendable {
         for state in delegate.states where !declared.insert(state.id).inserted {
             throw .duplicateState(id: state.id)
         }
-        for id in [initial] + delegate.transitions.map(\.target) where !declared.contains(id) {
+        let compoundIDs = Set(delegate.states.compactMap(\.parent))
+        var compounds: [ChartCompound] = []
+        for compound in delegate.states where compoundIDs.contains(compound.id) {
+            let children = delegate.states.filter { $0.parent == compound.id }.map(\.id)
+            guard let first = children.first else { continue }
+            let initial = compound.initial ?? first
+            guard children.contains(initial) else { throw .unknownState(id: initial) }
+            compounds.append(ChartCompound(name: compound.id, initial: initial, children: children))
+        }
+        let leaves = delegate.states.filter { !compoundIDs.contains($0.id) }
+        for id in [initial] + delegate.transitions.map(\.target) where !declared.contains(id) || compoundIDs.contains(id) {
             throw .unknownState(id: id)
         }
         let chart = Chart(
             name: delegate.name ?? "", swiftType: delegate.swiftType, initial: initial,
-            finals: Set(delegate.states.filter(\.isFinal).map(\.id)), transitions: delegate.transitions)
+            finals: Set(leaves.filter(\.isFinal).map(\.id)), transitions: delegate.transitions, compounds: compounds)
         let connected = Set(chart.states)
-        if let isolated = delegate.states.first(where: { !connected.contains($0.id) }) {
+        if let isolated = leaves.first(where: { !connected.contains($0.id) }) {
             throw .isolatedState(id: isolated.id)
         }
         return chart

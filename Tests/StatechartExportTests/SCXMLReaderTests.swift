@@ -96,3 +96,73 @@ struct SCXMLReaderTests {
         """
     }
 }
+
+/// Compound states: a child machine's leaves nested in the parent's chart.
+@Suite("Compound states")
+struct CompoundStateTests {
+    /// A parent whose `entering` compound holds a two-state child.
+    static let chart = Chart(
+        name: "Parent", swiftType: "Demo.Parent", initial: "idle", finals: ["done"],
+        transitions: [
+            .init(from: "idle", on: "started", to: "asking"),
+            .init(from: "asking", on: "answered", to: "checking"),
+            .init(from: "checking", on: "checked", guard: "wrong", to: "asking"),
+            .init(from: "checking", on: "checked", guard: "right", to: "done"),
+        ],
+        compounds: [ChartCompound(name: "entering", initial: "asking", children: ["asking", "checking"])])
+
+    @Test func scxmlNestsTheLeavesAndReadsTheCompoundBack() throws {
+        let text = SCXMLExporter().export(Self.chart)
+        #expect(text.contains(#"  <state id="entering" initial="asking">"# + "\n" + #"    <state id="asking">"#))
+        #expect(text.contains(#"      <transition event="checked" cond="right" target="done"/>"#))
+        let read = try SCXMLReader().read(text)
+        #expect(read.compounds == Self.chart.compounds)
+        #expect(Set(read.transitions) == Set(Self.chart.transitions))
+        #expect(read.states == Self.chart.states)
+        #expect(read.compound(holding: "checking")?.name == "entering")
+        #expect(read.compound(holding: "idle") == nil)
+    }
+
+    @Test func mermaidDrawsACompositeStateWithItsInnerTransitions() {
+        let text = MermaidExporter(includesTitle: false).export(Self.chart)
+        #expect(text.contains("    state entering {\n        [*] --> asking\n        asking\n        checking\n"))
+        #expect(text.contains("        asking --> checking : answered\n"))
+        #expect(text.contains("    }\n"))
+        #expect(text.contains("    checking --> done : checked [right]\n"))
+        #expect(!text.split(separator: "\n").contains("    asking --> checking : answered"))
+    }
+
+    @Test func dotDrawsAClusterAroundTheLeaves() {
+        let text = DOTExporter().export(Self.chart)
+        #expect(text.contains(#"    subgraph "cluster_entering" {"#))
+        #expect(text.contains("        \"asking\";\n        \"checking\";\n    }"))
+        #expect(!text.split(separator: "\n").contains("    \"asking\";"))
+    }
+
+    @Test func aChartWithoutCompoundsExportsAsBefore() throws {
+        let flat = Chart(name: Self.chart.name, swiftType: Self.chart.swiftType, initial: "idle", finals: ["done"], transitions: Self.chart.transitions)
+        #expect(!SCXMLExporter().export(flat).contains("entering"))
+        #expect(try SCXMLReader().read(SCXMLExporter().export(flat)).compounds.isEmpty)
+        #expect(ChartDigest(of: flat) != ChartDigest(of: Self.chart))
+    }
+
+    @Test func refusesWhatTheCompoundModelCannotExpress() {
+        func document(_ body: String) -> String {
+            #"<?xml version="1.0"?><scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" name="T" initial="a">"# + body + "</scxml>"
+        }
+        // A transition on the compound itself, nesting two levels deep, a target that is a compound.
+        #expect(throws: SCXMLReadError.unsupportedElement(name: "transition (on a compound state)", line: 1)) {
+            try SCXMLReader().read(
+                document(#"<state id="c"><state id="a"><transition event="e" target="a"/></state><transition event="x" target="a"/></state>"#))
+        }
+        #expect(throws: SCXMLReadError.unsupportedElement(name: "state (nested)", line: 1)) {
+            try SCXMLReader().read(document(#"<state id="c"><state id="d"><state id="a"/></state></state>"#))
+        }
+        #expect(throws: SCXMLReadError.unknownState(id: "c")) {
+            try SCXMLReader().read(document(#"<state id="c"><state id="a"><transition event="e" target="c"/></state></state>"#))
+        }
+        #expect(throws: SCXMLReadError.unknownState(id: "z")) {
+            try SCXMLReader().read(document(#"<state id="c" initial="z"><state id="a"><transition event="e" target="a"/></state></state>"#))
+        }
+    }
+}

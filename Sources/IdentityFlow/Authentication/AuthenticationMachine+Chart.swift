@@ -1,7 +1,8 @@
 import Statechart
 
 extension AuthenticationMachine {
-    /// Every transition the login machine can take. `identityflow charts` draws it.
+    /// Every transition the login machine can take. `identityflow charts` draws it; the PIN loop
+    /// (``PinEntry/Machine``, held as `enteringPin`) is its compound state.
     package static let chart = Chart(
         name: "Authentication",
         swiftType: "IdentityFlow.AuthenticationMachine",
@@ -24,9 +25,10 @@ extension AuthenticationMachine {
             .init(from: "storingSession", on: "sessionStored", to: "authenticated"),
             .init(from: "storingSession", on: "serviceFailed", to: "failed"),
         ]
-            + PinEntry.transitions(awaiting: "awaitingPin", verifying: "verifyingPin", accepted: "storingSession")
+            + PinEntry.transitions(accepted: "storingSession")
             + PinEntry.endings(
                 awaiting: ["awaitingBiometric", "awaitingPin"],
                 busy: ["loggingOutPreviousUser", "fetchingPinStatus"])
-            + PinEntry.cancellingTransitions(verifying: ["verifyingBiometric", "verifyingPin"]))
+            + PinEntry.cancellingTransitions(verifying: ["verifyingBiometric", "verifyingPin"]),
+        compounds: [PinEntry.compound(named: "enteringPin")])
 }

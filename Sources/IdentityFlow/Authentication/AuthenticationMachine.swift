@@ -32,18 +32,6 @@ package struct AuthenticationMachine: StateMachine {
         }
     }
 
-    /// The PIN prompt's state: the counters the host was shown.
-    package struct PinPrompt: Sendable, Hashable {
-        /// The counters.
-        package let counters: PinCounters
-    }
-
-    /// An error waiting to be shown on the first PIN challenge (after a biometric failure).
-    package struct PendingError: Sendable, Equatable {
-        /// The error, or `nil`.
-        package let error: IdentityFlowError?
-    }
-
     /// What the machine waits for.
     package enum State: Sendable, Equatable {
         /// Not started.
@@ -54,19 +42,11 @@ package struct AuthenticationMachine: StateMachine {
         case awaitingBiometric
         /// The server checks the proof made with the biometric key.
         case verifyingBiometric
-        /// The server tells the PIN counters.
-        case fetchingPinStatus(PendingError)
-        /// The host enters the PIN.
-        case awaitingPin(PinPrompt)
-        /// The server checks the PIN proof.
-        case verifyingPin(PinPrompt)
+        /// The PIN loop, a child machine: fetch the counters, ask for the PIN, check it (or, after a
+        /// lockout, delete the profile; after a cancel during a check, await its outcome).
+        case enteringPin(PinEntry.Machine<ProvenPin>)
         /// The device stores the session's tokens.
         case storingSession(TokenSet)
-        /// The device deletes the deregistered profile.
-        case deletingProfile
-        /// Cancelled while the server checked a proof: its outcome is awaited, so that a session it
-        /// opened is known and revoked.
-        case cancelling
         /// The server revokes a session the cancelled flow will not use.
         case revokingTokens
         /// Done: logged in. Final.
@@ -173,28 +153,30 @@ package struct AuthenticationMachine: StateMachine {
         case .awaitingBiometric:
             switch event {
             case .biometricAnswered(.confirmed): return go(.verifyingBiometric, guard: "confirmed", Effects(.verifyBiometricKey))
-            case .biometricAnswered(.pinFallback): return go(.fetchingPinStatus(PendingError(error: nil)), guard: "pinFallback", Effects(.fetchPinStatus))
+            case .biometricAnswered(.pinFallback): return go(.enteringPin(pinEntry()), guard: "pinFallback", Effects(.fetchPinStatus))
             case .biometricAnswered(.failed):
-                return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), guard: "sensorFailed", Effects(.fetchPinStatus))
+                return go(.enteringPin(pinEntry(.fetchingPinStatus(error: Self.biometricFailure))), guard: "sensorFailed", Effects(.fetchPinStatus))
             case .challengeAbandoned(let how): return go(.failed, Effects(.reportFailure(how.error)))
             case .cancelRequested: return cancelled()
             default: return nil
             }
         case .verifyingBiometric:
-            // The biometric key's check, told apart from a PIN check only by what a failure asks.
+            // The biometric key's check, told apart from a PIN check only by what a failure asks:
+            // the PIN loop takes over in the state the answer leads to.
             switch event {
-            case .pinChecked(let check):
-                switch PinEntry.decide(check) {
-                case (let name, .ask(let counters, _)): return follow(.ask(counters, error: Self.biometricFailure), guard: name)
-                case (let name, let step): return follow(step, guard: name)
-                }
-            case .serviceFailed: return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), Effects(.fetchPinStatus))
-            case .cancelRequested: return follow(.awaitCheck, guard: nil)
+            case .pinChecked(.accepted(let tokens, let key)):
+                return go(.storingSession(tokens), guard: "accepted", Effects(.storeSession(tokens, pinKey: key)))
+            case .pinChecked(.rejected(let counters)):
+                return go(
+                    .enteringPin(pinEntry(.awaitingPin(counters))), guard: "rejected", Effects(.emitPinChallenge(counters, error: Self.biometricFailure)))
+            case .pinChecked(.deregistered): return go(.enteringPin(pinEntry(.deletingProfile)), guard: "deregistered", Effects(.deleteProfile))
+            case .serviceFailed: return go(.enteringPin(pinEntry(.fetchingPinStatus(error: Self.biometricFailure))), Effects(.fetchPinStatus))
+            case .cancelRequested: return go(.enteringPin(pinEntry(.cancelling)), Effects())
             default: return nil
             }
-        case .fetchingPinStatus(let pending): return pinEntry(.fetchingStatus(error: pending.error), event)
-        case .awaitingPin(let prompt): return pinEntry(.awaiting(prompt.counters), event)
-        case .verifyingPin(let prompt): return pinEntry(.verifying(prompt.counters), event)
+        case .enteringPin(var pin):
+            guard let input = Self.pinInput(event), let (guardName, action) = pin.handle(input) else { return nil }
+            return follow(pin, action, guard: guardName)
         case .storingSession:
             // Too late to cancel once the session is being stored (see PinEntry.endings).
             switch event {
@@ -202,8 +184,6 @@ package struct AuthenticationMachine: StateMachine {
             case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
             default: return nil
             }
-        case .deletingProfile: return pinEntry(.deletingProfile, event)
-        case .cancelling: return pinEntry(.cancelling, event)
         case .revokingTokens:
             guard case .tokensRevoked = event else { return nil }
             return cancelled()
@@ -226,8 +206,13 @@ package struct AuthenticationMachine: StateMachine {
         let (target, effect): (State, Effect) =
             usesBiometrics
             ? (.awaitingBiometric, .emitBiometricChallenge)
-            : (.fetchingPinStatus(PendingError(error: nil)), .fetchPinStatus)
+            : (.enteringPin(pinEntry()), .fetchPinStatus)
         return go(target, guard: guardName, reportingStart ? Effects(.reportStarted, effect) : Effects(effect))
+    }
+
+    /// The PIN loop for this login's profile, in `state`.
+    private func pinEntry(_ state: PinEntry.Machine<ProvenPin>.State = .fetchingPinStatus(error: nil)) -> PinEntry.Machine<ProvenPin> {
+        PinEntry.Machine(profile: context.profile, state: state)
     }
 
     private mutating func go(_ target: State, guard guardName: String? = nil, _ effects: Effects<Effect>) -> Reaction<Effect> {
@@ -236,14 +221,13 @@ package struct AuthenticationMachine: StateMachine {
     }
 }
 
-extension AuthenticationMachine: PinEntryMachine {
-    var pinEntryProfile: UserProfile { context.profile }
-
-    static func pinEntryInput(_ event: Event) -> PinEntry.Input? {
+extension AuthenticationMachine {
+    /// The PIN loop's event that `event` is, or `nil` for the login's other events.
+    static func pinInput(_ event: Event) -> PinEntry.Machine<ProvenPin>.Event? {
         switch event {
         case .pinStatusFetched(let counters): .statusFetched(counters)
         case .pinProvided(let pin): .provided(pin)
-        case .pinChecked(let check): .checked(check)
+        case .pinChecked(let check): .checked(PinEntry.verdict(check))
         case .serviceFailed(let error): .serviceFailed(error)
         case .challengeAbandoned(let how): .abandoned(how)
         case .cancelRequested: .cancelRequested
@@ -252,15 +236,17 @@ extension AuthenticationMachine: PinEntryMachine {
         }
     }
 
-    mutating func follow(_ step: PinEntry.Step, guard guardName: String?) -> Reaction<Effect> {
-        switch step {
-        case .ask(let counters, let error):
-            go(.awaitingPin(PinPrompt(counters: counters)), guard: guardName, Effects(.emitPinChallenge(counters, error: error)))
-        case .verify(let pin, let counters): go(.verifyingPin(PinPrompt(counters: counters)), guard: guardName, Effects(.verifyPin(pin)))
-        case .accepted(let tokens, let key): go(.storingSession(tokens), guard: guardName, Effects(.storeSession(tokens, pinKey: key)))
-        case .awaitCheck: go(.cancelling, guard: guardName, Effects())
-        case .revoke(let tokens): go(.revokingTokens, guard: guardName, Effects(.revokeTokens(tokens)))
-        case .deleteProfile: go(.deletingProfile, guard: guardName, Effects(.deleteProfile))
+    /// Maps the PIN loop's action to the login's state and effects: the loop runs on in
+    /// `enteringPin`; a right PIN stores the session.
+    private mutating func follow(_ pin: PinEntry.Machine<ProvenPin>, _ action: PinEntry.Machine<ProvenPin>.Action, guard guardName: String?) -> Reaction<Effect>
+    {
+        switch action {
+        case .ask(let counters, let error): go(.enteringPin(pin), guard: guardName, Effects(.emitPinChallenge(counters, error: error)))
+        case .verify(let secret): go(.enteringPin(pin), guard: guardName, Effects(.verifyPin(secret)))
+        case .deleteProfile: go(.enteringPin(pin), guard: guardName, Effects(.deleteProfile))
+        case .awaitCheck: go(.enteringPin(pin), guard: guardName, Effects())
+        case .accepted(let proof): go(.storingSession(proof.tokens), guard: guardName, Effects(.storeSession(proof.tokens, pinKey: proof.key)))
+        case .acceptedAfterCancel(let proof): go(.revokingTokens, guard: guardName, Effects(.revokeTokens(proof.tokens)))
         case .fail(let error): go(.failed, guard: guardName, Effects(.reportFailure(error)))
         }
     }

@@ -12,7 +12,8 @@ extension AuthenticatorRegistrationMachine {
             .init(from: "storingAuthenticator", on: "authenticatorStored", to: "registered"),
             .init(from: "storingAuthenticator", on: "serviceFailed", to: "failed"),
         ]
-            + PinEntry.transitions(awaiting: "awaitingPin", verifying: "verifyingPin", accepted: "storingAuthenticator")
+            + PinEntry.transitions(accepted: "storingAuthenticator")
             + PinEntry.endings(awaiting: ["awaitingPin"], busy: ["fetchingPinStatus"])
-            + PinEntry.cancellingTransitions(verifying: ["verifyingPin"]))
+            + PinEntry.cancellingTransitions(verifying: ["verifyingPin"]),
+        compounds: [PinEntry.compound(named: "enteringPin")])
 }

@@ -8,19 +8,12 @@ package struct AuthenticatorRegistrationMachine: StateMachine {
     package enum State: Sendable, Equatable {
         /// Not started.
         case idle
-        /// The server tells the PIN counters.
-        case fetchingPinStatus
-        /// The host enters the PIN.
-        case awaitingPin(PinCounters)
-        /// The server checks the PIN's proof.
-        case verifyingPin(PinCounters)
+        /// The PIN loop, a child machine: fetch the counters, ask for the PIN, check it (or, after a
+        /// lockout, delete the profile; after a cancel during a check, await its outcome, so that a
+        /// session it opened is known and revoked).
+        case enteringPin(PinEntry.Machine<ProvenPin>)
         /// The device stores the key and the fresh tokens.
         case storingAuthenticator
-        /// The device deletes the deregistered profile.
-        case deletingProfile
-        /// Cancelled while the server checked the PIN: its outcome is awaited, so that a session it
-        /// opened is known and revoked.
-        case cancelling
         /// The server revokes the session the cancelled flow will not use.
         case revokingTokens
         /// Done: biometrics are registered. Final.
@@ -99,10 +92,10 @@ package struct AuthenticatorRegistrationMachine: StateMachine {
         switch state {
         case .idle:
             guard case .started = event else { return nil }
-            return go(.fetchingPinStatus, Effects(.reportStarted, .fetchPinStatus))
-        case .fetchingPinStatus: return pinEntry(.fetchingStatus(error: nil), event)
-        case .awaitingPin(let counters): return pinEntry(.awaiting(counters), event)
-        case .verifyingPin(let counters): return pinEntry(.verifying(counters), event)
+            return go(.enteringPin(PinEntry.Machine(profile: profile)), Effects(.reportStarted, .fetchPinStatus))
+        case .enteringPin(var pin):
+            guard let input = Self.pinInput(event), let (guardName, action) = pin.handle(input) else { return nil }
+            return follow(pin, action, guard: guardName)
         case .storingAuthenticator:
             // Too late to cancel once the key and session are being stored (see PinEntry.endings).
             switch event {
@@ -110,8 +103,6 @@ package struct AuthenticatorRegistrationMachine: StateMachine {
             case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
             default: return nil
             }
-        case .deletingProfile: return pinEntry(.deletingProfile, event)
-        case .cancelling: return pinEntry(.cancelling, event)
         case .revokingTokens:
             guard case .tokensRevoked = event else { return nil }
             return go(.failed, Effects(.reportFailure(ChallengeAbandonment.flowCancelled)))
@@ -126,14 +117,13 @@ package struct AuthenticatorRegistrationMachine: StateMachine {
     }
 }
 
-extension AuthenticatorRegistrationMachine: PinEntryMachine {
-    var pinEntryProfile: UserProfile { profile }
-
-    static func pinEntryInput(_ event: Event) -> PinEntry.Input? {
+extension AuthenticatorRegistrationMachine {
+    /// The PIN loop's event that `event` is, or `nil` for the registration's other events.
+    static func pinInput(_ event: Event) -> PinEntry.Machine<ProvenPin>.Event? {
         switch event {
         case .pinStatusFetched(let counters): .statusFetched(counters)
         case .pinProvided(let pin): .provided(pin)
-        case .pinChecked(let check): .checked(check)
+        case .pinChecked(let check): .checked(PinEntry.verdict(check))
         case .serviceFailed(let error): .serviceFailed(error)
         case .challengeAbandoned(let how): .abandoned(how)
         case .cancelRequested: .cancelRequested
@@ -142,14 +132,17 @@ extension AuthenticatorRegistrationMachine: PinEntryMachine {
         }
     }
 
-    mutating func follow(_ step: PinEntry.Step, guard guardName: String?) -> Reaction<Effect> {
-        switch step {
-        case .ask(let counters, let error): go(.awaitingPin(counters), guard: guardName, Effects(.emitPinChallenge(counters, error: error)))
-        case .verify(let pin, let counters): go(.verifyingPin(counters), guard: guardName, Effects(.verifyPin(pin)))
-        case .accepted(let tokens, let key): go(.storingAuthenticator, guard: guardName, Effects(.storeAuthenticator(pinKey: key, tokens: tokens)))
-        case .awaitCheck: go(.cancelling, guard: guardName, Effects())
-        case .revoke(let tokens): go(.revokingTokens, guard: guardName, Effects(.revokeTokens(tokens)))
-        case .deleteProfile: go(.deletingProfile, guard: guardName, Effects(.deleteProfile))
+    /// Maps the PIN loop's action to the registration's state and effects: the loop runs on in
+    /// `enteringPin`; a right PIN stores the biometric key with the session.
+    private mutating func follow(_ pin: PinEntry.Machine<ProvenPin>, _ action: PinEntry.Machine<ProvenPin>.Action, guard guardName: String?) -> Reaction<Effect>
+    {
+        switch action {
+        case .ask(let counters, let error): go(.enteringPin(pin), guard: guardName, Effects(.emitPinChallenge(counters, error: error)))
+        case .verify(let secret): go(.enteringPin(pin), guard: guardName, Effects(.verifyPin(secret)))
+        case .deleteProfile: go(.enteringPin(pin), guard: guardName, Effects(.deleteProfile))
+        case .awaitCheck: go(.enteringPin(pin), guard: guardName, Effects())
+        case .accepted(let proof): go(.storingAuthenticator, guard: guardName, Effects(.storeAuthenticator(pinKey: proof.key, tokens: proof.tokens)))
+        case .acceptedAfterCancel(let proof): go(.revokingTokens, guard: guardName, Effects(.revokeTokens(proof.tokens)))
         case .fail(let error): go(.failed, guard: guardName, Effects(.reportFailure(error)))
         }
     }

@@ -18,7 +18,8 @@ extension ChangePinMachine {
             .init(from: "storingSession", on: "sessionStored", to: "changed"),
             .init(from: "storingSession", on: "serviceFailed", to: "failed"),
         ]
-            + PinEntry.transitions(awaiting: "awaitingCurrentPin", verifying: "verifyingCurrentPin", accepted: "awaitingNewPin")
-            + PinEntry.endings(awaiting: ["awaitingCurrentPin"], busy: ["fetchingPinStatus"])
-            + PinEntry.cancellingTransitions(verifying: ["verifyingCurrentPin"]))
+            + PinEntry.transitions(accepted: "awaitingNewPin")
+            + PinEntry.endings(awaiting: ["awaitingPin"], busy: ["fetchingPinStatus"])
+            + PinEntry.cancellingTransitions(verifying: ["verifyingPin"]),
+        compounds: [PinEntry.compound(named: "enteringCurrentPin")])
 }

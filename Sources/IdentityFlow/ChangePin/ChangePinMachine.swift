@@ -25,12 +25,10 @@ package struct ChangePinMachine: StateMachine {
     package enum State: Sendable, Equatable {
         /// Not started.
         case idle
-        /// The server tells the PIN counters.
-        case fetchingPinStatus
-        /// The host enters the current PIN.
-        case awaitingCurrentPin(PinCounters)
-        /// The server checks the current PIN's proof.
-        case verifyingCurrentPin(PinCounters)
+        /// The PIN loop for the current PIN, a child machine: fetch the counters, ask for the PIN,
+        /// check it (or, after a lockout, delete the profile; after a cancel during a check, await
+        /// its outcome, so that a session it opened is known and revoked).
+        case enteringCurrentPin(PinEntry.Machine<ProvenPin>)
         /// The host chooses the new PIN.
         case awaitingNewPin(TokenSet, currentKey: ProvenPinKey)
         /// The server enrols the new PIN's public key. A cancel is no longer taken: the server may
@@ -39,11 +37,6 @@ package struct ChangePinMachine: StateMachine {
         case enrollingNewPin(TokenSet, currentKey: ProvenPinKey)
         /// The device stores the fresh tokens.
         case storingSession(TokenSet)
-        /// The device deletes the deregistered profile.
-        case deletingProfile
-        /// Cancelled while the server checked the current PIN: its outcome is awaited, so that a
-        /// session it opened is known and revoked.
-        case cancelling
         /// The server revokes the session the failed change will not use; then the error is reported.
         case revokingTokens(IdentityFlowError)
         /// Done: the PIN is changed. Final.
@@ -128,10 +121,10 @@ package struct ChangePinMachine: StateMachine {
         switch state {
         case .idle:
             guard case .started = event else { return nil }
-            return go(.fetchingPinStatus, Effects(.reportStarted, .fetchPinStatus))
-        case .fetchingPinStatus: return pinEntry(.fetchingStatus(error: nil), event)
-        case .awaitingCurrentPin(let counters): return pinEntry(.awaiting(counters), event)
-        case .verifyingCurrentPin(let counters): return pinEntry(.verifying(counters), event)
+            return go(.enteringCurrentPin(PinEntry.Machine(profile: context.profile)), Effects(.reportStarted, .fetchPinStatus))
+        case .enteringCurrentPin(var pin):
+            guard let input = Self.pinInput(event), let (guardName, action) = pin.handle(input) else { return nil }
+            return follow(pin, action, guard: guardName)
         // Holding the session the current PIN opened: revoke it before failing.
         case .awaitingNewPin(let tokens, let key):
             switch event {
@@ -159,8 +152,6 @@ package struct ChangePinMachine: StateMachine {
             case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
             default: return nil
             }
-        case .deletingProfile: return pinEntry(.deletingProfile, event)
-        case .cancelling: return pinEntry(.cancelling, event)
         case .revokingTokens(let error):
             guard case .tokensRevoked = event else { return nil }
             return go(.failed, Effects(.reportFailure(error)))
@@ -175,14 +166,13 @@ package struct ChangePinMachine: StateMachine {
     }
 }
 
-extension ChangePinMachine: PinEntryMachine {
-    var pinEntryProfile: UserProfile { context.profile }
-
-    static func pinEntryInput(_ event: Event) -> PinEntry.Input? {
+extension ChangePinMachine {
+    /// The PIN loop's event that `event` is, or `nil` for the PIN change's other events.
+    static func pinInput(_ event: Event) -> PinEntry.Machine<ProvenPin>.Event? {
         switch event {
         case .pinStatusFetched(let counters): .statusFetched(counters)
         case .pinProvided(let pin): .provided(pin)
-        case .pinChecked(let check): .checked(check)
+        case .pinChecked(let check): .checked(PinEntry.verdict(check))
         case .serviceFailed(let error): .serviceFailed(error)
         case .challengeAbandoned(let how): .abandoned(how)
         case .cancelRequested: .cancelRequested
@@ -191,14 +181,19 @@ extension ChangePinMachine: PinEntryMachine {
         }
     }
 
-    mutating func follow(_ step: PinEntry.Step, guard guardName: String?) -> Reaction<Effect> {
-        switch step {
-        case .ask(let counters, let error): go(.awaitingCurrentPin(counters), guard: guardName, Effects(.emitPinChallenge(counters, error: error)))
-        case .verify(let pin, let counters): go(.verifyingCurrentPin(counters), guard: guardName, Effects(.verifyPin(pin)))
-        case .accepted(let tokens, let key): go(.awaitingNewPin(tokens, currentKey: key), guard: guardName, Effects(.emitCreatePinChallenge(error: nil)))
-        case .awaitCheck: go(.cancelling, guard: guardName, Effects())
-        case .revoke(let tokens): go(.revokingTokens(ChallengeAbandonment.flowCancelled), guard: guardName, Effects(.revokeTokens(tokens)))
-        case .deleteProfile: go(.deletingProfile, guard: guardName, Effects(.deleteProfile))
+    /// Maps the PIN loop's action to the PIN change's state and effects: the loop runs on in
+    /// `enteringCurrentPin`; a right current PIN asks for the new one.
+    private mutating func follow(_ pin: PinEntry.Machine<ProvenPin>, _ action: PinEntry.Machine<ProvenPin>.Action, guard guardName: String?) -> Reaction<Effect>
+    {
+        switch action {
+        case .ask(let counters, let error): go(.enteringCurrentPin(pin), guard: guardName, Effects(.emitPinChallenge(counters, error: error)))
+        case .verify(let secret): go(.enteringCurrentPin(pin), guard: guardName, Effects(.verifyPin(secret)))
+        case .deleteProfile: go(.enteringCurrentPin(pin), guard: guardName, Effects(.deleteProfile))
+        case .awaitCheck: go(.enteringCurrentPin(pin), guard: guardName, Effects())
+        case .accepted(let proof):
+            go(.awaitingNewPin(proof.tokens, currentKey: proof.key), guard: guardName, Effects(.emitCreatePinChallenge(error: nil)))
+        case .acceptedAfterCancel(let proof):
+            go(.revokingTokens(ChallengeAbandonment.flowCancelled), guard: guardName, Effects(.revokeTokens(proof.tokens)))
         case .fail(let error): go(.failed, guard: guardName, Effects(.reportFailure(error)))
         }
     }

@@ -23,13 +23,45 @@ extension FlowEngine {
     }
 }
 
+extension FlowEngine where Machine.Event: FlowEvents {
+    /// Asks the server for the PIN loop's counters (``PinEntry``'s `fetchingPinStatus`), for any
+    /// flow that holds the loop, whatever its events are called.
+    /// - Parameters:
+    ///   - profile: The profile whose counters are asked.
+    ///   - client: The client that calls the server.
+    ///   - fetched: The event for the counters.
+    ///   - deregistered: The event for a profile the server no longer knows.
+    /// - Returns: The work that calls the server.
+    func fetchPinStatus(
+        of profile: UserProfile, client: UserClient, fetched: @escaping @Sendable (PinCounters) -> Machine.Event, deregistered: Machine.Event
+    ) -> EffectWork<Machine.Event> {
+        call { () throws(IdentityFlowError) in
+            guard let counters = try await client.pinStatus(for: profile) else { return deregistered }
+            return fetched(counters)
+        }
+    }
+
+    /// Deletes a deregistered profile from the device (the PIN loop's `deletingProfile`; a storage
+    /// failure is logged, not fatal). Past this point the flow cannot be cancelled.
+    /// - Parameters:
+    ///   - profile: The profile to delete.
+    ///   - client: The client holding the profile store.
+    ///   - deleted: The event when it is deleted.
+    /// - Returns: The work that deletes it.
+    func deleteProfile(_ profile: UserProfile, client: UserClient, deleted: Machine.Event) -> EffectWork<Machine.Event> {
+        commit()
+        let id = self.id
+        return .run {
+            client.forgetProfile(profile, flow: id)
+            return deleted
+        }
+    }
+}
+
 extension FlowEngine where Machine.Event: PinEntryEvents {
     /// Asks the server for the counters; a profile it no longer knows comes back as deregistered.
     func fetchPinStatus(of profile: UserProfile, client: UserClient) -> EffectWork<Machine.Event> {
-        call { () throws(IdentityFlowError) in
-            guard let counters = try await client.pinStatus(for: profile) else { return .pinChecked(.deregistered) }
-            return .pinStatusFetched(counters)
-        }
+        fetchPinStatus(of: profile, client: client, fetched: Machine.Event.pinStatusFetched, deregistered: .pinChecked(.deregistered))
     }
 
     /// Hands the host a ``PinChallenge`` whose answer becomes `pinProvided`.
@@ -59,11 +91,6 @@ extension FlowEngine where Machine.Event: PinEntryEvents {
 
     /// Deletes a deregistered profile from the device (a storage failure is logged, not fatal).
     func deleteProfile(_ profile: UserProfile, client: UserClient) -> EffectWork<Machine.Event> {
-        commit()
-        let id = self.id
-        return .run {
-            client.forgetProfile(profile, flow: id)
-            return .profileDeleted
-        }
+        deleteProfile(profile, client: client, deleted: .profileDeleted)
     }
 }

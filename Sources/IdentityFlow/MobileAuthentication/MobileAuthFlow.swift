@@ -54,10 +54,7 @@ final class MobileAuthFlow: FlowPerformer {
         case .sendBiometricAnswer(let request):
             return send(request) { request throws(IdentityFlowError) in try await client.acceptMobileAuthRequestWithBiometrics(request) }
         case .fetchPinStatus:
-            return engine.call { () throws(IdentityFlowError) in
-                guard let counters = try await client.pinStatus(for: profile) else { return .answerChecked(.deregistered) }
-                return .pinStatusFetched(counters)
-            }
+            return engine.fetchPinStatus(of: profile, client: client, fetched: Event.pinStatusFetched, deregistered: .answerChecked(.deregistered))
         case .emitPinChallenge(let request, let counters, let error):
             let ticket = self.ticket("PinChallenge", for: request, answered: Event.pinProvided)
             host.challenge(.pin(PinChallenge(userProfile: profile, counters: counters, error: error, sender: ticket, releaseObserver: ticket)))
@@ -65,11 +62,7 @@ final class MobileAuthFlow: FlowPerformer {
         case .sendPinAnswer(let request, let pin):
             return send(request) { request throws(IdentityFlowError) in try await client.acceptMobileAuthRequest(request, pin: pin) }
         case .deleteProfile:
-            engine.commit()
-            return .run {
-                client.forgetProfile(profile, flow: engine.id)
-                return .profileDeleted
-            }
+            return engine.deleteProfile(profile, client: client, deleted: .profileDeleted)
         case .reportHandled(let result):
             return engine.finish(.success(result), to: host)
         case .reportFailure(let error):

@@ -41,5 +41,6 @@ extension MobileAuthMachine {
             + ["awaitingConfirmation", "awaitingBiometric", "awaitingPin"].map { .init(from: $0, on: "challengeAbandoned", to: "failed") }
             + ["fetchingRequest", "awaitingConfirmation", "awaitingBiometric", "fetchingPinStatus", "awaitingPin"].map {
                 .init(from: $0, on: "cancelRequested", to: "failed")
-            })
+            },
+        compounds: [PinEntry.compound(named: "enteringPin", cancellable: false)])
 }

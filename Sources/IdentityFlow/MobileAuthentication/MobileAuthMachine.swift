@@ -43,26 +43,16 @@ package struct MobileAuthMachine: StateMachine {
         case awaitingBiometric
         /// The server checks the acceptance stepped up with the biometric key.
         case verifyingBiometric
-        /// The server tells the PIN counters; the error is shown on the first PIN challenge.
-        case fetchingPinStatus(PendingError)
-        /// The user enters the PIN.
-        case awaitingPin(PinCounters)
-        /// The server checks the acceptance stepped up with the PIN key.
-        case verifyingPin(PinCounters)
-        /// The device deletes the profile the server deregistered.
-        case deletingProfile
+        /// The PIN loop, the child machine login shares (``PinEntry/Machine``): fetch the counters,
+        /// ask for the PIN, send the acceptance stepped up with the PIN key (past cancelling), and
+        /// delete the profile the server deregistered (also after the request's lookup).
+        case enteringPin(PinEntry.Machine<MobileAuthRequest>)
         /// Done: accepted. Final.
         case accepted
         /// Done: denied. Final.
         case denied
         /// Done: not answered, or the server refused. Final.
         case failed
-    }
-
-    /// An error waiting to be shown on the first PIN challenge (after a biometric failure).
-    package struct PendingError: Sendable, Equatable {
-        /// The error, or `nil`.
-        package let error: IdentityFlowError?
     }
 
     /// What happened.
@@ -156,7 +146,7 @@ package struct MobileAuthMachine: StateMachine {
             case .requestFetched(let fetched):
                 request = fetched
                 return go(.awaitingConfirmation, Effects(.emitConfirmationChallenge(fetched)))
-            case .answerChecked(.deregistered): return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
+            case .answerChecked(.deregistered): return go(.enteringPin(pinEntry(.deletingProfile)), guard: "deregistered", Effects(.deleteProfile))
             case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
             case .requestExpired: return go(.failed, Effects(.reportFailure(Self.expired)))
             case .cancelRequested: return cancelled()
@@ -173,7 +163,7 @@ package struct MobileAuthMachine: StateMachine {
                 case .biometric where context.hasBiometrics:
                     return go(.awaitingBiometric, guard: "biometric", Effects(.emitBiometricChallenge(request)))
                 case .pin, .biometric:
-                    return go(.fetchingPinStatus(PendingError(error: nil)), guard: "pin", Effects(.fetchPinStatus))
+                    return go(.enteringPin(pinEntry()), guard: "pin", Effects(.fetchPinStatus))
                 }
             case .requestExpired: return go(.failed, Effects(.reportFailure(Self.expired)))
             case .challengeAbandoned(let how): return go(.failed, Effects(.reportFailure(how.error)))
@@ -195,8 +185,9 @@ package struct MobileAuthMachine: StateMachine {
                 guard let request else { return nil }
                 switch answer {
                 case .confirmed: return go(.verifyingBiometric, guard: "confirmed", Effects(.sendBiometricAnswer(request)))
-                case .pinFallback: return go(.fetchingPinStatus(PendingError(error: nil)), guard: "pinFallback", Effects(.fetchPinStatus))
-                case .failed: return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), guard: "sensorFailed", Effects(.fetchPinStatus))
+                case .pinFallback: return go(.enteringPin(pinEntry()), guard: "pinFallback", Effects(.fetchPinStatus))
+                case .failed:
+                    return go(.enteringPin(pinEntry(.fetchingPinStatus(error: Self.biometricFailure))), guard: "sensorFailed", Effects(.fetchPinStatus))
                 }
             case .requestExpired: return go(.failed, Effects(.reportFailure(Self.expired)))
             case .challengeAbandoned(let how): return go(.failed, Effects(.reportFailure(how.error)))
@@ -213,59 +204,27 @@ package struct MobileAuthMachine: StateMachine {
                         .accepted, guard: "handled", Effects(.reportHandled(MobileAuthResult(request: request, accepted: true, authenticator: .biometric))))
                 case .rejected(let failures, let maximum):
                     let counters = PinCounters(maxFailureCount: maximum, previousFailureCount: failures)
-                    return go(.awaitingPin(counters), guard: "rejected", Effects(.emitPinChallenge(request, counters, error: Self.biometricFailure)))
-                case .deregistered: return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
+                    return go(
+                        .enteringPin(pinEntry(.awaitingPin(counters))), guard: "rejected",
+                        Effects(.emitPinChallenge(request, counters, error: Self.biometricFailure)))
+                case .deregistered: return go(.enteringPin(pinEntry(.deletingProfile)), guard: "deregistered", Effects(.deleteProfile))
                 }
             case .serviceFailed(let error):
                 if PinEntry.isRecoverable(error) {
-                    return go(.fetchingPinStatus(PendingError(error: Self.biometricFailure)), guard: "recoverable", Effects(.fetchPinStatus))
+                    return go(.enteringPin(pinEntry(.fetchingPinStatus(error: Self.biometricFailure))), guard: "recoverable", Effects(.fetchPinStatus))
                 }
                 return go(.failed, guard: "unrecoverable", Effects(.reportFailure(error)))
             default: return nil
             }
-        case .fetchingPinStatus(let pending):
-            switch event {
-            case .pinStatusFetched(let counters):
-                guard let request else { return nil }
-                return go(.awaitingPin(counters), Effects(.emitPinChallenge(request, counters, error: pending.error)))
-            case .answerChecked(.deregistered): return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
-            case .serviceFailed(let error): return go(.failed, Effects(.reportFailure(error)))
-            case .cancelRequested: return cancelled()
-            default: return nil
+        case .enteringPin(var pin):
+            // A challenge still waiting when the request expires fails; an answer on its way is
+            // the server's to judge. The rest is the PIN loop's.
+            if case .requestExpired = event {
+                guard case .awaitingPin = pin.state else { return nil }
+                return go(.failed, Effects(.reportFailure(Self.expired)))
             }
-        case .awaitingPin(let counters):
-            switch event {
-            case .pinProvided(let pin):
-                guard let request else { return nil }
-                return go(.verifyingPin(counters), Effects(.sendPinAnswer(request, pin)))
-            case .requestExpired: return go(.failed, Effects(.reportFailure(Self.expired)))
-            case .challengeAbandoned(let how): return go(.failed, Effects(.reportFailure(how.error)))
-            case .cancelRequested: return cancelled()
-            default: return nil
-            }
-        case .verifyingPin(let counters):
-            switch event {
-            case .answerChecked(let verdict):
-                guard let request else { return nil }
-                switch verdict {
-                case .handled:
-                    return go(.accepted, guard: "handled", Effects(.reportHandled(MobileAuthResult(request: request, accepted: true, authenticator: .pin))))
-                case .rejected(let failures, let maximum):
-                    let counters = PinCounters(maxFailureCount: maximum, previousFailureCount: failures)
-                    let error = IdentityFlowError(.invalidPin, "The PIN is wrong; \(counters.remainingFailureCount) attempt(s) left.")
-                    return go(.awaitingPin(counters), guard: "rejected", Effects(.emitPinChallenge(request, counters, error: error)))
-                case .deregistered: return go(.deletingProfile, guard: "deregistered", Effects(.deleteProfile))
-                }
-            case .serviceFailed(let error):
-                if PinEntry.isRecoverable(error), let request {
-                    return go(.awaitingPin(counters), guard: "recoverable", Effects(.emitPinChallenge(request, counters, error: error)))
-                }
-                return go(.failed, guard: "unrecoverable", Effects(.reportFailure(error)))
-            default: return nil
-            }
-        case .deletingProfile:
-            guard case .profileDeleted = event else { return nil }
-            return go(.failed, Effects(.reportFailure(PinEntry.deregisteredError(context.profile))))
+            guard let input = pinInput(event), let (guardName, action) = pin.handle(input) else { return nil }
+            return follow(pin, action, guard: guardName)
         case .accepted, .denied, .failed:
             return nil
         }
@@ -282,6 +241,52 @@ package struct MobileAuthMachine: StateMachine {
 
     private static var expired: IdentityFlowError {
         IdentityFlowError(.mobileAuthRequestExpired, "The request expired before it was answered; nothing was confirmed.")
+    }
+
+    /// The PIN loop for this request's profile, in `state`; a check is past cancelling.
+    private func pinEntry(_ state: PinEntry.Machine<MobileAuthRequest>.State = .fetchingPinStatus(error: nil)) -> PinEntry.Machine<MobileAuthRequest> {
+        PinEntry.Machine(profile: context.profile, cancelsDuringCheck: false, state: state)
+    }
+
+    /// The PIN loop's event that `event` is (the server's verdict on the PIN-stepped acceptance as
+    /// the loop's), or `nil` for the flow's other events.
+    private func pinInput(_ event: Event) -> PinEntry.Machine<MobileAuthRequest>.Event? {
+        switch event {
+        case .pinStatusFetched(let counters): return .statusFetched(counters)
+        case .pinProvided(let pin): return .provided(pin)
+        case .answerChecked(.handled):
+            guard let request else { return nil }
+            return .checked(.accepted(request))
+        case .answerChecked(.rejected(let failures, let maximum)):
+            return .checked(.rejected(PinCounters(maxFailureCount: maximum, previousFailureCount: failures)))
+        case .answerChecked(.deregistered): return .checked(.deregistered)
+        case .serviceFailed(let error): return .serviceFailed(error)
+        case .challengeAbandoned(let how): return .abandoned(how)
+        case .cancelRequested: return .cancelRequested
+        case .profileDeleted: return .profileDeleted
+        case .started, .requestFetched, .confirmationAnswered, .biometricAnswered, .requestExpired: return nil
+        }
+    }
+
+    /// Maps the PIN loop's action to the flow's state and effects: the loop runs on in
+    /// `enteringPin`; a handled acceptance is reported as accepted with the PIN.
+    private mutating func follow(
+        _ pin: PinEntry.Machine<MobileAuthRequest>, _ action: PinEntry.Machine<MobileAuthRequest>.Action, guard guardName: String?
+    ) -> Reaction<Effect>? {
+        switch action {
+        case .ask(let counters, let error):
+            guard let request else { return nil }
+            return go(.enteringPin(pin), guard: guardName, Effects(.emitPinChallenge(request, counters, error: error)))
+        case .verify(let secret):
+            guard let request else { return nil }
+            return go(.enteringPin(pin), guard: guardName, Effects(.sendPinAnswer(request, secret)))
+        case .deleteProfile: return go(.enteringPin(pin), guard: guardName, Effects(.deleteProfile))
+        case .awaitCheck: return go(.enteringPin(pin), guard: guardName, Effects())
+        case .accepted(let request):
+            return go(.accepted, guard: "handled", Effects(.reportHandled(MobileAuthResult(request: request, accepted: true, authenticator: .pin))))
+        case .acceptedAfterCancel: return cancelled()
+        case .fail(let error): return go(.failed, guard: guardName, Effects(.reportFailure(error)))
+        }
     }
 
     private mutating func go(_ target: State, guard guardName: String? = nil, _ effects: Effects<Effect>) -> Reaction<Effect> {

@@ -16,6 +16,11 @@ struct MobileAuthMachineTests {
             id: "R1", userProfile: profile, message: "Pay?", type: type, expiresAt: Date(timeIntervalSince1970: 1_000), nonce: Array(repeating: 7, count: 32))
     }
 
+    /// The PIN loop child machine the flow holds (a check is past cancelling), in `state`.
+    static func loop(_ state: PinEntry.Machine<MobileAuthRequest>.State) -> PinEntry.Machine<MobileAuthRequest> {
+        PinEntry.Machine(profile: profile, cancelsDuringCheck: false, state: state)
+    }
+
     static func machine(_ type: MobileAuthType?, biometrics: Bool = false, in state: M.State = .idle) -> M {
         M(context: .init(profile: profile, request: type.map(request), hasBiometrics: biometrics), state: state)
     }
@@ -83,12 +88,12 @@ struct MobileAuthMachineTests {
 
     @Test("expiry while a challenge waits fails with 11015; while an answer travels it is the server's to say")
     func expiry() {
-        for state in [M.State.awaitingConfirmation, .awaitingBiometric, .awaitingPin(Self.counters)] {
+        for state in [M.State.awaitingConfirmation, .awaitingBiometric, .enteringPin(Self.loop(.awaitingPin(Self.counters)))] {
             var machine = Self.machine(.pin, in: state)
             let expired = IdentityFlowError(.mobileAuthRequestExpired, "The request expired before it was answered; nothing was confirmed.")
             #expect(machine.handle(.requestExpired)?.effects == [.reportFailure(expired)])
         }
-        var sending = Self.machine(.pin, in: .verifyingPin(Self.counters))
+        var sending = Self.machine(.pin, in: .enteringPin(Self.loop(.verifyingPin(Self.counters))))
         #expect(sending.handle(.requestExpired) == nil && sending.handle(.cancelRequested) == nil)
     }
 }

@@ -60,6 +60,12 @@ struct ChartSweep<Machine: StateMachine> {
             reached == chartStates,
             "reached but not charted: \(reached.subtracting(chartStates)); charted but unreachable: \(chartStates.subtracting(reached))",
             sourceLocation: sourceLocation)
+        // A compound state (a child machine held as a state value) groups charted states only.
+        for compound in Machine.chart.compounds {
+            #expect(
+                Set(compound.children).isSubset(of: chartStates) && compound.children.contains(compound.initial),
+                "compound \(compound.name) names states the chart does not reach", sourceLocation: sourceLocation)
+        }
         // Every event the chart names must be among the samples: one the chart gains cannot be
         // left out of the sweep unnoticed.
         let chartEvents = Set(Machine.chart.transitions.map(\.event))
