@@ -2,8 +2,10 @@
 /// one of ``userClient(_:didLogOutAtProvider:)`` / ``userClient(_:didFailProviderLogoutOf:error:)``.
 ///
 /// - Important: The delegate is retained until the terminal callback. Callbacks arrive in order
-///   on ``ClientConfiguration/callbackExecutor`` (the main actor by default).
-public protocol ProviderLogoutDelegate: Sendable {
+///   on the actor that started the flow (a `@MainActor` screen conforms with an isolated
+///   conformance, `extension Screen: @MainActor ProviderLogoutDelegate`), or, from nonisolated
+///   code, on ``ClientConfiguration/callbackExecutor``.
+public protocol ProviderLogoutDelegate {
     /// The session ended on the device; the provider's logout page comes next.
     /// - Parameters:
     ///   - client: The client.

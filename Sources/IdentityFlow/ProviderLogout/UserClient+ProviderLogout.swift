@@ -20,28 +20,33 @@ extension UserClient {
     ///   - postLogoutRedirectURI: Where the provider sends the browser back; `nil` uses
     ///     ``ClientConfiguration/redirectURI``. It must be registered with the provider.
     ///   - delegate: Receives the callbacks; retained until the terminal one.
+    ///   - isolation: Where the callbacks run: the caller's actor (left to its default), or, when
+    ///     called from nonisolated code, ``ClientConfiguration/callbackExecutor``.
     /// - Important: Exactly one of `didLogOutAtProvider` / `didFailProviderLogoutOf` is called.
-    public func providerLogout(postLogoutRedirectURI: URL? = nil, delegate: some ProviderLogoutDelegate) {
+    public func providerLogout(
+        postLogoutRedirectURI: URL? = nil, delegate: sending some ProviderLogoutDelegate, isolation: (any Actor)? = #isolation
+    ) {
+        let target = CallbackTarget(delegate as any ProviderLogoutDelegate)
         let ended = Locked<UserProfile?>(nil)
         launchProviderLogout(
             postLogoutRedirectURI: postLogoutRedirectURI,
             host: .delegate(
-                on: configuration.callbackExecutor,
+                on: delegateExecutor(isolation),
                 started: { profile in
                     ended.withLock { $0 = profile }
-                    delegate.userClient(self, didStartProviderLogoutOf: profile)
+                    target.delegate.userClient(self, didStartProviderLogoutOf: profile)
                 },
                 challenge: { challenge in
                     guard case .providerLogout(let logout) = challenge else {
                         challenge.cancel()
                         return
                     }
-                    delegate.userClient(self, didReceiveProviderLogoutChallenge: logout)
+                    target.delegate.userClient(self, didReceiveProviderLogoutChallenge: logout)
                 },
                 finished: { outcome in
                     switch outcome {
-                    case .success(let profile): delegate.userClient(self, didLogOutAtProvider: profile)
-                    case .failure(let error): delegate.userClient(self, didFailProviderLogoutOf: ended.current, error: error)
+                    case .success(let profile): target.delegate.userClient(self, didLogOutAtProvider: profile)
+                    case .failure(let error): target.delegate.userClient(self, didFailProviderLogoutOf: ended.current, error: error)
                     }
                 }))
     }

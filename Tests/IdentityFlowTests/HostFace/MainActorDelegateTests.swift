@@ -136,6 +136,21 @@ extension LoginScreen: @MainActor MobileAuthRequestDelegate {
     }
 }
 
+extension LoginScreen: @MainActor ProviderLogoutDelegate {
+    func userClient(_ client: UserClient, didStartProviderLogoutOf profile: UserProfile) { note("didStartProviderLogout") }
+
+    func userClient(_ client: UserClient, didReceiveProviderLogoutChallenge challenge: ProviderLogoutChallenge) {
+        note("providerLogout")
+        challenge.sender.respond(with: try! server.logOut(at: challenge.url), to: challenge)
+    }
+
+    func userClient(_ client: UserClient, didLogOutAtProvider profile: UserProfile) { finish("didLogOutAtProvider") }
+
+    func userClient(_ client: UserClient, didFailProviderLogoutOf profile: UserProfile?, error: IdentityFlowError) {
+        finish("didFailProviderLogout \(error.code)")
+    }
+}
+
 @Suite("A @MainActor host conforms to the delegates with isolated conformances")
 @MainActor
 struct MainActorDelegateTests {
@@ -176,7 +191,12 @@ struct MainActorDelegateTests {
         #expect(mobile.callbacks == ["confirmation", "pin", "accepted"])
         #expect(server.mobileAuthDecision(of: push.requestId) == true)
 
-        for screen in [registration, login, change, biometrics, mobile] { #expect(screen.offMainCallbacks == 0) }
+        let logout = LoginScreen(server: server, pins: [])
+        client.providerLogout(delegate: logout)
+        #expect(await logout.outcome() == "didLogOutAtProvider")
+        #expect(logout.callbacks == ["didStartProviderLogout", "providerLogout", "didLogOutAtProvider"])
+
+        for screen in [registration, login, change, biometrics, mobile, logout] { #expect(screen.offMainCallbacks == 0) }
     }
 
     @Test("a registration that cannot start still reports its one failure on the main actor")

@@ -132,7 +132,7 @@ struct ProviderLogoutFlowTests {
         #expect(!harness.server.calls.contains(.endSessionURL))
     }
 
-    final class Recorder: ProviderLogoutDelegate {
+    final class Recorder: ProviderLogoutDelegate, Sendable {
         let server: ReferenceIdentityService
         let events = Locked<[String]>([])
         let done = Locked<CheckedContinuation<Void, Never>?>(nil)
