@@ -52,7 +52,7 @@ extension UserClient {
     }
 
     /// Logs the authenticated user out here and at the provider, answering the
-    /// ``ProviderLogoutChallenge`` through a responder. See ``providerLogout(postLogoutRedirectURI:delegate:)``.
+    /// ``ProviderLogoutChallenge`` through a responder. See ``providerLogout(postLogoutRedirectURI:delegate:isolation:)``.
     ///
     /// ```swift
     /// do {
