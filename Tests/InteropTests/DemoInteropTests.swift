@@ -28,15 +28,20 @@ extension InteropSuite {
             return redirect
         }
 
-        @Test("registers through the browser, logs in with the PIN and logs out; no PIN or code is printed", .timeLimit(.minutes(2)))
-        func fullRun() async throws {
-            let demo = try DemoProcess(arguments: try Self.arguments())
-            let redirect = try await Self.signIn(demo)
+        /// Types PIN 73914 at the create-PIN prompt and again at the login's, then waits for the end.
+        static func choosePinThenLogIn(_ demo: DemoProcess) async -> (Int32, String) {
             #expect(await demo.output(containing: "choose a 5-digit PIN") != nil)
             demo.type("73914")
             #expect(await demo.output(containing: "attempts left") != nil)
             demo.type("73914")
-            let (status, output) = await demo.finished()
+            return await demo.finished()
+        }
+
+        @Test("registers through the browser, logs in with the PIN and logs out; no PIN or code is printed", .timeLimit(.minutes(2)))
+        func fullRun() async throws {
+            let demo = try DemoProcess(arguments: try Self.arguments())
+            let redirect = try await Self.signIn(demo)
+            let (status, output) = await Self.choosePinThenLogIn(demo)
             #expect(status == 0, "\(output)")
             #expect(output.contains("registered UserProfile("))
             #expect(output.contains("logged out"))
@@ -61,11 +66,7 @@ extension InteropSuite {
             let origin = try #require(InteropEnvironment.issuer).deletingLastPathComponent()
             let demo = try DemoProcess(arguments: try Self.arguments(["--extension-base", origin.appendingPathComponent("no-extension-here").absoluteString]))
             _ = try await Self.signIn(demo)
-            #expect(await demo.output(containing: "choose a 5-digit PIN") != nil)
-            demo.type("73914")
-            #expect(await demo.output(containing: "attempts left") != nil)
-            demo.type("73914")
-            let (status, output) = await demo.finished()
+            let (status, output) = await Self.choosePinThenLogIn(demo)
             #expect(status == 0, "\(output)")
             #expect(output.contains("device: the provider has no IdentityFlow extension API"))
             #expect(output.contains("HTTP 200; claims: "))
