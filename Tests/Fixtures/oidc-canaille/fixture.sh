@@ -65,7 +65,8 @@ ensure_client() {  # uses "${canaille[@]}", set by prepare_fixture
     local method=none
     if [[ " $* " == *" --token-endpoint-auth-method "* ]]; then method=""; fi
     "${canaille[@]}" create client --quiet --client-id "$client_id" --client-name "IdentityFlow tests" \
-        --redirect-uris identityflow://callback ${method:+--token-endpoint-auth-method "$method"} \
+        --redirect-uris identityflow://callback --post-logout-redirect-uris identityflow://callback \
+        ${method:+--token-endpoint-auth-method "$method"} \
         --grant-types authorization_code --grant-types refresh_token --response-types code \
         --scope openid --scope profile --scope email "$@" 2>/dev/null
     id="$("${canaille[@]}" get client --client-id "$client_id" 2>/dev/null \
