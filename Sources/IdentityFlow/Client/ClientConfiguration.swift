@@ -60,6 +60,9 @@ public struct ClientConfiguration: Sendable {
     /// What ``UserClient/start()`` brings back of the last session:
     /// ``LaunchPolicy/requireAuthentication`` by default.
     public var launchPolicy: LaunchPolicy = .requireAuthentication
+    /// The hardware key device-mode vaults are bound to: the Secure Enclave where the platform
+    /// has one, none on Linux (tests inject a double).
+    var hardwareKey: (any HardwareKey)? = HardwareKeys.platformDefault
 
     /// Creates a configuration.
     /// - Parameters:

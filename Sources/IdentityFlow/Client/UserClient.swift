@@ -110,7 +110,7 @@ public final class UserClient: Sendable {
                 if let vault = stored.vault {
                     // Device mode: the device is the only record; a vault that cannot be used stays, named.
                     if vault.damage(deviceSecret: stored.deviceSecret, profile: stored.profile, acceptedIterations: configuration.acceptedPinKeyIterations)
-                        != nil
+                        != nil || (try? pinSecret(of: stored, vault)) == nil
                     {
                         damaged.insert(stored.profile)
                     }

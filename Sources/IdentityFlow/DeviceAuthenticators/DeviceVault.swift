@@ -25,17 +25,26 @@ struct DeviceVault: Sendable, Hashable, Codable {
     var sealedTokens: [UInt8]
     /// HMAC-SHA256 under the device secret over the fields above.
     var binding: [UInt8]
+    /// The hardware key mixed into the PIN key, where the device has one (``HardwareKey``).
+    var hardware: HardwareBinding?
 
     static let keyLength = 32
 
-    /// A new vault for `tokens`, opened by `pin`.
+    /// A new vault for `tokens`, opened by `pin`; with `hardwareKey`, its PIN key also needs that
+    /// device's hardware.
     /// - Returns: The vault and its key (the session keeps the key while it lasts).
     static func create(
-        pin: Redacted<String>, tokens: TokenSet, iterations: Int, deviceSecret: Redacted<[UInt8]>, profile: UserProfile
+        pin: Redacted<String>, tokens: TokenSet, iterations: Int, deviceSecret: Redacted<[UInt8]>, hardwareKey: (any HardwareKey)?,
+        profile: UserProfile
     ) throws(IdentityFlowError) -> (DeviceVault, Redacted<[UInt8]>) {
         let key = Redacted(try PinProof.randomBytes(keyLength))
         var vault = DeviceVault(salt: [], iterations: iterations, failureCount: 0, pinWrap: [], sealedTokens: [], binding: [])
-        try vault.wrap(key, underPin: pin, deviceSecret: deviceSecret, profile: profile)
+        var pinSecret = deviceSecret
+        if let hardwareKey {
+            let binding = try hardwareKey.newBinding(for: profile)
+            pinSecret = try vault.bindHardware(binding, secret: try hardwareKey.secret(for: binding), deviceSecret: deviceSecret)
+        }
+        try vault.wrap(key, underPin: pin, pinSecret: pinSecret, deviceSecret: deviceSecret, profile: profile)
         try vault.seal(tokens, key: key, deviceSecret: deviceSecret, profile: profile)
         return (vault, key)
     }
@@ -43,8 +52,10 @@ struct DeviceVault: Sendable, Hashable, Codable {
     // MARK: - Opening
 
     /// The vault key, when `pin` is the PIN; `nil` for a wrong PIN.
-    func key(pin: Redacted<String>, deviceSecret: Redacted<[UInt8]>, profile: UserProfile) throws(IdentityFlowError) -> Redacted<[UInt8]>? {
-        let pinKey = try Self.pinKey(pin: pin, salt: salt, iterations: iterations, deviceSecret: deviceSecret, profile: profile)
+    /// - Parameter pinSecret: The device secret, followed by the hardware key's secret when the
+    ///   vault is bound to one (``pinSecret(deviceSecret:hardwareSecret:)``).
+    func key(pin: Redacted<String>, pinSecret: Redacted<[UInt8]>, profile: UserProfile) throws(IdentityFlowError) -> Redacted<[UInt8]>? {
+        let pinKey = try Self.pinKey(pin: pin, salt: salt, iterations: iterations, deviceSecret: pinSecret, profile: profile)
         return SealedBox.open(pinWrap, key: pinKey, associatedData: Self.associatedData("pin", profile)).map(Redacted.init)
     }
 
@@ -65,11 +76,12 @@ struct DeviceVault: Sendable, Hashable, Codable {
     // MARK: - Changing
 
     /// Wraps the vault key under a new PIN (fresh salt), counters reset.
-    mutating func wrap(_ key: Redacted<[UInt8]>, underPin pin: Redacted<String>, deviceSecret: Redacted<[UInt8]>, profile: UserProfile)
-        throws(IdentityFlowError)
-    {
+    mutating func wrap(
+        _ key: Redacted<[UInt8]>, underPin pin: Redacted<String>, pinSecret: Redacted<[UInt8]>, deviceSecret: Redacted<[UInt8]>,
+        profile: UserProfile
+    ) throws(IdentityFlowError) {
         let newSalt = try PinProof.randomBytes(16)
-        let pinKey = try Self.pinKey(pin: pin, salt: newSalt, iterations: iterations, deviceSecret: deviceSecret, profile: profile)
+        let pinKey = try Self.pinKey(pin: pin, salt: newSalt, iterations: iterations, deviceSecret: pinSecret, profile: profile)
         salt = newSalt
         failureCount = 0
         pinWrap = try SealedBox.seal(key.value, key: pinKey, associatedData: Self.associatedData("pin", profile))
@@ -90,6 +102,34 @@ struct DeviceVault: Sendable, Hashable, Codable {
         }
         sealedTokens = try SealedBox.seal(Array(plaintext), key: key, associatedData: Self.associatedData("tokens", profile))
         bind(deviceSecret: deviceSecret, profile: profile)
+    }
+
+    // MARK: - The hardware key
+
+    /// Records the hardware key this vault's PIN key needs, and a check value of its secret (which
+    /// tells another device's hardware from a wrong PIN).
+    /// - Returns: The secret the PIN key is derived with.
+    mutating func bindHardware(_ binding: HardwareBinding, secret: Redacted<[UInt8]>, deviceSecret: Redacted<[UInt8]>) throws(IdentityFlowError)
+        -> Redacted<[UInt8]>
+    {
+        var bound = binding
+        bound.check = Self.hardwareCheck(secret)
+        hardware = bound
+        return Self.pinSecret(deviceSecret: deviceSecret, hardwareSecret: secret)
+    }
+
+    /// The secret the PIN key is derived with: the device secret, then the hardware's.
+    static func pinSecret(deviceSecret: Redacted<[UInt8]>, hardwareSecret: Redacted<[UInt8]>?) -> Redacted<[UInt8]> {
+        Redacted(deviceSecret.value + (hardwareSecret?.value ?? []))
+    }
+
+    /// Whether `secret` is the one this vault's hardware key gave when it was bound.
+    func isHardwareSecret(_ secret: Redacted<[UInt8]>) -> Bool {
+        hardware.map { LegacyPinProof.constantTimeEquals($0.check, Self.hardwareCheck(secret)) } ?? false
+    }
+
+    private static func hardwareCheck(_ secret: Redacted<[UInt8]>) -> [UInt8] {
+        Hashing.hmacSHA256(key: secret.value, message: Array("identityflow-device-vault-hardware-check-v1".utf8))
     }
 
     /// Recomputes ``binding`` after a change.
@@ -145,7 +185,8 @@ struct DeviceVault: Sendable, Hashable, Codable {
     private func bindingCode(deviceSecret: Redacted<[UInt8]>, profile: UserProfile) -> [UInt8] {
         var message = Self.associatedData("binding", profile) + salt
         withUnsafeBytes(of: Int64(iterations).bigEndian) { message.append(contentsOf: $0) }
-        for box in [pinWrap, biometricWrap ?? [], resumeWrap ?? [], sealedTokens] {
+        let hardwareFields = hardware.map { $0.keyBlob + $0.peerPublicKey + $0.check } ?? []
+        for box in [pinWrap, biometricWrap ?? [], resumeWrap ?? [], sealedTokens, hardwareFields] {
             withUnsafeBytes(of: UInt32(box.count).bigEndian) { message.append(contentsOf: $0) }
             message += box
         }

@@ -45,7 +45,7 @@ extension UserClient {
         let maximum = configuration.authenticators.maxPinFailures
         guard vault.failureCount < maximum else { return .deregistered }
         try updateStoredProfile(profile) { $0.vault?.failureCount = vault.failureCount + 1 }
-        guard let deviceSecret = stored.deviceSecret, let key = try vault.key(pin: pin, deviceSecret: deviceSecret, profile: profile) else {
+        guard let key = try vault.key(pin: pin, pinSecret: try pinSecret(of: stored, vault), profile: profile) else {
             let failures = vault.failureCount + 1
             guard failures >= maximum else { return .rejected(PinCounters(maxFailureCount: maximum, previousFailureCount: failures)) }
             // The profile goes: a session it has open (a PIN change, a biometric registration) is
@@ -78,7 +78,8 @@ extension UserClient {
         -> (DeviceVault, ProvenPinKey)
     {
         let (vault, key) = try DeviceVault.create(
-            pin: pin, tokens: tokens, iterations: configuration.pinKeyIterations, deviceSecret: deviceSecret, profile: profile)
+            pin: pin, tokens: tokens, iterations: configuration.pinKeyIterations, deviceSecret: deviceSecret,
+            hardwareKey: configuration.hardwareKey, profile: profile)
         return (vault, .device(key))
     }
 
@@ -86,11 +87,14 @@ extension UserClient {
     /// the new PIN (fresh salt); the old wrap is gone.
     func rewrapPinOnDevice(_ pin: Redacted<String>, for profile: UserProfile, currentKey: ProvenPinKey) throws(IdentityFlowError) -> ProvenPinKey {
         guard let key = currentKey.vaultKey else { throw currentKey.proofRequired }
-        let (stored, _) = try usableVault(of: profile)
+        let (stored, vault) = try usableVault(of: profile)
         guard let deviceSecret = stored.deviceSecret else { throw DeviceVault.damaged(profile, "its device secret is missing") }
+        let pinSecret = try pinSecret(of: stored, vault)
         var failure: IdentityFlowError?
         try updateStoredProfile(profile) { stored in
-            do throws(IdentityFlowError) { try stored.vault?.wrap(key, underPin: pin, deviceSecret: deviceSecret, profile: profile) } catch { failure = error }
+            do throws(IdentityFlowError) {
+                try stored.vault?.wrap(key, underPin: pin, pinSecret: pinSecret, deviceSecret: deviceSecret, profile: profile)
+            } catch { failure = error }
         }
         if let failure { throw failure }
         return currentKey
@@ -138,6 +142,21 @@ extension UserClient {
     }
 
     // MARK: - The vault
+
+    /// The secret a vault's PIN key is derived with: the device secret and, for a vault bound to
+    /// a hardware key, the secret only this device's hardware computes.
+    /// - Throws: ``ErrorCode/sealedDataInvalid`` when the vault is bound to hardware this device
+    ///   does not have (a copy from another device), never counted as a wrong PIN.
+    func pinSecret(of stored: StoredProfile, _ vault: DeviceVault) throws(IdentityFlowError) -> Redacted<[UInt8]> {
+        guard let deviceSecret = stored.deviceSecret else { throw DeviceVault.damaged(stored.profile, "its device secret is missing") }
+        guard let binding = vault.hardware else { return deviceSecret }
+        guard let hardwareKey = configuration.hardwareKey else {
+            throw DeviceVault.damaged(stored.profile, "it is bound to a hardware key (Secure Enclave) this device does not offer")
+        }
+        let secret = try hardwareKey.secret(for: binding)
+        guard vault.isHardwareSecret(secret) else { throw DeviceVault.damaged(stored.profile, "it is bound to another device's hardware key") }
+        return DeviceVault.pinSecret(deviceSecret: deviceSecret, hardwareSecret: secret)
+    }
 
     /// The stored profile and its vault, refused when the vault cannot be used on this device.
     private func usableVault(of profile: UserProfile) throws(IdentityFlowError) -> (StoredProfile, DeviceVault) {

@@ -87,6 +87,20 @@ extension DeviceVault {
         writer.punctuation(",")
         writer.key("binding")
         writer.byteArray(binding)
+        if let hardware {
+            writer.punctuation(",")
+            writer.key("hardware")
+            writer.punctuation("{")
+            writer.key("keyBlob")
+            writer.byteArray(hardware.keyBlob)
+            writer.punctuation(",")
+            writer.key("peerPublicKey")
+            writer.byteArray(hardware.peerPublicKey)
+            writer.punctuation(",")
+            writer.key("check")
+            writer.byteArray(hardware.check)
+            writer.punctuation("}")
+        }
         writer.punctuation("}")
     }
 }

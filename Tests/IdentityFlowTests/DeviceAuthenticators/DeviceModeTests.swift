@@ -23,7 +23,7 @@ struct DeviceModeTests {
 
         init(
             policy: LaunchPolicy = .requireAuthentication, maxPinFailures: Int = 3, server: ReferenceIdentityService? = nil,
-            storage: any SecureStorage = InMemoryStorage()
+            storage: any SecureStorage = InMemoryStorage(), hardware: (any HardwareKey)? = nil
         ) async throws {
             let server = server ?? ReferenceIdentityService(accessTokenLifetime: 60, now: date.now)
             self.server = server
@@ -32,15 +32,17 @@ struct DeviceModeTests {
             var configuration = ClientConfiguration.testing(now: date.now)
             configuration.authenticators = .device(maxPinFailures: maxPinFailures)
             configuration.launchPolicy = policy
+            configuration.hardwareKey = hardware
             client = UserClient(configuration: configuration, service: server, storage: storage, transport: resource)
             try await client.start()
         }
 
         /// A second client on the same server and storage: the app launched again.
-        func relaunched(policy: LaunchPolicy = .requireAuthentication) async throws -> (Setup, LaunchReport) {
+        func relaunched(policy: LaunchPolicy = .requireAuthentication, hardware: (any HardwareKey)? = nil) async throws -> (Setup, LaunchReport) {
             var configuration = ClientConfiguration.testing(now: date.now)
             configuration.authenticators = .device()
             configuration.launchPolicy = policy
+            configuration.hardwareKey = hardware
             let client = UserClient(configuration: configuration, service: server, storage: storage, transport: resource)
             let report = try await client.start()
             return (Setup(date: date, server: server, storage: storage, client: client, resource: resource), report)
@@ -368,6 +370,38 @@ struct DeviceModeTests {
 
     enum Damage { case flipBit, truncate, foreignSecret }
 
+    @Test("bound to a hardware key: the PIN opens the vault only with this device's hardware; a copy elsewhere is named damaged, never counted")
+    func hardwareBound() async throws {
+        let hardware = SoftwareHardwareKey()
+        let setup = try await Setup(hardware: hardware)
+        let profile = try await setup.register()
+        try await setup.client.logout()
+        let stored = try JSONDecoder().decode(
+            StoredProfile.self, from: try #require(try setup.storage.data(forKey: "identityflow.profile." + profile.profileId)))
+        let vault = try #require(stored.vault)
+        #expect(vault.hardware != nil)
+        // A copy of the storage alone: the right PIN does not open the vault (no offline search).
+        let deviceSecret = try #require(stored.deviceSecret)
+        #expect(try vault.key(pin: Redacted("24680"), pinSecret: deviceSecret, profile: profile) == nil)
+        // This device: it does, through a relaunch.
+        let (same, sameReport) = try await setup.relaunched(hardware: hardware)
+        #expect(sameReport.damagedProfiles.isEmpty)
+        try await same.logIn(profile, [.pin(.respond("24680"))])
+        try await same.client.logout()
+        // Another device's hardware, or none: damaged at launch, a login fails with 11041 and counts nothing.
+        for other in [SoftwareHardwareKey(), nil] as [SoftwareHardwareKey?] {
+            let (elsewhere, report) = try await setup.relaunched(hardware: other)
+            #expect(report.damagedProfiles == [profile])
+            do {
+                try await elsewhere.logIn(profile, [.pin(.respond("24680"))])
+                Issue.record("a vault bound to another device's hardware opened")
+            } catch {
+                #expect((error as? IdentityFlowError)?.code == .sealedDataInvalid)
+            }
+        }
+        #expect(try setup.client.devicePinCounters(for: profile).previousFailureCount == 0)
+    }
+
     @Test("a restored older copy of the storage brings its counter back (documented): the count lives in the storage")
     func restoredCounter() async throws {
         let setup = try await Setup(maxPinFailures: 3)
@@ -409,4 +443,18 @@ final class RecordingStorage: SecureStorage, @unchecked Sendable {
     }
     func removeData(forKey key: String) throws(IdentityFlowError) { try base.removeData(forKey: key) }
     func keys() throws(IdentityFlowError) -> [String] { try base.keys() }
+}
+
+/// A hardware key played in software: the secret is an HMAC under a key this "device" keeps in
+/// memory, so another instance is another device.
+struct SoftwareHardwareKey: HardwareKey {
+    let deviceKey = (try? SecureRandom.bytes(count: 32)) ?? []
+
+    func newBinding(for profile: UserProfile) throws(IdentityFlowError) -> HardwareBinding {
+        HardwareBinding(keyBlob: (try? SecureRandom.bytes(count: 16)) ?? [], peerPublicKey: Array(profile.profileId.utf8))
+    }
+
+    func secret(for binding: HardwareBinding) throws(IdentityFlowError) -> Redacted<[UInt8]> {
+        Redacted(Hashing.hmacSHA256(key: deviceKey, message: binding.keyBlob + binding.peerPublicKey))
+    }
 }
