@@ -106,9 +106,11 @@ public struct AuthorizationParameters: Sendable, Hashable, CustomStringConvertib
     ///   - claims: The claims of the ID token the sign-in returned; `nil` when it returned none.
     ///   - now: The current time.
     /// - Throws: ``ErrorCode/stepUpNotSatisfied`` naming the failed check.
-    package func check(_ claims: IdentityClaims?, now: Date) throws(IdentityFlowError) {
+    package func check(_ claims: @autoclosure () -> IdentityClaims?, now: Date) throws(IdentityFlowError) {
         let checksACR = requiresRequestedACR && !acrValues.isEmpty
         guard checksACR || maxAge != nil else { return }
+        // Read only when something is asked of them: most sign-ins ask nothing.
+        let claims = claims()
         guard let claims else {
             throw IdentityFlowError(.stepUpNotSatisfied, "The sign-in returned no ID token to check acr_values or max_age against.")
         }

@@ -4,25 +4,25 @@ import Foundation
 ///
 /// The caller writes the structure (`{`, `,`, keys) in order; the writer only escapes strings
 /// and formats numbers, so the output is valid JSON that `JSONDecoder` reads like its own.
-struct JSONWriter {
+package struct JSONWriter {
     /// The JSON written so far, UTF-8.
-    private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
 
     /// Starts empty, with room for `capacity` bytes.
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    package init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
     /// Writes a structural character such as `{`, `}`, `[`, `]` or `,`.
-    mutating func punctuation(_ character: Unicode.Scalar) { bytes.append(UInt8(ascii: character)) }
+    package mutating func punctuation(_ character: Unicode.Scalar) { bytes.append(UInt8(ascii: character)) }
 
     /// Writes `"key":`.
-    mutating func key(_ key: String) {
+    package mutating func key(_ key: String) {
         string(key)
         bytes.append(UInt8(ascii: ":"))
     }
 
     /// Writes a string literal: `"` and `\` escaped, control characters as `\n`, `\t`, ... or
     /// `\u00XX`; runs of characters that need no escape are copied whole.
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
@@ -39,7 +39,7 @@ struct JSONWriter {
 
     /// Writes a finite number in its shortest round-tripping form (`767000000.5`, `1e-05`).
     /// - Throws: `EncodingError.invalidValue` for NaN and infinities, which JSON cannot hold.
-    mutating func number(_ value: Double) throws {
+    package mutating func number(_ value: Double) throws {
         guard value.isFinite else {
             throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "JSON cannot hold \(value)."))
         }
@@ -48,9 +48,9 @@ struct JSONWriter {
 
     /// Writes an array of strings.
     /// Writes `true` or `false`.
-    mutating func bool(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
+    package mutating func bool(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
 
-    mutating func strings(_ values: [String]) {
+    package mutating func strings(_ values: [String]) {
         punctuation("[")
         for (index, value) in values.enumerated() {
             if index > 0 { punctuation(",") }
@@ -60,10 +60,10 @@ struct JSONWriter {
     }
 
     /// Writes an integer in decimal, as `JSONEncoder` writes `Int`.
-    mutating func integer(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
+    package mutating func integer(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
 
     /// Writes an array of bytes as numbers, as `JSONEncoder` writes `[UInt8]`.
-    mutating func byteArray(_ values: [UInt8]) {
+    package mutating func byteArray(_ values: [UInt8]) {
         punctuation("[")
         for (index, value) in values.enumerated() {
             if index > 0 { punctuation(",") }

@@ -90,20 +90,30 @@ extension ReferenceIdentityService {
     /// trusted in-process, and its clients never validate signatures (``HTTPIdentityService``
     /// would refuse it).
     func idToken(for grant: ServerState.Grant, in state: ServerState) -> String {
-        let issued = now()
-        var claims: [String: Any] = [
-            "iss": Self.issuer, "sub": grant.user, "aud": Self.clientID,
-            "iat": Int(issued.timeIntervalSince1970), "exp": Int(issued.timeIntervalSince1970 + state.accessTokenLifetime),
-        ]
-        if let authTime = grant.authTime { claims["auth_time"] = Int(authTime.timeIntervalSince1970) }
-        if let nonce = grant.nonce { claims["nonce"] = nonce }
+        let issued = Int(now().timeIntervalSince1970)
+        var strings: [(String, String)] = [("iss", Self.issuer), ("sub", grant.user), ("aud", Self.clientID)]
+        var numbers: [(String, Int)] = [("iat", issued), ("exp", issued + Int(state.accessTokenLifetime))]
+        if let authTime = grant.authTime { numbers.append(("auth_time", Int(authTime.timeIntervalSince1970))) }
+        if let nonce = grant.nonce { strings.append(("nonce", nonce)) }
         let acr = state.acrOverride ?? grant.acrValues.first
-        if let acr, !acr.isEmpty { claims["acr"] = acr }
-        for (name, value) in Self.profileClaims(of: grant.user) where name != "sub" { claims[name] = value }
-        let header = (try? JSONSerialization.data(withJSONObject: ["alg": "none", "typ": "JWT"], options: [.sortedKeys])) ?? Data()
-        let payload = (try? JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])) ?? Data()
-        return Base64URL.encode(Array(header)) + "." + Base64URL.encode(Array(payload)) + "."
+        if let acr, !acr.isEmpty { strings.append(("acr", acr)) }
+        for (name, value) in Self.profileClaims(of: grant.user) where name != "sub" { strings.append((name, value)) }
+        // Written directly, keys sorted: Foundation's JSONSerialization cost every registration a
+        // few hundred microseconds on Linux (bench row d).
+        var writer = JSONWriter(capacity: 256)
+        writer.punctuation("{")
+        let members = (strings.map { ($0.0, Optional($0.1), Int?.none) } + numbers.map { ($0.0, String?.none, Optional($0.1)) }).sorted { $0.0 < $1.0 }
+        for (index, member) in members.enumerated() {
+            if index > 0 { writer.punctuation(",") }
+            writer.key(member.0)
+            if let text = member.1 { writer.string(text) } else { writer.integer(member.2 ?? 0) }
+        }
+        writer.punctuation("}")
+        return Self.unsignedHeader + "." + Base64URL.encode(writer.bytes) + "."
     }
+
+    /// `{"alg":"none","typ":"JWT"}`, base64url-encoded.
+    private static let unsignedHeader = Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8))
 
     private static func profileClaims(of user: String) -> [String: String] {
         ["sub": user, "name": user.capitalized, "email": "\(user)@example.com", "preferred_username": user]
