@@ -53,10 +53,7 @@ extension UserClient {
         }
         let pinKey = sessionPinKey(for: profile)
         try profileStore.deleteBiometricKey(for: profile)
-        if stored.vault != nil {
-            try removeBiometricWrap(of: profile)
-            return try updateStoredProfile(profile) { $0.hasBiometricKey = false }
-        }
+        if stored.vault != nil { return try removeBiometricWrap(of: profile) }
         try updateStoredProfile(profile) { stored in
             // Only a key the server holds needs revoking there; without the PIN key the next PIN login does it.
             stored.biometricRevocationPending = stored.hasBiometricKey && !pinKey.provesPin

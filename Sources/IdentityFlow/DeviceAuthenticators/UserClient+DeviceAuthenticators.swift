@@ -121,9 +121,11 @@ extension UserClient {
         }
     }
 
-    /// Removes the biometric wrap of the vault (the key item is deleted by the caller).
+    /// Removes biometrics from a device-mode profile: the vault's biometric wrap (the key item is
+    /// deleted by the caller).
     func removeBiometricWrap(of profile: UserProfile) throws(IdentityFlowError) {
         try updateStoredProfile(profile) { stored in
+            stored.hasBiometricKey = false
             stored.vault?.biometricWrap = nil
             if let deviceSecret = stored.deviceSecret { stored.vault?.bind(deviceSecret: deviceSecret, profile: profile) }
         }

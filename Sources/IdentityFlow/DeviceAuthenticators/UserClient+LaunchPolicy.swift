@@ -60,13 +60,12 @@ extension UserClient {
                 return stored.profile
             } catch {
                 configuration.logger.log(.warning, "The last session was not resumed: \(error)", flow: nil)
-                let opened = withState { state -> StoredProfile? in
+                // A refused refresh already ended the session (resume item gone); an unreachable
+                // provider leaves it for the next launch.
+                withState { state in
                     if state.authenticatedProfile == stored.profile { state.authenticatedProfile = nil }
-                    defer { state.profiles[stored.profile]?.lockVault() }
-                    return state.profiles[stored.profile]
+                    state.profiles[stored.profile]?.lockVault()
                 }
-                // Unreachable now: tried again at the next launch. Refused: that session is over.
-                if !PinEntry.isRecoverable(error), let opened { closeSession(of: opened, key: key) }
                 return nil
             }
         }

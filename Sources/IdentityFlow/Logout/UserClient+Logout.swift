@@ -1,6 +1,7 @@
 extension UserClient {
     /// Logs the authenticated user out: the session ends on the device at once, and the server
-    /// revokes the tokens.
+    /// revokes the tokens. In device mode nothing is revoked: the profile's refresh token stays
+    /// sealed for its next login (``AuthenticatorPlacement``).
     ///
     /// ```swift
     /// do { try await client.logout() } catch where error.code == .localLogout { /* offline: fine */ }

@@ -36,7 +36,7 @@ extension UserClient {
     nonisolated(nonsending) func storeSession(_ profile: UserProfile, tokens: TokenSet, pinKey: ProvenPinKey, flow: FlowID) async throws(IdentityFlowError) {
         var stored = try storedProfile(profile)
         // A device-mode profile's stored tokens are sealed: nothing was live before this session.
-        let replaced = stored.vault == nil ? stored.tokens : tokens
+        let replaced: TokenSet? = stored.vault == nil ? stored.tokens : nil
         stored.tokens = tokens
         do {
             try keepForNextLaunch(&stored, pinKey: pinKey)
@@ -53,7 +53,7 @@ extension UserClient {
             state.authenticatedProfile = profile
             state.sessionPinKey = pinKey
         }
-        if replaced.accessToken != tokens.accessToken { await revokeUnused(replaced, flow: flow) }
+        if let replaced, replaced.accessToken != tokens.accessToken { await revokeUnused(replaced, flow: flow) }
         if stored.biometricRevocationPending, pinKey.provesPin { await revokeBiometricKeyOnServer(of: profile, pinKey: pinKey, flow: flow) }
     }
 

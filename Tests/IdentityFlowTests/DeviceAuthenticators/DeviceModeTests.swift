@@ -303,6 +303,56 @@ struct DeviceModeTests {
         #expect(loggedOut == profile)
     }
 
+    @Test("resumeLastUser with the provider unreachable at launch: nobody now, the session is kept for the next launch")
+    func unreachableAtLaunch() async throws {
+        let setup = try await Setup(policy: .resumeLastUser)
+        let profile = try await setup.register()
+        setup.server.inject(.networkError, into: .refresh)
+        let (offline, offlineReport) = try await setup.relaunched(policy: .resumeLastUser)
+        #expect(offlineReport.resumedProfile == nil)
+        #expect(offline.client.authenticatedUserProfile == nil)
+        let (online, onlineReport) = try await setup.relaunched(policy: .resumeLastUser)
+        #expect(onlineReport.resumedProfile == profile)
+        #expect(online.client.authenticatedUserProfile == profile)
+    }
+
+    @Test("a refused refresh ends the session for the next launch too: resumeLastUser brings nobody back")
+    func refusedRefreshEndsResume() async throws {
+        let setup = try await Setup(policy: .resumeLastUser)
+        let profile = try await setup.register()
+        setup.server.revokeAllRefreshTokens()
+        setup.server.revokeAllAccessTokens()
+        await #expect(throws: IdentityFlowError.self) { _ = try await setup.client.authenticatedRequest(Self.api) }
+        #expect(try setup.storage.data(forKey: "identityflow.resume." + profile.profileId) == nil)
+        let (again, report) = try await setup.relaunched(policy: .resumeLastUser)
+        #expect(report.resumedProfile == nil)
+        #expect(again.client.authenticatedUserProfile == nil)
+    }
+
+    @Test("resumeLastUser in server mode: the last user is back at launch while the server refreshes; a logout ends that")
+    func serverModeResumes() async throws {
+        let server = ReferenceIdentityService()
+        let storage = InMemoryStorage()
+        func client() async throws -> (UserClient, LaunchReport) {
+            var configuration = ClientConfiguration.testing()
+            configuration.launchPolicy = .resumeLastUser
+            let client = UserClient(configuration: configuration, service: server, storage: storage)
+            return (client, try await client.start())
+        }
+        let (first, _) = try await client()
+        let profile = try await first.registerUser(
+            responder: ScriptedResponder([.browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680"))])
+        ).profile
+        let (second, report) = try await client()
+        #expect(report.resumedProfile == profile)
+        #expect(second.authenticatedUserProfile == profile)
+        #expect(server.calls.filter { $0 == .refresh }.count == 1)
+        try await second.logout()
+        let (third, thirdReport) = try await client()
+        #expect(thirdReport.resumedProfile == nil)
+        #expect(third.authenticatedUserProfile == nil)
+    }
+
     @Test("deregistration while logged in revokes the tokens at the provider and wipes the device")
     func deregister() async throws {
         let setup = try await Setup()
