@@ -94,16 +94,27 @@ extension RegistrationDelegate {
 
 /// What a successful registration returns through the async API.
 public struct RegistrationResult: Sendable, Hashable {
+    private struct Fields: Sendable, Hashable {
+        let profile: UserProfile
+        let identityProvider: IdentityProvider
+        let info: CustomInfo?
+        let identityClaims: IdentityClaims?
+    }
+
+    /// One word, not 152 bytes: the result's slot sits in the frame of every task that awaits a
+    /// registration (docs/performance-notes.md#boxed-payloads).
+    private let fields: Box<Fields>
+
     /// The new profile, now authenticated.
-    public let profile: UserProfile
+    public var profile: UserProfile { fields.value.profile }
     /// The provider used.
-    public let identityProvider: IdentityProvider
+    public var identityProvider: IdentityProvider { fields.value.identityProvider }
     /// The custom provider's success answer; `nil` for a browser provider.
-    public let info: CustomInfo?
+    public var info: CustomInfo? { fields.value.info }
     /// Who signed in: the claims of the ID token the registration received (validated by the
     /// identity service), `nil` when it received none. The same as
     /// ``UserClient/identityClaims(of:)`` for the new profile.
-    public let identityClaims: IdentityClaims?
+    public var identityClaims: IdentityClaims? { fields.value.identityClaims }
 
     /// Creates a result (test doubles of a host's own use it).
     /// - Parameters:
@@ -112,9 +123,6 @@ public struct RegistrationResult: Sendable, Hashable {
     ///   - info: The custom answer.
     ///   - identityClaims: The ID token's claims.
     package init(profile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo?, identityClaims: IdentityClaims? = nil) {
-        self.profile = profile
-        self.identityProvider = identityProvider
-        self.info = info
-        self.identityClaims = identityClaims
+        fields = Box(Fields(profile: profile, identityProvider: identityProvider, info: info, identityClaims: identityClaims))
     }
 }

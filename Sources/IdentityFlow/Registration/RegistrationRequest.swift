@@ -31,20 +31,43 @@ public struct RegistrationRequest: Sendable, Hashable, CustomStringConvertible {
         case resume
     }
 
+    private struct Fields: Sendable, Hashable {
+        var signIn: SignIn
+        var scopes: [String]?
+        var isStateless: Bool
+        var authorizationParameters: AuthorizationParameters
+    }
+
+    /// One word, not 160 bytes: a request sits in the frame of every task that awaits a
+    /// registration (docs/performance-notes.md#boxed-payloads).
+    private var fields: Box<Fields>
+
     /// How the user signs in.
-    public var signIn: SignIn
+    public var signIn: SignIn {
+        get { fields.value.signIn }
+        set { fields = fields.replacing(\.signIn, with: newValue) }
+    }
     /// The scopes to ask for; `nil` uses ``ClientConfiguration/defaultScopes``. An empty list
     /// fails with ``ErrorCode/requestInvalid`` before anything is sent.
-    public var scopes: [String]?
+    public var scopes: [String]? {
+        get { fields.value.scopes }
+        set { fields = fields.replacing(\.scopes, with: newValue) }
+    }
     /// Whether the registration is stateless: the same providers and challenges but no PIN, and
     /// nothing stored on the device (no profile, no tokens, no checkpoint). The session lives in
     /// memory until ``UserClient/logout()``, another registration, or the end of the process; the
     /// profile is flagged ``UserProfile/isStateless`` and is not among ``UserClient/userProfiles``.
-    public var isStateless: Bool
+    public var isStateless: Bool {
+        get { fields.value.isStateless }
+        set { fields = fields.replacing(\.isStateless, with: newValue) }
+    }
     /// The sign-in's own authorization request parameters (step-up with `acr_values` and
     /// `max_age`, `prompt`, `login_hint`, `ui_locales`, the provider's own), sent with a browser
     /// sign-in and checked against its ID token (``AuthorizationParameters``); empty by default.
-    public var authorizationParameters: AuthorizationParameters
+    public var authorizationParameters: AuthorizationParameters {
+        get { fields.value.authorizationParameters }
+        set { fields = fields.replacing(\.authorizationParameters, with: newValue) }
+    }
 
     /// Creates a request.
     /// - Parameters:
@@ -56,10 +79,7 @@ public struct RegistrationRequest: Sendable, Hashable, CustomStringConvertible {
         signIn: SignIn = .serverDefault, scopes: [String]? = nil, isStateless: Bool = false,
         authorizationParameters: AuthorizationParameters = AuthorizationParameters()
     ) {
-        self.signIn = signIn
-        self.scopes = scopes
-        self.isStateless = isStateless
-        self.authorizationParameters = authorizationParameters
+        fields = Box(Fields(signIn: signIn, scopes: scopes, isStateless: isStateless, authorizationParameters: authorizationParameters))
     }
 
     /// The server's first browser identity provider, the default scopes, a stored profile with a PIN.
