@@ -85,9 +85,12 @@ struct SecretsTests {
         var visible = transitions.all.map(\.description) + responder.events + custom.events + login.events + logs.messages + observer.seen.current
         for record in transitions.all { observer.note(record) }
         visible += observer.seen.current
-        let state = RegistrationMachine.State.awaitingPin(
+        let state = RegistrationMachine.State.enrolling(
             .init(
-                tokens: TokenSet(accessToken: "at-known", refreshToken: "rt-known", idToken: "id-known"), info: CustomInfo(status: 2000, data: "custom-known")))
+                state: .awaitingPin(
+                    .init(
+                        tokens: TokenSet(accessToken: "at-known", refreshToken: "rt-known", idToken: "id-known"),
+                        info: CustomInfo(status: 2000, data: "custom-known")))))
         var dumped = ""
         dump(state, to: &dumped)
         visible += [String(describing: state), dumped]
@@ -207,7 +210,7 @@ struct SecretsTests {
         let values: [Any] = [
             answer,
             RegistrationMachine.CustomSession(id: session),
-            RegistrationMachine.State.sendingCustomFinishData(.init(id: session)),
+            RegistrationMachine.State.signingIn(.custom(.init(state: .sendingCustomFinishData(.init(id: session))))),
             RegistrationMachine.Event.customAnswerReceived(answer),
             RegistrationMachine.Effect.sendCustomData(.finish, session: Redacted(session), data: Redacted(data)),
         ]

@@ -1,8 +1,16 @@
 import Foundation
 import Statechart
 
-/// The registration flow as a pure state machine: browser, custom one-step and custom two-step
-/// registration, then PIN creation, enrolment and storage.
+/// The registration flow as a pure state machine: a sign-in step, then an enrolment step.
+///
+/// Each step is a child machine held as the state's value (as swift-nio's `NIOAsyncWriter` nests
+/// its state machine): ``SignIn`` runs one variant (``BrowserSignIn``, ``CustomSignIn``,
+/// ``CredentialsSignIn``, ``TokenExchangeSignIn``, each in a file of its own under `SignIn/`)
+/// until the server issues the tokens, then the ``Enrolment`` creates the PIN, enrols it and
+/// stores the profile (or, stateless, stores the session). The parent keeps what the steps share:
+/// the start, `cancelling` (a cancel while a call may issue tokens) and `discardingRegistration`.
+/// Its ``Event`` and ``Effect`` are one vocabulary for all of them, so the performer does not see
+/// the composition.
 ///
 /// It does no I/O: ``RegistrationFlow`` performs its effects. Its chart is
 /// ``RegistrationMachine/chart``; `StateCharts/Registration.scxml` draws it.
@@ -58,96 +66,27 @@ package struct RegistrationMachine: StateMachine {
         }
     }
 
-    /// A custom registration session (two-step init answers open one).
-    ///
-    /// Its description, debug description and `dump` show only whether there is a session.
-    package struct CustomSession: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-        /// The session identifier, or `nil` for a one-step registration.
-        package let id: String?
-
-        /// `CustomSession(id: <redacted>)`, or `CustomSession(id: nil)`.
-        package var description: String { "CustomSession(id: \(id == nil ? "nil" : "<redacted>"))" }
-        /// The same as ``description``.
-        package var debugDescription: String { description }
-        /// A mirror that shows only whether there is a session.
-        package var customMirror: Mirror { Mirror(self, children: ["id": id == nil ? "nil" : "<redacted>"], displayStyle: .struct) }
-    }
-
-    /// What a successful server registration left: tokens and the provider's last answer.
-    ///
-    /// Its fields sit in one box (docs/performance-notes.md#boxed-payloads). It compares and
-    /// hashes by value.
-    package struct Credentials: Sendable, Hashable {
-        private struct Fields: Sendable, Hashable {
-            let tokens: TokenSet
-            let info: CustomInfo?
-        }
-
-        private let fields: Box<Fields>
-
-        /// The new user's tokens.
-        package var tokens: TokenSet { fields.value.tokens }
-        /// The custom provider's success answer, `nil` for a browser provider.
-        package var info: CustomInfo? { fields.value.info }
-
-        init(tokens: TokenSet, info: CustomInfo?) { fields = Box(Fields(tokens: tokens, info: info)) }
-    }
-
-    /// A partial registration in progress: the state key to complete it with (kept redacted)
-    /// and the identifier the provider knows.
-    package struct PartialSession: Sendable, Hashable {
-        /// The callback's `state_key`.
-        package let stateKey: Redacted<String>
-        /// The callback's `identifier`.
-        package let identifier: String
-    }
-
     /// A failure waiting to be reported once the server-side leftovers are discarded.
     package struct PendingFailure: Sendable, Equatable {
         /// The error the flow fails with.
         package let error: IdentityFlowError
     }
 
-    /// What the machine waits for.
+    /// What the machine waits for: a sign-in step, then an enrolment step, each a child machine
+    /// held as the state's value (its chart name is the child's leaf state).
     package enum State: Sendable, Equatable {
         /// Not started.
         case idle
-        /// The server builds the authorization URL.
-        case preparingAuthorization
-        /// The device writes the checkpoint that lets the registration survive the app being
-        /// killed while the user is in the browser.
-        case savingCheckpoint
-        /// The host opens the browser and hands back the redirect.
-        case awaitingBrowserRedirect
-        /// The server exchanges the code for tokens.
-        case exchangingCode
-        /// The host gives optional initial data (two-step).
-        case awaitingCustomInitData
-        /// The server answers the init data.
-        case sendingCustomInitData
-        /// The host gives the registration data.
-        case awaitingCustomFinishData(CustomSession)
-        /// The server answers the registration data.
-        case sendingCustomFinishData(CustomSession)
-        /// The host gives a login and password.
-        case awaitingCredentials
-        /// The server checks them (the password grant).
-        case sendingCredentials
-        /// The server exchanges the other provider's token.
-        case exchangingExternalToken
-        /// The host gives the attributes a partial registration still needs.
-        case awaitingPartialRegistration(PartialSession)
-        /// The server completes the partial registration.
-        case sendingPartialRegistration(PartialSession)
-        /// The host chooses a PIN.
-        case awaitingPin(Credentials)
-        /// The server enrols the PIN verifier.
-        case enrollingPin(Credentials)
-        /// The device stores the profile and tokens.
-        case storingProfile(Credentials)
-        /// Cancelled while the server exchanged the code or answered the registration data: the
-        /// call's outcome is awaited, so that credentials it issued are known and discarded.
+        /// The sign-in step: one child machine per variant (browser, custom, credentials, token
+        /// exchange), ending in tokens issued or a failure.
+        case signingIn(SignIn)
+        /// Cancelled while a sign-in call may issue tokens (the code exchange, the custom finish
+        /// step, the partial registration, the password grant, the token exchange): the call's
+        /// outcome is awaited, so that credentials it issued are known and discarded.
         case cancelling
+        /// The enrolment step: create the PIN, enrol it, store the profile (or, stateless, only
+        /// store the session).
+        case enrolling(Enrolment)
         /// The server forgets the half-made registration; then the failure is reported.
         case discardingRegistration(PendingFailure)
         /// Done: the user is registered. Final.
@@ -272,7 +211,8 @@ package struct RegistrationMachine: StateMachine {
     /// Whether the registration ended.
     package var isFinished: Bool { state == .registered || state == .failed }
 
-    /// Reacts to an event; see ``chart`` for every transition.
+    /// Reacts to an event; see ``chart`` for every transition. The running child machine (sign-in
+    /// or enrolment) takes the event, and its step decides the registration's next state.
     /// - Parameter event: What happened.
     /// - Returns: The guard and effects, or `nil` if the current state has no transition for it.
     package mutating func handle(_ event: Event) -> Reaction<Effect>? {
@@ -281,161 +221,28 @@ package struct RegistrationMachine: StateMachine {
         case .idle:
             switch event {
             case .started: return start()
-            case .resumed(let url, let redirect): return resume(authorizationURL: url, redirect: redirect)
+            case .resumed(let url, let redirect):
+                guard context.authorization != nil else { return nil }
+                let (browser, guardName, effect) = BrowserSignIn.resume(authorizationURL: url, redirect: redirect)
+                return go(.signingIn(.browser(browser)), guard: guardName, Effects(.reportStarted, effect))
             default: return nil
             }
-        case .preparingAuthorization:
-            switch event {
-            case .authorizationURLBuilt(let url):
-                return go(.savingCheckpoint, Effects(.saveCheckpoint(url)))
-            case .serviceFailed(let error): return fail(error)
-            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
-            default: return nil
-            }
-        case .savingCheckpoint:
-            switch event {
-            case .checkpointSaved(let url): return go(.awaitingBrowserRedirect, Effects(.emitBrowserChallenge(url)))
-            case .serviceFailed(let error): return fail(error)
-            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
-            default: return nil
-            }
-        case .awaitingBrowserRedirect:
-            switch event {
-            case .redirectReceived(let url): return receiveRedirect(url)
-            case .intermediateRedirectIgnored: return go(.awaitingBrowserRedirect, Effects())
-            case .challengeAbandoned(let how): return fail(how.error)
-            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
-            default: return nil
-            }
-        case .exchangingCode:
-            switch event {
-            case .codeExchanged(let tokens): return registered(Credentials(tokens: tokens, info: nil))
-            case .stepUpRefused(let tokens, let error):
-                return go(.discardingRegistration(PendingFailure(error: error)), Effects(.discardRegistration(tokens)))
-            case .serviceFailed(let error): return fail(error)
-            case .cancelRequested: return cancelDuringIssuingCall()
-            default: return nil
-            }
-        case .awaitingCredentials:
-            switch event {
-            case .credentialsProvided(let credentials): return go(.sendingCredentials, Effects(.sendCredentials(credentials)))
-            case .challengeAbandoned(let how): return fail(how.error)
-            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
-            default: return nil
-            }
-        case .sendingCredentials, .exchangingExternalToken:
-            switch event {
-            case .credentialsAnswered(.granted(let tokens)): return registered(Credentials(tokens: tokens, info: nil))
-            case .credentialsAnswered(.invalid) where state == .sendingCredentials:
-                return go(.awaitingCredentials, guard: "invalid", Effects(.emitCredentialsChallenge(error: IdentityFlowError(.invalidCredentials))))
-            case .credentialsAnswered(.invalid):
-                return fail(IdentityFlowError(.externalTokenRefused), guard: "invalid")
-            case .credentialsAnswered(.interactionRequired(let token)):
-                return go(.preparingAuthorization, guard: "interactionRequired", Effects(.buildAutologinURL(token)))
-            case .serviceFailed(let error): return fail(error)
-            case .cancelRequested: return cancelDuringIssuingCall()
-            default: return nil
-            }
-        case .awaitingPartialRegistration(let session):
-            switch event {
-            case .partialDataProvided(let attributes):
-                return go(.sendingPartialRegistration(session), Effects(.sendPartialRegistration(stateKey: session.stateKey, attributes: attributes)))
-            case .challengeAbandoned(let how): return fail(how.error)
-            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
-            default: return nil
-            }
-        case .sendingPartialRegistration(let session):
-            switch event {
-            case .partialRegistrationAnswered(.registered(let tokens)): return registered(Credentials(tokens: tokens, info: nil))
-            case .partialRegistrationAnswered(.refused(let refusal)):
-                return go(
-                    .awaitingPartialRegistration(session), guard: "refused",
-                    Effects(.emitPartialRegistrationChallenge(identifier: session.identifier, error: refusal.error)))
-            case .serviceFailed(let error): return fail(error)
-            case .cancelRequested: return cancelDuringIssuingCall()
-            default: return nil
-            }
-        case .awaitingCustomInitData:
-            switch event {
-            case .customDataProvided(let data):
-                return go(.sendingCustomInitData, Effects(.sendCustomData(.initialization, session: Redacted(nil), data: data)))
-            case .challengeAbandoned(let how): return fail(how.error)
-            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
-            default: return nil
-            }
-        case .sendingCustomInitData:
-            switch event {
-            case .customAnswerReceived(let answer): return receiveInitAnswer(answer)
-            case .serviceFailed(let error): return fail(error)
-            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
-            default: return nil
-            }
-        case .awaitingCustomFinishData(let session):
-            switch event {
-            case .customDataProvided(let data):
-                return go(.sendingCustomFinishData(session), Effects(.sendCustomData(.finish, session: Redacted(session.id), data: data)))
-            case .challengeAbandoned(let how): return fail(how.error)
-            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
-            default: return nil
-            }
-        case .sendingCustomFinishData(let session):
-            switch event {
-            case .customAnswerReceived(let answer): return receiveFinishAnswer(answer, session: session)
-            case .serviceFailed(let error): return fail(error)
-            case .cancelRequested: return cancelDuringIssuingCall()
-            default: return nil
-            }
+        case .signingIn(var signIn):
+            guard let (guardName, step) = signIn.handle(event, context: context) else { return nil }
+            return follow(signIn, step, guard: guardName)
         case .cancelling:
-            let cancelled = PendingFailure(error: ChallengeAbandonment.flowCancelled)
-            switch event {
-            case .codeExchanged(let tokens), .stepUpRefused(let tokens, _):
-                return go(.discardingRegistration(cancelled), guard: "tokensIssued", Effects(.discardRegistration(tokens)))
-            case .customAnswerReceived(let answer):
-                guard answer.info.outcome == .success, let tokens = answer.tokens else {
-                    return go(.failed, guard: "noTokens", Effects(.reportFailure(cancelled.error)))
-                }
-                return go(.discardingRegistration(cancelled), guard: "tokensIssued", Effects(.discardRegistration(tokens)))
-            case .partialRegistrationAnswered(.registered(let tokens)):
-                return go(.discardingRegistration(cancelled), guard: "tokensIssued", Effects(.discardRegistration(tokens)))
-            case .partialRegistrationAnswered(.refused):
-                return go(.failed, guard: "noTokens", Effects(.reportFailure(cancelled.error)))
-            case .credentialsAnswered(.granted(let tokens)):
-                return go(.discardingRegistration(cancelled), guard: "tokensIssued", Effects(.discardRegistration(tokens)))
-            case .credentialsAnswered:
-                return go(.failed, guard: "noTokens", Effects(.reportFailure(cancelled.error)))
-            case .serviceFailed: return go(.failed, Effects(.reportFailure(cancelled.error)))
-            default: return nil
-            }
-        case .awaitingPin(let credentials):
-            switch event {
-            case .pinProvided(let pin):
-                if let violation = context.pinPolicy.violation(of: pin.value) {
-                    return go(.awaitingPin(credentials), guard: "policyViolated", Effects(.emitCreatePinChallenge(error: violation)))
-                }
-                return go(.enrollingPin(credentials), guard: "policySatisfied", Effects(.enrolPin(pin, tokens: credentials.tokens)))
-            case .challengeAbandoned(let how): return fail(how.error)
-            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
-            default: return nil
-            }
-        case .enrollingPin(let credentials):
-            switch event {
-            case .pinEnrolled: return go(.storingProfile(credentials), Effects(.storeProfile(credentials)))
-            case .serviceFailed(let error): return fail(error)
-            case .cancelRequested: return fail(ChallengeAbandonment.flowCancelled)
-            default: return nil
-            }
-        case .storingProfile(let credentials):
-            // Too late to cancel: the profile is being written locally in one step, and cancelling
-            // could leave it stored behind a failed registration.
-            switch event {
-            case .profileStored: return go(.registered, Effects(.reportSuccess(info: credentials.info)))
-            case .serviceFailed(let error): return fail(error)
-            default: return nil
+            return cancelling(event)
+        case .enrolling(var enrolment):
+            guard let (guardName, step) = enrolment.handle(event, policy: context.pinPolicy) else { return nil }
+            switch step {
+            case .next(let effects): return go(.enrolling(enrolment), guard: guardName, effects)
+            case .registered(let info): return go(.registered, guard: guardName, Effects(.reportSuccess(info: info)))
+            case .discard(let tokens, let error): return discard(tokens, failing: error, guard: guardName)
             }
         case .discardingRegistration(let pending):
             // The flow is already failing and must finish discarding what the server holds.
             guard case .registrationDiscarded = event else { return nil }
-            return fail(pending.error)
+            return go(.failed, Effects(.reportFailure(pending.error)))
         case .registered, .failed:
             return nil
         }
@@ -443,100 +250,66 @@ package struct RegistrationMachine: StateMachine {
 
     // MARK: - Steps
 
+    /// Starts the sign-in variant the provider's kind names.
     private mutating func start() -> Reaction<Effect>? {
         switch context.provider.kind {
         case .browser:
             guard context.authorization != nil else { return nil }
-            return go(.preparingAuthorization, guard: "browserProvider", Effects(.reportStarted, .buildAuthorizationURL))
-        case .custom(.oneStep):
-            return go(
-                .awaitingCustomFinishData(CustomSession(id: nil)), guard: "oneStepProvider",
-                Effects(.reportStarted, .emitCustomRegistrationChallenge(.finish, info: nil, error: nil)))
-        case .custom(.twoStep):
-            return go(
-                .awaitingCustomInitData, guard: "twoStepProvider",
-                Effects(.reportStarted, .emitCustomRegistrationChallenge(.initialization, info: nil, error: nil)))
+            let (browser, effect) = BrowserSignIn.start()
+            return go(.signingIn(.browser(browser)), guard: "browserProvider", Effects(.reportStarted, effect))
+        case .custom(let steps):
+            let (custom, guardName, effect) = CustomSignIn.start(steps)
+            return go(.signingIn(.custom(custom)), guard: guardName, Effects(.reportStarted, effect))
         case .credentials:
-            return go(.awaitingCredentials, guard: "credentialsProvider", Effects(.reportStarted, .emitCredentialsChallenge(error: nil)))
+            let (credentials, effect) = CredentialsSignIn.start()
+            return go(.signingIn(.credentials(credentials)), guard: "credentialsProvider", Effects(.reportStarted, effect))
         case .tokenExchange:
             guard context.externalToken != nil else { return nil }
-            return go(.exchangingExternalToken, guard: "tokenExchange", Effects(.reportStarted, .exchangeExternalToken))
+            let (exchange, effect) = TokenExchangeSignIn.start()
+            return go(.signingIn(.tokenExchange(exchange)), guard: "tokenExchange", Effects(.reportStarted, effect))
         }
     }
 
-    private mutating func resume(authorizationURL: URL, redirect: URL?) -> Reaction<Effect>? {
-        guard context.authorization != nil else { return nil }
-        if let redirect {
-            return go(.awaitingBrowserRedirect, guard: "redirectHandedOver", Effects(.reportStarted, .deliverRedirect(redirect)))
-        }
-        return go(.awaitingBrowserRedirect, guard: "awaitingRedirect", Effects(.reportStarted, .emitBrowserChallenge(authorizationURL)))
-    }
-
-    private mutating func receiveRedirect(_ url: URL) -> Reaction<Effect>? {
-        guard let request = context.authorization else { return nil }
-        let redirect = BrowserRedirect.check(url, against: request)
-        switch redirect {
-        case .authorized(let code, let issuer):
-            return go(.exchangingCode, guard: redirect.guardName, Effects(.exchangeCode(code, issuer: issuer)))
-        case .session(let id):
-            return go(.exchangingCode, guard: redirect.guardName, Effects(.exchangeSession(id)))
-        case .partial(let stateKey, let identifier):
-            return go(
-                .awaitingPartialRegistration(PartialSession(stateKey: stateKey, identifier: identifier)), guard: redirect.guardName,
-                Effects(.emitPartialRegistrationChallenge(identifier: identifier, error: nil)))
-        case .denied, .stateMismatch, .redirectMismatch, .malformed:
-            return fail(redirect.failure(expecting: request.redirectURI) ?? IdentityFlowError(.unknown), guard: redirect.guardName)
+    /// Maps a sign-in variant's step to the registration's next state: the sign-in runs on, the
+    /// enrolment starts, or the registration cancels, discards or fails.
+    private mutating func follow(_ signIn: SignIn, _ step: SignInStep, guard guardName: String?) -> Reaction<Effect> {
+        switch step {
+        case .next(let effects):
+            return go(.signingIn(signIn), guard: guardName, effects)
+        case .tokensIssued(let credentials):
+            let (enrolment, entryGuard, effect) = Enrolment.start(credentials, stateless: context.stateless, signInGuard: guardName)
+            return go(.enrolling(enrolment), guard: entryGuard, Effects(effect))
+        case .refused(let tokens, let error):
+            return discard(tokens, failing: error, guard: guardName)
+        case .awaitOutcome:
+            // The call is cancelled, but its outcome still comes back (the tokens of an answer that
+            // was already on its way, or the cancellation), and `cancelling` discards what it issued.
+            return go(.cancelling, guard: guardName, Effects())
+        case .continueInBrowser(let token):
+            let (browser, effect) = BrowserSignIn.autologin(token)
+            return go(.signingIn(.browser(browser)), guard: guardName, Effects(effect))
+        case .fail(let error):
+            return go(.failed, guard: guardName, Effects(.reportFailure(error)))
         }
     }
 
-    private mutating func receiveInitAnswer(_ answer: CustomRegistrationAnswer) -> Reaction<Effect>? {
-        switch answer.info.outcome {
-        case .success:
-            return go(
-                .awaitingCustomFinishData(CustomSession(id: answer.session)), guard: "success",
-                Effects(.emitCustomRegistrationChallenge(.finish, info: answer.info, error: nil)))
-        case .recoverable:
-            return go(
-                .awaitingCustomInitData, guard: "recoverable",
-                Effects(.emitCustomRegistrationChallenge(.initialization, info: answer.info, error: Self.retryError(answer.info))))
-        case .unrecoverable:
-            return fail(Self.refusal(answer.info), guard: "unrecoverable")
-        case .invalid:
-            return fail(Self.invalidStatus(answer.info), guard: "invalidAnswer")
+    /// Awaits the outcome of a sign-in call cancelled in flight: tokens it issued are discarded
+    /// before the flow fails as cancelled; an outcome without tokens fails at once.
+    private mutating func cancelling(_ event: Event) -> Reaction<Effect>? {
+        let cancelled = ChallengeAbandonment.flowCancelled
+        let issued: TokenSet?
+        switch event {
+        case .codeExchanged(let tokens), .stepUpRefused(let tokens, _): issued = tokens
+        case .customAnswerReceived(let answer): issued = answer.info.outcome == .success ? answer.tokens : nil
+        case .partialRegistrationAnswered(.registered(let tokens)): issued = tokens
+        case .partialRegistrationAnswered(.refused): issued = nil
+        case .credentialsAnswered(.granted(let tokens)): issued = tokens
+        case .credentialsAnswered: issued = nil
+        case .serviceFailed: return go(.failed, Effects(.reportFailure(cancelled)))
+        default: return nil
         }
-    }
-
-    private mutating func receiveFinishAnswer(_ answer: CustomRegistrationAnswer, session: CustomSession) -> Reaction<Effect>? {
-        switch answer.info.outcome {
-        case .success:
-            guard let tokens = answer.tokens else {
-                return fail(IdentityFlowError(.invalidServerResponse, "The server accepted the registration but issued no tokens."), guard: "invalidAnswer")
-            }
-            let credentials = Credentials(tokens: tokens, info: answer.info)
-            if context.stateless { return go(.storingProfile(credentials), guard: "statelessSuccess", Effects(.storeProfile(credentials))) }
-            return go(.awaitingPin(credentials), guard: "success", Effects(.emitCreatePinChallenge(error: nil)))
-        case .recoverable:
-            return go(
-                .awaitingCustomFinishData(session), guard: "recoverable",
-                Effects(.emitCustomRegistrationChallenge(.finish, info: answer.info, error: Self.retryError(answer.info))))
-        case .unrecoverable:
-            return fail(Self.refusal(answer.info), guard: "unrecoverable")
-        case .invalid:
-            return fail(Self.invalidStatus(answer.info), guard: "invalidAnswer")
-        }
-    }
-
-    /// The server issued the new user's tokens: a PIN next, or (stateless) straight to storing.
-    private mutating func registered(_ credentials: Credentials) -> Reaction<Effect> {
-        if context.stateless { return go(.storingProfile(credentials), guard: "stateless", Effects(.storeProfile(credentials))) }
-        return go(.awaitingPin(credentials), Effects(.emitCreatePinChallenge(error: nil)))
-    }
-
-    /// A cancel while the server may be issuing tokens: the call is cancelled, but its outcome
-    /// still comes back (the tokens of an answer that was already on its way, or the
-    /// cancellation), and ``State/cancelling`` discards what it issued before the flow fails.
-    private mutating func cancelDuringIssuingCall() -> Reaction<Effect> {
-        go(.cancelling, Effects())
+        guard let issued else { return go(.failed, guard: "noTokens", Effects(.reportFailure(cancelled))) }
+        return discard(issued, failing: cancelled, guard: "tokensIssued")
     }
 
     // MARK: - Helpers
@@ -546,32 +319,8 @@ package struct RegistrationMachine: StateMachine {
         return Reaction(guard: guardName, effects)
     }
 
-    /// Fails: through discarding when server-side credentials exist, directly otherwise.
-    private mutating func fail(_ error: IdentityFlowError, guard guardName: String? = nil) -> Reaction<Effect> {
-        switch state {
-        case .awaitingPin(let credentials), .enrollingPin(let credentials), .storingProfile(let credentials):
-            return go(.discardingRegistration(PendingFailure(error: error)), guard: guardName, Effects(.discardRegistration(credentials.tokens)))
-        default:
-            return go(.failed, guard: guardName, Effects(.reportFailure(error)))
-        }
-    }
-
-    private static func retryError(_ info: CustomInfo) -> IdentityFlowError {
-        var error = IdentityFlowError(.customRegistrationFailure, "The identity provider asks to try again (status \(info.status)).")
-        error.customInfo = info
-        return error
-    }
-
-    private static func refusal(_ info: CustomInfo) -> IdentityFlowError {
-        var error = IdentityFlowError(.customRegistrationFailure, "The identity provider refused the registration (status \(info.status)).")
-        error.customInfo = info
-        return error
-    }
-
-    private static func invalidStatus(_ info: CustomInfo) -> IdentityFlowError {
-        var error = IdentityFlowError(
-            .invalidServerResponse, "The identity provider answered status \(info.status), outside 2000-2999, 4000-4999 and 5000-5999.")
-        error.customInfo = info
-        return error
+    /// Fails after the server forgot the half-made registration these tokens belong to.
+    private mutating func discard(_ tokens: TokenSet, failing error: IdentityFlowError, guard guardName: String?) -> Reaction<Effect> {
+        go(.discardingRegistration(PendingFailure(error: error)), guard: guardName, Effects(.discardRegistration(tokens)))
     }
 }

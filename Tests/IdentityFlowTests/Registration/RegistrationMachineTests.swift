@@ -75,13 +75,14 @@ struct RegistrationMachineTests {
         _ = machine.handle(.started)
         #expect(machine.handle(.authorizationURLBuilt(URL(string: "https://idp")!))?.effects == [.saveCheckpoint(URL(string: "https://idp")!)])
         _ = machine.handle(.checkpointSaved(URL(string: "https://idp")!))
-        #expect(machine.state == .awaitingBrowserRedirect)
+        #expect(machine.state == .signingIn(.browser(.init(state: .awaitingBrowserRedirect))))
         _ = machine.handle(.redirectReceived(URL(string: "app://callback/?code=C&state=s-1")!))
         let stored = machine.handle(.codeExchanged(Self.tokens))
         #expect(stored?.guardName == "stateless")
         #expect(stored?.effects == [.storeProfile(Self.credentials)])
         #expect(machine.handle(.profileStored)?.effects == [.reportSuccess(info: nil)])
-        var custom = Self.machine(Self.oneStep, in: .sendingCustomFinishData(RegistrationMachine.CustomSession(id: nil)), stateless: true)
+        var custom = Self.machine(
+            Self.oneStep, in: .signingIn(.custom(.init(state: .sendingCustomFinishData(RegistrationMachine.CustomSession(id: nil))))), stateless: true)
         #expect(custom.handle(Self.answer(2000, tokens: Self.tokens))?.guardName == "statelessSuccess")
         #expect(RegistrationMachine.name(of: custom.state) == "storingProfile")
     }
@@ -89,7 +90,7 @@ struct RegistrationMachineTests {
     @Test("a step-up the ID token does not show discards the tokens, then fails with its error; also after a cancel")
     func stepUpRefused() {
         let refused = IdentityFlowError(.stepUpNotSatisfied)
-        var machine = Self.machine(in: .exchangingCode)
+        var machine = Self.machine(in: .signingIn(.browser(.init(state: .exchangingCode))))
         #expect(machine.handle(.stepUpRefused(Self.tokens, refused))?.effects == [.discardRegistration(Self.tokens)])
         #expect(machine.handle(.registrationDiscarded)?.effects == [.reportFailure(refused)])
         var cancelled = Self.machine(in: .cancelling)
@@ -121,7 +122,7 @@ struct RegistrationMachineTests {
         let redirect = URL(string: "app://callback?code=C&state=s-1")!
         var waiting = Self.machine()
         #expect(waiting.handle(.resumed(authorizationURL: authorize, redirect: nil))?.effects == [.reportStarted, .emitBrowserChallenge(authorize)])
-        #expect(waiting.state == .awaitingBrowserRedirect)
+        #expect(waiting.state == .signingIn(.browser(.init(state: .awaitingBrowserRedirect))))
         var handedOver = Self.machine()
         let reaction = handedOver.handle(.resumed(authorizationURL: authorize, redirect: redirect))
         #expect(reaction?.guardName == "redirectHandedOver")
@@ -133,7 +134,7 @@ struct RegistrationMachineTests {
 
     @Test("a failure after tokens were issued discards them before reporting")
     func failureWithCredentialsDiscardsFirst() {
-        var machine = Self.machine(in: .awaitingPin(Self.credentials))
+        var machine = Self.machine(in: .enrolling(.init(state: .awaitingPin(Self.credentials))))
         let reaction = machine.handle(.challengeAbandoned(.cancelled))
         #expect(reaction?.effects == [.discardRegistration(Self.tokens)])
         #expect(machine.handle(.registrationDiscarded)?.effects == [.reportFailure(ChallengeAbandonment.cancelled.error)])
@@ -142,7 +143,7 @@ struct RegistrationMachineTests {
 
     @Test("a finish answer of 2000 without tokens is an invalid answer")
     func successWithoutTokensIsInvalid() {
-        var machine = Self.machine(Self.oneStep, in: .sendingCustomFinishData(.init(id: nil)))
+        var machine = Self.machine(Self.oneStep, in: .signingIn(.custom(.init(state: .sendingCustomFinishData(.init(id: nil))))))
         let reaction = machine.handle(Self.answer(2000))
         #expect(reaction?.guardName == "invalidAnswer")
         guard case .reportFailure(let error) = reaction?.effects.first else { Issue.record("no failure"); return }
