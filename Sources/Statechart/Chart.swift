@@ -27,7 +27,9 @@ public struct Chart: Sendable, Hashable {
     public let swiftType: String
     /// The compound states: each groups leaf states that a child machine, held as the parent's
     /// state value, walks through. Transitions still name leaf states; exporters nest the leaves
-    /// in their compound (SCXML `<state>` in `<state>`, Mermaid `state X { }`).
+    /// in their compound (SCXML `<state>` in `<state>`, Mermaid `state X { }`). A compound whose
+    /// leaves are all another's, and fewer, is nested in that one (a child machine that holds
+    /// its own children: a registration's sign-in step and its variants).
     public let compounds: [ChartCompound]
 
     /// Creates a chart.
@@ -50,11 +52,28 @@ public struct Chart: Sendable, Hashable {
         self.declared = Set(transitions)
     }
 
-    /// The compound state that holds `state`, or `nil` for a top-level state.
+    /// The innermost compound state that holds `state`, or `nil` for a top-level state.
     /// - Parameter state: A leaf state's name.
-    /// - Returns: The compound whose children include it.
+    /// - Returns: The compound whose children include it, the one with the fewest children when
+    ///   compounds nest.
     public func compound(holding state: String) -> ChartCompound? {
-        compounds.first { $0.children.contains(state) }
+        compounds(holding: state).last
+    }
+
+    /// The compound states that hold `state`, outermost first.
+    /// - Parameter state: A leaf state's name.
+    /// - Returns: The compounds whose children include it, by decreasing number of children.
+    package func compounds(holding state: String) -> [ChartCompound] {
+        compounds.filter { $0.children.contains(state) }.sorted { $0.children.count > $1.children.count }
+    }
+
+    /// The compound state `compound` is nested in, or `nil` for a top-level compound.
+    /// - Parameter compound: One of ``compounds``.
+    /// - Returns: The smallest other compound that holds all of its leaves and more.
+    package func parent(of compound: ChartCompound) -> ChartCompound? {
+        compounds.filter { other in
+            other.children.count > compound.children.count && compound.children.allSatisfy(other.children.contains)
+        }.min { $0.children.count < $1.children.count }
     }
 
     /// Every state the chart names, in order of first appearance (initial state first).
@@ -117,7 +136,7 @@ public struct ChartCompound: Sendable, Hashable {
     public let name: String
     /// The leaf state the child starts in.
     public let initial: String
-    /// The leaf states the child walks through, in drawing order.
+    /// The leaf states the child walks through, in drawing order: those of a nested compound too.
     public let children: [String]
 
     /// Creates a compound state.

@@ -62,12 +62,16 @@ public struct DOTExporter: Sendable {
                 lines.append("    \(Self.quoted(state));")
             }
         }
-        // A compound state (a child machine) is a cluster around its leaves.
-        for compound in chart.compounds {
-            lines.append("    subgraph \(Self.quoted("cluster_" + compound.name)) {")
-            lines.append("        label=\(Self.quoted(compound.name)); style=\"rounded,dashed\"; color=\"#4a6fa5\"; fontsize=12;")
-            for child in compound.children { lines.append("        \(Self.quoted(child));") }
-            lines.append("    }")
+        // A compound state (a child machine) is a cluster around its leaves and its nested clusters.
+        func cluster(_ compound: ChartCompound, indent: String) {
+            lines.append("\(indent)subgraph \(Self.quoted("cluster_" + compound.name)) {")
+            lines.append("\(indent)    label=\(Self.quoted(compound.name)); style=\"rounded,dashed\"; color=\"#4a6fa5\"; fontsize=12;")
+            for child in compound.children where chart.compound(holding: child) == compound { lines.append("\(indent)    \(Self.quoted(child));") }
+            for nested in chart.compounds where chart.parent(of: nested) == compound { cluster(nested, indent: indent + "    ") }
+            lines.append("\(indent)}")
+        }
+        for compound in chart.compounds where chart.parent(of: compound) == nil {
+            cluster(compound, indent: "    ")
         }
         lines.append("    \(Self.quoted(start)) -> \(Self.quoted(chart.initial));")
         for edge in ChartEdge.edges(of: chart) {

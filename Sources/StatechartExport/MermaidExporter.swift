@@ -50,21 +50,28 @@ public struct MermaidExporter: Sendable {
             let label = edge.labelLines.map(Self.labelText).joined(separator: "<br/>")
             return "\(indent)\(id(edge.source)) --> \(id(edge.target)) : \(label)"
         }
-        // A compound state (a child machine) is a composite `state X { }` holding its leaves and
-        // the transitions between them; transitions that enter or leave it are drawn outside.
-        var inner: Set<Int> = []
-        for compound in chart.compounds {
-            let children = Set(compound.children)
-            lines.append("    state \(compound.name) {")
-            lines.append("        [*] --> \(id(compound.initial))")
-            for child in compound.children { lines.append("        \(id(child))") }
-            for (index, edge) in edges.enumerated() where children.contains(edge.source) && children.contains(edge.target) {
-                lines.append(edgeLine(edge, indent: "        "))
-                inner.insert(index)
-            }
-            lines.append("    }")
+        // A compound state (a child machine) is a composite `state X { }` holding its leaves, its
+        // nested composites and the transitions between them; a transition is drawn in the
+        // innermost composite that holds both its ends, outside all of them otherwise.
+        func innermost(holdingBoth edge: ChartEdge) -> ChartCompound? {
+            chart.compounds(holding: edge.source).last { $0.children.contains(edge.target) }
         }
-        for (index, edge) in edges.enumerated() where !inner.contains(index) {
+        func composite(_ compound: ChartCompound, indent: String) {
+            lines.append("\(indent)state \(compound.name) {")
+            let nested = chart.compounds.filter { chart.parent(of: $0) == compound }
+            let entry = nested.first { $0.children.contains(compound.initial) }?.name ?? id(compound.initial)
+            lines.append("\(indent)    [*] --> \(entry)")
+            for child in compound.children where chart.compound(holding: child) == compound { lines.append("\(indent)    \(id(child))") }
+            for inner in nested { composite(inner, indent: indent + "    ") }
+            for edge in edges where innermost(holdingBoth: edge) == compound {
+                lines.append(edgeLine(edge, indent: indent + "    "))
+            }
+            lines.append("\(indent)}")
+        }
+        for compound in chart.compounds where chart.parent(of: compound) == nil {
+            composite(compound, indent: "    ")
+        }
+        for edge in edges where innermost(holdingBoth: edge) == nil {
             lines.append(edgeLine(edge, indent: "    "))
         }
         for state in chart.states where chart.finals.contains(state) {

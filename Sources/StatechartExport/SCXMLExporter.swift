@@ -41,20 +41,32 @@ public struct SCXMLExporter: Sendable {
             #"<scxml xmlns="\#(Self.namespace)" version="1.0" name="\#(XMLText.attribute(chart.name))" initial="\#(XMLText.attribute(chart.initial))">"#)
         var emitted: Set<String> = []
         for state in chart.states where !emitted.contains(state) {
-            guard let compound = chart.compound(holding: state) else {
+            // A compound state nests its leaves (SCXML <state> in <state>), drawn where its first leaf appears.
+            guard let outermost = chart.compounds(holding: state).first else {
                 lines += Self.element(state, of: chart, indent: "  ")
                 continue
             }
-            // A compound state nests its leaves (SCXML <state> in <state>), drawn where its first leaf appears.
-            lines.append(#"  <state id="\#(XMLText.attribute(compound.name))" initial="\#(XMLText.attribute(compound.initial))">"#)
-            for child in compound.children {
-                lines += Self.element(child, of: chart, indent: "    ")
-                emitted.insert(child)
-            }
-            lines.append("  </state>")
+            lines += Self.compoundElement(outermost, of: chart, indent: "  ", emitted: &emitted)
         }
         lines.append("</scxml>")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The element of a compound state: its own leaves, and its nested compounds where their first
+    /// leaf appears among its children.
+    private static func compoundElement(_ compound: ChartCompound, of chart: Chart, indent: String, emitted: inout Set<String>) -> [String] {
+        var lines = [#"\#(indent)<state id="\#(XMLText.attribute(compound.name))" initial="\#(XMLText.attribute(compound.initial))">"#]
+        for child in compound.children where !emitted.contains(child) {
+            let holding = chart.compounds(holding: child)
+            guard let index = holding.firstIndex(of: compound), index + 1 < holding.count else {
+                lines += element(child, of: chart, indent: indent + "  ")
+                emitted.insert(child)
+                continue
+            }
+            lines += compoundElement(holding[index + 1], of: chart, indent: indent + "  ", emitted: &emitted)
+        }
+        lines.append("\(indent)</state>")
+        return lines
     }
 
     /// The element of one leaf state with its outgoing transitions.

@@ -46,9 +46,10 @@ final class SCXMLParsingDelegate: NSObject, XMLParserDelegate {
         }
         switch elementName {
         case "state", "final":
-            // One level of nesting: a compound state (a child machine's leaves) in the document.
+            // A compound state (a child machine's leaves) in the document, nested in another if the
+            // child machine holds children of its own.
             let parent = openStates.last
-            guard openStates.count < 2, !(parent.map(isFinalState) ?? false), !(parent.map(hasTransitions) ?? false) else {
+            guard !(parent.map(isFinalState) ?? false), !(parent.map(hasTransitions) ?? false) else {
                 fail(.unsupportedElement(name: "\(elementName) (nested)", line: line), parser)
                 return
             }
@@ -82,7 +83,12 @@ final class SCXMLParsingDelegate: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-        if elementName == "state" || elementName == "final" { _ = openStates.popLast() }
+        guard error == nil, elementName == "state" || elementName == "final", let closed = openStates.popLast() else { return }
+        // A compound whose only child is a compound would hold the same leaves: a chart cannot tell them apart.
+        let children = states.filter { $0.parent == closed }
+        if children.count == 1, let only = children.first, states.contains(where: { $0.parent == only.id }) {
+            fail(.unsupportedElement(name: "state (nested)", line: parser.lineNumber), parser)
+        }
     }
 
     func parser(_ parser: XMLParser, foundComment comment: String) {

@@ -6,10 +6,10 @@ import FoundationXML
 
 /// Reads an SCXML document, such as one ``SCXMLExporter`` wrote, back into a ``Chart``.
 ///
-/// It understands the subset the exporter writes: `<scxml name initial>`, `<state>` (nested one level: a compound state's leaves) and
+/// It understands the subset the exporter writes: `<scxml name initial>`, `<state>` (nested: a compound state's leaves and compounds) and
 /// `<final>` elements, and `<transition event cond target>` children (`cond` is the guard's name),
-/// plus the `swift-type:` comment. Anything else a chart cannot express (nested or parallel states,
-/// executable content, isolated states) is an error rather than being dropped, and so is markup a
+/// plus the `swift-type:` comment. Anything else a chart cannot express (a compound holding only a compound, parallel
+/// states, executable content, isolated states) is an error rather than being dropped, and so is markup a
 /// chart never needs (DOCTYPE, entities, processing instructions), refused before parsing, so comparing the
 /// result with a machine's chart shows every difference.
 ///
@@ -50,9 +50,20 @@ public struct SCXMLReader: Sendable {
             throw .duplicateState(id: state.id)
         }
         let compoundIDs = Set(delegate.states.compactMap(\.parent))
+        let parents = Dictionary(delegate.states.map { ($0.id, $0.parent) }, uniquingKeysWith: { first, _ in first })
+        /// Whether `state` sits inside `compound`, at any depth.
+        func isInside(_ state: String, _ compound: String) -> Bool {
+            var parent = parents[state] ?? nil
+            while let current = parent {
+                if current == compound { return true }
+                parent = parents[current] ?? nil
+            }
+            return false
+        }
         var compounds: [ChartCompound] = []
         for compound in delegate.states where compoundIDs.contains(compound.id) {
-            let children = delegate.states.filter { $0.parent == compound.id }.map(\.id)
+            // A nested compound's leaves are its parent's too (ChartCompound.children).
+            let children = delegate.states.filter { !compoundIDs.contains($0.id) && isInside($0.id, compound.id) }.map(\.id)
             guard let first = children.first else { continue }
             let initial = compound.initial ?? first
             guard children.contains(initial) else { throw .unknownState(id: initial) }

@@ -139,6 +139,59 @@ struct CompoundStateTests {
         #expect(!text.split(separator: "\n").contains("    \"asking\";"))
     }
 
+    /// A parent whose `signing` compound nests two variants (`browser`, `custom`) and holds a leaf
+    /// of its own (`choosing`); `enrolling` sits beside it.
+    static let nested = Chart(
+        name: "Nested", swiftType: "Demo.Nested", initial: "idle", finals: ["done"],
+        transitions: [
+            .init(from: "idle", on: "started", to: "choosing"),
+            .init(from: "choosing", on: "chose", guard: "browser", to: "redirecting"),
+            .init(from: "choosing", on: "chose", guard: "custom", to: "sending"),
+            .init(from: "redirecting", on: "redirected", to: "exchanging"),
+            .init(from: "exchanging", on: "failed", to: "choosing"),
+            .init(from: "exchanging", on: "exchanged", to: "pin"),
+            .init(from: "sending", on: "answered", to: "pin"),
+            .init(from: "pin", on: "stored", to: "done"),
+        ],
+        compounds: [
+            ChartCompound(name: "signing", initial: "choosing", children: ["choosing", "redirecting", "exchanging", "sending"]),
+            ChartCompound(name: "browser", initial: "redirecting", children: ["redirecting", "exchanging"]),
+            ChartCompound(name: "custom", initial: "sending", children: ["sending"]),
+            ChartCompound(name: "enrolling", initial: "pin", children: ["pin"]),
+        ])
+
+    @Test func nestedCompoundsAreNestedInEveryFormatAndReadBack() throws {
+        let chart = Self.nested
+        #expect(chart.compound(holding: "exchanging")?.name == "browser")
+        #expect(chart.compound(holding: "choosing")?.name == "signing")
+        #expect(chart.compounds(holding: "sending").map(\.name) == ["signing", "custom"])
+        #expect(chart.parent(of: chart.compounds[1])?.name == "signing")
+        #expect(chart.parent(of: chart.compounds[3]) == nil)
+        // SCXML: <state> in <state> in <state>; the reader gives back the same compounds.
+        let text = SCXMLExporter().export(chart)
+        #expect(
+            text.contains(
+                #"  <state id="signing" initial="choosing">"# + "\n" + #"    <state id="choosing">"#))
+        #expect(text.contains(#"    <state id="browser" initial="redirecting">"# + "\n" + #"      <state id="redirecting">"#))
+        #expect(text.contains(#"    <state id="custom" initial="sending">"# + "\n" + #"      <state id="sending">"#))
+        let read = try SCXMLReader().read(text)
+        #expect(read.compounds == chart.compounds)
+        #expect(Set(read.transitions) == Set(chart.transitions))
+        #expect(read.states == chart.states)
+        // Mermaid: composites in composites; a transition in the innermost composite holding both ends.
+        let mermaid = MermaidExporter(includesTitle: false).export(chart)
+        #expect(mermaid.contains("    state signing {\n        [*] --> choosing\n        choosing\n        state browser {\n            [*] --> redirecting\n"))
+        #expect(mermaid.contains("            redirecting --> exchanging : redirected\n"))
+        #expect(mermaid.contains("        exchanging --> choosing : failed\n"))
+        #expect(mermaid.contains("\n    exchanging --> pin : exchanged\n"))
+        // DOT: clusters in clusters, each leaf listed once, in its innermost cluster.
+        let dot = DOTExporter().export(chart)
+        #expect(dot.contains("    subgraph \"cluster_signing\" {"))
+        #expect(dot.contains("        \"choosing\";\n        subgraph \"cluster_browser\" {"))
+        #expect(dot.contains("            \"redirecting\";\n            \"exchanging\";\n        }"))
+        #expect(dot.components(separatedBy: "\"exchanging\";").count == 2)
+    }
+
     @Test func aChartWithoutCompoundsExportsAsBefore() throws {
         let flat = Chart(name: Self.chart.name, swiftType: Self.chart.swiftType, initial: "idle", finals: ["done"], transitions: Self.chart.transitions)
         #expect(!SCXMLExporter().export(flat).contains("entering"))

@@ -6,10 +6,9 @@ extension RegistrationMachine {
     ///
     /// Each sign-in variant (``SignIn``) and the ``Enrolment`` declare their own transitions and
     /// are drawn as compound states; the parent adds its entries, the shared `cancelling` state and
-    /// the discarding of a half-made registration. The compounds sit side by side at the top
-    /// level (``ChartCompound`` has one level): `browserSignIn`, `customSignIn`,
-    /// `credentialsSignIn`, `tokenExchangeSignIn` (the variants of the `signingIn` state) and
-    /// `enrolling`.
+    /// the discarding of a half-made registration. The compound `signingIn` (the state that holds
+    /// the ``SignIn``) nests one compound per variant (`browserSignIn`, `customSignIn`,
+    /// `credentialsSignIn`, `tokenExchangeSignIn`); `enrolling` follows it.
     package static let chart = Chart(
         name: "Registration",
         swiftType: "IdentityFlow.RegistrationMachine",
@@ -19,6 +18,9 @@ extension RegistrationMachine {
             + TokenExchangeSignIn.transitions + Enrolment.transitions + cancellingTransitions
             + [.init(from: "discardingRegistration", on: "registrationDiscarded", to: "failed")],
         compounds: [
+            ChartCompound(
+                name: "signingIn", initial: "preparingAuthorization",
+                children: BrowserSignIn.leaves + CustomSignIn.leaves + CredentialsSignIn.leaves + TokenExchangeSignIn.leaves),
             ChartCompound(name: "browserSignIn", initial: "preparingAuthorization", children: BrowserSignIn.leaves),
             ChartCompound(name: "customSignIn", initial: "awaitingCustomInitData", children: CustomSignIn.leaves),
             ChartCompound(name: "credentialsSignIn", initial: "awaitingCredentials", children: CredentialsSignIn.leaves),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @_spi(Integrator) @testable import IdentityFlow
+import Statechart
 
 /// The registration's child machines on their own, as plain values: each sign-in variant and the
 /// enrolment are fed events and their guards, steps and next states asserted by value, without
@@ -247,8 +248,10 @@ struct RegistrationStepsTests {
         #expect(Machine.name(of: Machine.State.enrolling(.init(state: .enrollingPin(Self.credentials)))) == "enrollingPin")
         #expect(Machine.name(of: Machine.State.signingIn(.tokenExchange(.init()))) == "exchangingExternalToken")
         #expect(Machine.name(of: Machine.State.cancelling) == "cancelling")
+        let signingIn =
+            Machine.BrowserSignIn.leaves + Machine.CustomSignIn.leaves + Machine.CredentialsSignIn.leaves + Machine.TokenExchangeSignIn.leaves
         let compounds: [(String, [String])] = [
-            ("browserSignIn", Machine.BrowserSignIn.leaves), ("customSignIn", Machine.CustomSignIn.leaves),
+            ("signingIn", signingIn), ("browserSignIn", Machine.BrowserSignIn.leaves), ("customSignIn", Machine.CustomSignIn.leaves),
             ("credentialsSignIn", Machine.CredentialsSignIn.leaves), ("tokenExchangeSignIn", Machine.TokenExchangeSignIn.leaves),
             ("enrolling", Machine.Enrolment.leaves),
         ]
@@ -256,6 +259,14 @@ struct RegistrationStepsTests {
         for (name, leaves) in compounds {
             #expect(Machine.chart.compounds.first { $0.name == name }?.children == leaves)
         }
+        // The variants nest in `signingIn`; a leaf's compound is the innermost one.
+        for variant in ["browserSignIn", "customSignIn", "credentialsSignIn", "tokenExchangeSignIn"] {
+            let compound = Machine.chart.compounds.first { $0.name == variant }
+            #expect(compound.flatMap(Machine.chart.parent(of:))?.name == "signingIn")
+        }
+        #expect(Machine.chart.compound(holding: "sendingCustomInitData")?.name == "customSignIn")
+        #expect(Machine.chart.compounds(holding: "exchangingCode").map(\.name) == ["signingIn", "browserSignIn"])
+        #expect(Machine.chart.compounds.first { $0.name == "enrolling" }.flatMap(Machine.chart.parent(of:)) == nil)
         for shared in ["idle", "cancelling", "discardingRegistration", "registered", "failed"] {
             #expect(Machine.chart.compound(holding: shared) == nil, "\(shared) belongs to the parent")
         }
