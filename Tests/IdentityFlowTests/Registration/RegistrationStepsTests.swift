@@ -284,9 +284,11 @@ struct RegistrationStepsTests {
         #expect(enrolled?.guardName == "success")
         #expect(enrolled?.effects == [.emitCreatePinChallenge(error: nil)])
         #expect(custom.state == .enrolling(.init(state: .awaitingPin(Machine.Credentials(tokens: Self.tokens, info: CustomInfo(status: 2000))))))
-        // A browser sign-in without a browser request (a custom provider's context) takes no event.
-        var mismatched = RegistrationMachineTests.machine(RegistrationMachineTests.oneStep, in: .signingIn(.browser(.init(state: .exchangingCode))))
-        #expect(mismatched.handle(.codeExchanged(Self.tokens)) == nil)
+        // A browser sign-in without a browser request (a custom provider's context) takes no redirect.
+        let waiting = Machine.State.signingIn(.browser(.init(state: .awaitingBrowserRedirect)))
+        var mismatched = RegistrationMachineTests.machine(RegistrationMachineTests.oneStep, in: waiting)
+        #expect(mismatched.handle(.redirectReceived(URL(string: "app://callback?code=C&state=s-1")!)) == nil)
+        #expect(mismatched.state == waiting)
     }
 
     @Test("the registration's state, stored per waiting flow, stays small: payloads are boxed")

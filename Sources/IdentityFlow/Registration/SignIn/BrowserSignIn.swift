@@ -94,10 +94,10 @@ extension RegistrationMachine {
         /// Reacts to an event; see ``transitions``.
         /// - Parameters:
         ///   - event: What happened.
-        ///   - request: The browser request the redirect must match.
+        ///   - request: The browser request the redirect must match (a context without one takes no redirect).
         /// - Returns: The guard that held and what the registration does next, or `nil` when the
         ///   current state has no transition for the event (the state is then unchanged).
-        package mutating func handle(_ event: Event, request: AuthorizationRequest) -> (guardName: String?, step: SignInStep)? {
+        package mutating func handle(_ event: Event, request: AuthorizationRequest?) -> (guardName: String?, step: SignInStep)? {
             switch state {
             case .preparingAuthorization:
                 switch event {
@@ -115,7 +115,9 @@ extension RegistrationMachine {
                 }
             case .awaitingBrowserRedirect:
                 switch event {
-                case .redirectReceived(let url): return receiveRedirect(url, request: request)
+                case .redirectReceived(let url):
+                    guard let request else { return nil }
+                    return receiveRedirect(url, request: request)
                 case .intermediateRedirectIgnored: return (nil, .next(Effects()))
                 case .challengeAbandoned(let how): return (nil, .fail(how.error))
                 case .cancelRequested: return (nil, .cancelled)

@@ -40,7 +40,7 @@ extension RegistrationMachine {
         package mutating func handle(_ event: Event, context: Context) -> (guardName: String?, step: SignInStep)? {
             switch self {
             case .browser(var machine):
-                guard let request = context.authorization, let reaction = machine.handle(event, request: request) else { return nil }
+                guard let reaction = machine.handle(event, request: context.authorization) else { return nil }
                 self = .browser(machine)
                 return reaction
             case .custom(var machine):
