@@ -1,0 +1,141 @@
+import Statechart
+
+/// The profiles of a client and its session: the profile store, the cache of what it holds, the
+/// logged-in profile and the PIN key that proved its session. A client makes one and hands it to
+/// its flows; nothing here calls the server.
+final class ProfileSessions: Sendable {
+    /// Where profiles are stored.
+    let store: ProfileStore
+    /// How the client behaves (its launch policy and logger, here).
+    let configuration: ClientConfiguration
+    private let state = Locked(State())
+
+    /// The cache and the session, changed under one lock.
+    struct State: Sendable {
+        /// The profiles of this device (a stateless one while it is logged in).
+        var profiles: [UserProfile: StoredProfile] = [:]
+        /// The logged-in profile. Whenever it changes, the session's PIN key is forgotten.
+        var authenticatedProfile: UserProfile? {
+            didSet { if authenticatedProfile != oldValue { sessionPinKey = .none } }
+        }
+        /// The key that proved the PIN for the logged-in profile's session (in memory only), so
+        /// that the session can prove the PIN for a credential change; `.none` after a biometric
+        /// login or without a session.
+        var sessionPinKey: ProvenPinKey = .none
+    }
+
+    /// Profiles and a session kept in `store`.
+    /// - Parameters:
+    ///   - store: Where profiles are stored.
+    ///   - configuration: How the client behaves.
+    init(store: ProfileStore, configuration: ClientConfiguration) {
+        self.store = store
+        self.configuration = configuration
+    }
+
+    /// Reads or changes the cache and the session under their lock.
+    func withState<Result>(_ body: (inout State) -> Result) -> Result { state.withLock(body) }
+
+    /// The stored profile, or ``ErrorCode/requestInvalid`` when it is not registered here.
+    func storedProfile(_ profile: UserProfile) throws(IdentityFlowError) -> StoredProfile {
+        guard let stored = withState({ $0.profiles[profile] }) else {
+            throw IdentityFlowError(.requestInvalid, "The profile \(profile.profileId) is not registered on this device.")
+        }
+        return stored
+    }
+
+    /// Refuses a stateless profile (``ErrorCode/statelessUser``) and one not registered here.
+    func requireStoredProfile(_ profile: UserProfile, for action: String) throws(IdentityFlowError) {
+        if try storedProfile(profile).profile.isStateless {
+            throw IdentityFlowError(.statelessUser, "\(action) needs a profile stored on this device; this one was registered stateless.")
+        }
+    }
+
+    /// The PIN key of `profile`'s session, if it is the logged-in profile and logged in with the PIN.
+    func sessionPinKey(for profile: UserProfile) -> ProvenPinKey {
+        withState { $0.authenticatedProfile == profile ? $0.sessionPinKey : .none }
+    }
+
+    /// The logged-in profile's tokens.
+    /// - Throws: ``ErrorCode/userNotAuthenticated`` when nobody is logged in.
+    func sessionTokens() throws(IdentityFlowError) -> TokenSet {
+        guard let tokens = withState({ state in state.authenticatedProfile.flatMap { state.profiles[$0]?.tokens } }) else {
+            throw IdentityFlowError(.userNotAuthenticated, "Authenticated requests need a logged-in user.")
+        }
+        return tokens
+    }
+
+    /// Saves changes to a stored profile (new tokens, a biometric key).
+    func updateStoredProfile(_ profile: UserProfile, _ change: (inout StoredProfile) -> Void) throws(IdentityFlowError) {
+        var stored = try storedProfile(profile)
+        let tokens = stored.tokens
+        change(&stored)
+        if stored.tokens != tokens { try stored.resealTokens(with: sessionPinKey(for: profile)) }
+        try store.save(stored)
+        withState { $0.profiles[profile] = stored }
+    }
+
+    /// Stores `stored` with its new session and logs it in, keeping the PIN key that proved it.
+    /// - Parameters:
+    ///   - stored: The profile with the session's tokens.
+    ///   - pinKey: The key that proved the session.
+    ///   - endingStateless: Whether a stateless profile logged in now ends (it is forgotten).
+    /// - Returns: The tokens of the stateless profile that ended, to revoke.
+    /// - Throws: The storage's errors; then nothing changed in memory.
+    func logIn(_ stored: StoredProfile, pinKey: ProvenPinKey, endingStateless: Bool = false) throws(IdentityFlowError) -> TokenSet? {
+        var stored = stored
+        try keepForNextLaunch(&stored, pinKey: pinKey)
+        try stored.resealTokens(with: pinKey)
+        try store.save(stored)
+        return withState { state -> TokenSet? in
+            let previous =
+                endingStateless
+                ? state.authenticatedProfile.flatMap { $0.isStateless && $0 != stored.profile ? state.profiles.removeValue(forKey: $0) : nil } : nil
+            state.profiles[stored.profile] = stored
+            state.authenticatedProfile = stored.profile
+            state.sessionPinKey = pinKey
+            return previous?.tokens
+        }
+    }
+
+    /// Removes a profile and everything of it from this device.
+    func deleteProfileLocally(_ profile: UserProfile) throws(IdentityFlowError) {
+        try store.delete(profile)
+        withState { state in
+            state.profiles[profile] = nil
+            if state.authenticatedProfile == profile { state.authenticatedProfile = nil }
+        }
+    }
+
+    /// Deletes a profile from the device; a storage failure is logged and the profile is forgotten all the same.
+    func forgetProfile(_ profile: UserProfile, flow: FlowID?) {
+        do { try deleteProfileLocally(profile) } catch {
+            withState { state in
+                state.profiles[profile] = nil
+                if state.authenticatedProfile == profile { state.authenticatedProfile = nil }
+            }
+            configuration.logger.log(.error, "Could not delete the deregistered profile's stored data: \(error)", flow: flow)
+        }
+    }
+
+    /// Ends the session of the authenticated profile on this device; returns its tokens to revoke,
+    /// `nil` for a device-mode profile (``StoredProfile/revokesTokensAtLogout``). A stateless
+    /// profile ends with its session: it is forgotten.
+    @discardableResult
+    func endSessionLocally() -> (UserProfile, TokenSet?)? {
+        let ended = withState { state -> (StoredProfile, ProvenPinKey)? in
+            guard let profile = state.authenticatedProfile, let stored = state.profiles[profile] else {
+                state.authenticatedProfile = nil
+                return nil
+            }
+            let key = state.sessionPinKey
+            state.authenticatedProfile = nil
+            if profile.isStateless { state.profiles[profile] = nil }
+            state.profiles[profile]?.lockVault()
+            return (stored, key)
+        }
+        guard let (stored, key) = ended else { return nil }
+        closeSession(of: stored, key: key)
+        return (stored.profile, stored.revokesTokensAtLogout ? stored.tokens : nil)
+    }
+}
