@@ -184,17 +184,6 @@ extension ProfileSessions {
     }
 }
 
-extension UserClient {
-    /// The identity providers a registration that names none chooses from: the server's list or,
-    /// in device mode with a provider that has no list to offer (no extension API), its own
-    /// browser sign-in.
-    nonisolated(nonsending) func registrationProviders() async throws(IdentityFlowError) -> [IdentityProvider] {
-        do { return try await identityProviders() } catch  where keepsAuthenticatorsOnDevice && error.code == .featureNotSupported {
-            return [IdentityProvider(identifier: "openid-connect", name: "Sign in", kind: .browser)]
-        }
-    }
-}
-
 extension StoredProfile {
     /// Reseals a device-mode profile's live tokens under the session's vault key before they are
     /// written; a server-mode profile, or a session without the key, is left as it is.

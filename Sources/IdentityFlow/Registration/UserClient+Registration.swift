@@ -152,6 +152,15 @@ extension UserClient {
         }
     }
 
+    /// The identity providers a registration that names none chooses from: the server's list or,
+    /// in device mode with a provider that has no list to offer (no extension API), its own
+    /// browser sign-in.
+    nonisolated(nonsending) func registrationProviders() async throws(IdentityFlowError) -> [IdentityProvider] {
+        do { return try await identityProviders() } catch  where keepsAuthenticatorsOnDevice && error.code == .featureNotSupported {
+            return [IdentityProvider(identifier: "openid-connect", name: "Sign in", kind: .browser)]
+        }
+    }
+
     private func registrationContext(
         provider: IdentityProvider?, scopes: [String], stateless: Bool,
         externalToken: ExternalToken?, parameters: AuthorizationParameters

@@ -138,4 +138,41 @@ final class ProfileSessions: Sendable {
         closeSession(of: stored, key: key)
         return (stored.profile, stored.revokesTokensAtLogout ? stored.tokens : nil)
     }
+
+    // MARK: - The launch policy
+
+    /// Keeps a new session for the next launch when the policy says so: a resume item in the
+    /// storage and, in device mode, the vault key wrapped under the resume key it holds.
+    func keepForNextLaunch(_ stored: inout StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) {
+        guard configuration.launchPolicy == .resumeLastUser, !stored.profile.isStateless else { return }
+        for other in withState({ Array($0.profiles.keys) }) where other != stored.profile { try? store.deleteResumeItem(for: other) }
+        guard stored.vault != nil else { return try store.saveResumeItem(Redacted([0]), for: stored.profile) }
+        guard let vaultKey = pinKey.vaultKey else { return }
+        let resumeKey = Redacted(try PinProof.randomBytes(DeviceVault.keyLength))
+        stored.vault?.resumeWrap = try DeviceVault.wrap(vaultKey, with: resumeKey, purpose: "resume", profile: stored.profile)
+        try store.saveResumeItem(resumeKey, for: stored.profile)
+    }
+
+    /// After a session ended on this device: its resume item is removed and, in device mode, the
+    /// vault keeps the refresh token sealed with the access token forgotten (the next login
+    /// refreshes) and no resume wrap.
+    func closeSession(of stored: StoredProfile, key: ProvenPinKey) {
+        try? store.deleteResumeItem(for: stored.profile)
+        guard stored.vault != nil, !stored.profile.isStateless else { return }
+        var closed = stored
+        closed.vault?.resumeWrap = nil
+        closed.tokens.accessToken = Redacted("")
+        closed.tokens.expiresAt = .distantPast
+        do throws(IdentityFlowError) {
+            try closed.resealTokens(with: key)
+            if let deviceSecret = closed.deviceSecret { closed.vault?.bind(deviceSecret: deviceSecret, profile: closed.profile) }
+            try store.save(closed)
+            closed.lockVault()
+            withState { state in
+                if state.profiles[closed.profile] != nil, state.authenticatedProfile != closed.profile { state.profiles[closed.profile] = closed }
+            }
+        } catch {
+            configuration.logger.log(.warning, "Could not reseal the ended session's tokens: \(error)", flow: nil)
+        }
+    }
 }
