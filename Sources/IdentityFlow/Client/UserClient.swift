@@ -14,7 +14,7 @@ import Statechart
 ///   flow ends with exactly one terminal callback (or one result of the async call).
 public final class UserClient: Sendable {
     /// How the client behaves.
-    public let configuration: ClientConfiguration
+    public var configuration: ClientConfiguration { dependencies.environment.configuration }
     /// Every transition of every flow this client runs.
     package let transitionLog: TransitionLog
     /// What the client's flows are built from: the flow slot, the service, the profiles and
@@ -43,7 +43,6 @@ public final class UserClient: Sendable {
     ///     with the request timeout, session customization and pinned public keys of an OpenID
     ///     Connect `server` (not its headers), otherwise one with a 30 s timeout.
     public init(configuration: ClientConfiguration, server: IdentityServer, storage: any SecureStorage, transport: (any ResourceTransport)? = nil) {
-        self.configuration = configuration
         let log = TransitionLog()
         self.transitionLog = log
         self.dependencies = FlowDependencies(

@@ -22,9 +22,10 @@ final class FlowDependencies: Sendable {
     init(environment: FlowEnvironment, service: any IdentityService, storage: any SecureStorage) {
         self.environment = environment
         self.service = service
-        self.sessions = ProfileSessions(
+        let sessions = ProfileSessions(
             store: ProfileStore(storage: storage, logger: environment.configuration.logger), configuration: environment.configuration)
-        self.checkpoints = RegistrationCheckpoints(storage: storage, logger: environment.configuration.logger)
+        self.sessions = sessions
+        self.checkpoints = RegistrationCheckpoints(sessions: sessions)
     }
 
     /// How the client behaves.

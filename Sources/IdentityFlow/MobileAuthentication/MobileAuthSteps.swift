@@ -108,7 +108,7 @@ extension ProfileSessions {
     /// The profile's device key for `key`; a profile without a device secret (PIN proof v1, not
     /// yet upgraded) has none until its next PIN login.
     func deviceKey(_ key: DeviceKeyProof.Key, of stored: StoredProfile) throws(IdentityFlowError) -> DeviceKey {
-        if configuration.authenticators.isOnDevice || stored.vault != nil { throw ProvenPinKey.serverAuthenticatorsRequired }
+        if keepsAuthenticatorsOnDevice || stored.vault != nil { throw ProvenPinKey.serverAuthenticatorsRequired }
         guard let deviceSecret = stored.deviceSecret else {
             throw IdentityFlowError(.pinParametersRefused, "The profile still uses PIN proof v1; log in with the PIN once to upgrade it.")
         }

@@ -4,8 +4,10 @@ import Statechart
 /// Where a browser registration keeps its ``RegistrationCheckpoint`` while the user is in the
 /// browser, and the redirect ``UserClient/handleRedirect(_:)`` took for it. A client makes one.
 final class RegistrationCheckpoints: Sendable {
-    private let storage: any SecureStorage
-    private let logger: IdentityFlowLogger
+    /// The profiles, whose storage keeps the checkpoint too.
+    private let sessions: ProfileSessions
+    private var storage: any SecureStorage { sessions.store.storage }
+    private var logger: IdentityFlowLogger { sessions.store.logger }
     private let state = Locked(State())
 
     private struct State: Sendable {
@@ -16,14 +18,9 @@ final class RegistrationCheckpoints: Sendable {
         var discardedCheckpointState: Redacted<String>?
     }
 
-    /// Checkpoints kept in `storage`.
-    /// - Parameters:
-    ///   - storage: Where the checkpoint is kept.
-    ///   - logger: Where storage failures are logged.
-    init(storage: any SecureStorage, logger: IdentityFlowLogger) {
-        self.storage = storage
-        self.logger = logger
-    }
+    /// Checkpoints kept in the storage of `sessions`' profile store.
+    /// - Parameter sessions: The profiles, whose store's storage and logger the checkpoint uses.
+    init(sessions: ProfileSessions) { self.sessions = sessions }
 
     /// Stores the checkpoint of a browser wait, replacing any earlier one.
     func save(_ checkpoint: RegistrationCheckpoint) throws(IdentityFlowError) {

@@ -6,8 +6,12 @@ import Statechart
 final class ProfileSessions: Sendable {
     /// Where profiles are stored.
     let store: ProfileStore
-    /// How the client behaves (its launch policy and logger, here).
-    let configuration: ClientConfiguration
+    /// What a launch brings back (``ClientConfiguration/launchPolicy``).
+    let launchPolicy: LaunchPolicy
+    /// Whether the client keeps authenticators on the device (``ClientConfiguration/authenticators``).
+    let keepsAuthenticatorsOnDevice: Bool
+    /// Where warnings go.
+    var logger: IdentityFlowLogger { store.logger }
     private let state = Locked(State())
 
     /// The cache and the session, changed under one lock.
@@ -27,10 +31,11 @@ final class ProfileSessions: Sendable {
     /// Profiles and a session kept in `store`.
     /// - Parameters:
     ///   - store: Where profiles are stored.
-    ///   - configuration: How the client behaves.
+    ///   - configuration: How the client behaves (only its launch policy and authenticators' placement are kept).
     init(store: ProfileStore, configuration: ClientConfiguration) {
         self.store = store
-        self.configuration = configuration
+        self.launchPolicy = configuration.launchPolicy
+        self.keepsAuthenticatorsOnDevice = configuration.authenticators.isOnDevice
     }
 
     /// Reads or changes the cache and the session under their lock.
@@ -114,7 +119,7 @@ final class ProfileSessions: Sendable {
                 state.profiles[profile] = nil
                 if state.authenticatedProfile == profile { state.authenticatedProfile = nil }
             }
-            configuration.logger.log(.error, "Could not delete the deregistered profile's stored data: \(error)", flow: flow)
+            logger.log(.error, "Could not delete the deregistered profile's stored data: \(error)", flow: flow)
         }
     }
 
@@ -144,7 +149,7 @@ final class ProfileSessions: Sendable {
     /// Keeps a new session for the next launch when the policy says so: a resume item in the
     /// storage and, in device mode, the vault key wrapped under the resume key it holds.
     func keepForNextLaunch(_ stored: inout StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) {
-        guard configuration.launchPolicy == .resumeLastUser, !stored.profile.isStateless else { return }
+        guard launchPolicy == .resumeLastUser, !stored.profile.isStateless else { return }
         for other in withState({ Array($0.profiles.keys) }) where other != stored.profile { try? store.deleteResumeItem(for: other) }
         guard stored.vault != nil else { return try store.saveResumeItem(Redacted([0]), for: stored.profile) }
         guard let vaultKey = pinKey.vaultKey else { return }
@@ -172,7 +177,7 @@ final class ProfileSessions: Sendable {
                 if state.profiles[closed.profile] != nil, state.authenticatedProfile != closed.profile { state.profiles[closed.profile] = closed }
             }
         } catch {
-            configuration.logger.log(.warning, "Could not reseal the ended session's tokens: \(error)", flow: nil)
+            logger.log(.warning, "Could not reseal the ended session's tokens: \(error)", flow: nil)
         }
     }
 }
