@@ -14,19 +14,19 @@ import Statechart
 ///   flow ends with exactly one terminal callback (or one result of the async call).
 public final class UserClient: Sendable {
     /// How the client behaves.
-    public var configuration: ClientConfiguration { dependencies.environment.configuration }
+    public var configuration: ClientConfiguration { dependencies.configuration }
     /// Every transition of every flow this client runs.
-    package let transitionLog: TransitionLog
-    /// What the client's flows are built from: the flow slot, the service, the profiles and
-    /// session, the checkpoint. Flows get it through their steps types, never the client.
+    package var transitionLog: TransitionLog { dependencies.transitionLog }
+    /// What the client and its flows are built from: the configuration, the service, the profile
+    /// store and the state under one lock. Flows get views of it (their steps), never the client.
     let dependencies: FlowDependencies
     let transport: any ResourceTransport
     let refresher = TokenRefresher()
     let sessionBroadcast = Broadcast<SessionEvent>()
-    private let state = Locked(State())
 
-    /// What the client itself keeps: whether it started, and the providers it fetched. The
-    /// profiles and session live in ``ProfileSessions``, the flow slot in ``FlowEnvironment``.
+    /// What the client itself keeps, under its dependencies' lock: whether it started, and the
+    /// providers it fetched. The profiles and session are ``ProfileSessions``', the flow slot
+    /// ``FlowEnvironment``'s.
     struct State: Sendable {
         var started = false
         var starting = false
@@ -43,10 +43,7 @@ public final class UserClient: Sendable {
     ///     with the request timeout, session customization and pinned public keys of an OpenID
     ///     Connect `server` (not its headers), otherwise one with a 30 s timeout.
     public init(configuration: ClientConfiguration, server: IdentityServer, storage: any SecureStorage, transport: (any ResourceTransport)? = nil) {
-        let log = TransitionLog()
-        self.transitionLog = log
-        self.dependencies = FlowDependencies(
-            environment: FlowEnvironment(configuration: configuration, transitionLog: log), service: server.service, storage: storage)
+        self.dependencies = FlowDependencies(configuration: configuration, transitionLog: TransitionLog(), service: server.service, storage: storage)
         self.transport =
             transport ?? (server.service as? HTTPIdentityService).map { URLSessionTransport(servingAPIsOf: $0.configuration) } ?? URLSessionTransport()
     }
@@ -80,7 +77,7 @@ public final class UserClient: Sendable {
     @discardableResult
     public func start() async throws(IdentityFlowError) -> LaunchReport {
         if let problem = configuration.problem { throw problem }
-        let alreadyStarting = state.withLock { state in
+        let alreadyStarting = withClientState { state in
             defer { state.starting = true }
             return state.starting
         }
@@ -110,11 +107,11 @@ public final class UserClient: Sendable {
                 }
             }
         } catch {
-            state.withLock { $0.starting = false }
+            withClientState { $0.starting = false }
             throw error
         }
         sessions.withState { $0.profiles = Dictionary(kept.map { ($0.profile, $0) }, uniquingKeysWith: { first, _ in first }) }
-        state.withLock { $0.started = true }
+        withClientState { $0.started = true }
         for profile in removed { sessionBroadcast.publish(.profileRemovedAtLaunch(profile)) }
         return LaunchReport(
             profiles: Set(kept.map(\.profile)), removedProfiles: removed, reconciled: reconciled,
@@ -150,9 +147,9 @@ public final class UserClient: Sendable {
     /// - Throws: ``ErrorCode/requestInvalid`` before ``start()``; the service's errors.
     public func identityProviders() async throws(IdentityFlowError) -> [IdentityProvider] {
         try requireStarted()
-        if let cached = state.withLock({ $0.identityProviders }) { return cached }
+        if let cached = withClientState({ $0.identityProviders }) { return cached }
         let providers = try await service.identityProviders()
-        state.withLock { $0.identityProviders = providers }
+        withClientState { $0.identityProviders = providers }
         return providers
     }
 
@@ -185,7 +182,7 @@ public final class UserClient: Sendable {
 
     /// Reserves the one flow slot, or explains why not.
     func reserveFlow() -> Result<FlowSlot, IdentityFlowError> {
-        guard state.withLock({ $0.started }) else {
+        guard withClientState({ $0.started }) else {
             return .failure(IdentityFlowError(.requestInvalid, "Call start() and wait for it before starting a flow."))
         }
         guard let slot = dependencies.environment.reserve() else { return .failure(IdentityFlowError(.actionAlreadyInProgress)) }
@@ -196,10 +193,13 @@ public final class UserClient: Sendable {
     func flowEnded(_ id: FlowID) { dependencies.environment.end(id) }
 
     func requireStarted() throws(IdentityFlowError) {
-        guard state.withLock({ $0.started }) else {
+        guard withClientState({ $0.started }) else {
             throw IdentityFlowError(.requestInvalid, "Call start() and wait for it before using the client.")
         }
     }
+
+    /// Reads or changes what the client itself keeps, under its dependencies' lock.
+    private func withClientState<Result>(_ body: (inout State) -> Result) -> Result { dependencies.state.withLock { body(&$0.client) } }
 
     // MARK: - What the entry points use
 

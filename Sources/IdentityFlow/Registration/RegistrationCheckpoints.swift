@@ -2,15 +2,16 @@ import Foundation
 import Statechart
 
 /// Where a browser registration keeps its ``RegistrationCheckpoint`` while the user is in the
-/// browser, and the redirect ``UserClient/handleRedirect(_:)`` took for it. A client makes one.
-final class RegistrationCheckpoints: Sendable {
-    /// The profiles, whose storage keeps the checkpoint too.
-    private let sessions: ProfileSessions
-    private var storage: any SecureStorage { sessions.store.storage }
-    private var logger: IdentityFlowLogger { sessions.store.logger }
-    private let state = Locked(State())
+/// browser, and the redirect ``UserClient/handleRedirect(_:)`` took for it. A view of the
+/// client's ``FlowDependencies`` (its profile store's storage keeps the checkpoint; its lock, the
+/// ``Marks``): one word, no allocation.
+struct RegistrationCheckpoints: Sendable {
+    private let dependencies: FlowDependencies
+    private var storage: any SecureStorage { dependencies.store.storage }
+    private var logger: IdentityFlowLogger { dependencies.logger }
 
-    private struct State: Sendable {
+    /// What this process remembers of the checkpoint.
+    struct Marks: Sendable {
         /// A redirect ``UserClient/handleRedirect(_:)`` took for the checkpointed registration, until it resumes.
         var handedOverRedirect: URL?
         /// The `state` of a checkpoint this process discarded: ignored should its removal from
@@ -18,9 +19,10 @@ final class RegistrationCheckpoints: Sendable {
         var discardedCheckpointState: Redacted<String>?
     }
 
-    /// Checkpoints kept in the storage of `sessions`' profile store.
-    /// - Parameter sessions: The profiles, whose store's storage and logger the checkpoint uses.
-    init(sessions: ProfileSessions) { self.sessions = sessions }
+    /// The checkpoint of `dependencies`' client.
+    init(dependencies: FlowDependencies) { self.dependencies = dependencies }
+
+    private func withMarks<Result>(_ body: (inout Marks) -> Result) -> Result { dependencies.state.withLock { body(&$0.checkpoint) } }
 
     /// Stores the checkpoint of a browser wait, replacing any earlier one.
     func save(_ checkpoint: RegistrationCheckpoint) throws(IdentityFlowError) {
@@ -41,7 +43,7 @@ final class RegistrationCheckpoints: Sendable {
             discard()
             return nil
         }
-        guard state.withLock({ $0.discardedCheckpointState }) != checkpoint.authorization.state else { return nil }
+        guard withMarks({ $0.discardedCheckpointState }) != checkpoint.authorization.state else { return nil }
         return checkpoint
     }
 
@@ -54,7 +56,7 @@ final class RegistrationCheckpoints: Sendable {
     /// Deletes any checkpoint and forgets a redirect kept for it (best effort: logged; this
     /// process ignores the checkpoint from now on even if the storage could not remove it).
     func discard(_ checkpoint: RegistrationCheckpoint? = nil, flow: FlowID? = nil) {
-        state.withLock { state in
+        withMarks { state in
             state.handedOverRedirect = nil
             if let checkpoint { state.discardedCheckpointState = checkpoint.authorization.state }
         }
@@ -64,11 +66,11 @@ final class RegistrationCheckpoints: Sendable {
     }
 
     /// Keeps a redirect for the checkpointed registration, until it resumes.
-    func handOver(_ url: URL) { state.withLock { $0.handedOverRedirect = url } }
+    func handOver(_ url: URL) { withMarks { $0.handedOverRedirect = url } }
 
     /// Takes the redirect kept for the checkpointed registration, if any (it is kept no longer).
     func takeHandedOverRedirect() -> URL? {
-        state.withLock { state in
+        withMarks { state in
             defer { state.handedOverRedirect = nil }
             return state.handedOverRedirect
         }

@@ -1,18 +1,11 @@
 import Statechart
 
 /// The profiles of a client and its session: the profile store, the cache of what it holds, the
-/// logged-in profile and the PIN key that proved its session. A client makes one and hands it to
-/// its flows; nothing here calls the server.
-final class ProfileSessions: Sendable {
-    /// Where profiles are stored.
-    let store: ProfileStore
-    /// What a launch brings back (``ClientConfiguration/launchPolicy``).
-    let launchPolicy: LaunchPolicy
-    /// Whether the client keeps authenticators on the device (``ClientConfiguration/authenticators``).
-    let keepsAuthenticatorsOnDevice: Bool
-    /// Where warnings go.
-    var logger: IdentityFlowLogger { store.logger }
-    private let state = Locked(State())
+/// logged-in profile and the PIN key that proved its session. Flows get it from their steps;
+/// nothing here calls the server. A view of the client's ``FlowDependencies`` (which keeps the
+/// store and, under its lock, the ``State``): one word, no allocation.
+struct ProfileSessions: Sendable {
+    private let dependencies: FlowDependencies
 
     /// The cache and the session, changed under one lock.
     struct State: Sendable {
@@ -28,18 +21,20 @@ final class ProfileSessions: Sendable {
         var sessionPinKey: ProvenPinKey = .none
     }
 
-    /// Profiles and a session kept in `store`.
-    /// - Parameters:
-    ///   - store: Where profiles are stored.
-    ///   - configuration: How the client behaves (only its launch policy and authenticators' placement are kept).
-    init(store: ProfileStore, configuration: ClientConfiguration) {
-        self.store = store
-        self.launchPolicy = configuration.launchPolicy
-        self.keepsAuthenticatorsOnDevice = configuration.authenticators.isOnDevice
-    }
+    /// The profiles and session of `dependencies`' client.
+    init(dependencies: FlowDependencies) { self.dependencies = dependencies }
+
+    /// Where profiles are stored.
+    var store: ProfileStore { dependencies.store }
+    /// What a launch brings back (``ClientConfiguration/launchPolicy``).
+    var launchPolicy: LaunchPolicy { dependencies.configuration.launchPolicy }
+    /// Whether the client keeps authenticators on the device (``ClientConfiguration/authenticators``).
+    var keepsAuthenticatorsOnDevice: Bool { dependencies.keepsAuthenticatorsOnDevice }
+    /// Where warnings go.
+    var logger: IdentityFlowLogger { dependencies.logger }
 
     /// Reads or changes the cache and the session under their lock.
-    func withState<Result>(_ body: (inout State) -> Result) -> Result { state.withLock(body) }
+    func withState<Result>(_ body: (inout State) -> Result) -> Result { dependencies.state.withLock { body(&$0.sessions) } }
 
     /// The stored profile, or ``ErrorCode/requestInvalid`` when it is not registered here.
     func storedProfile(_ profile: UserProfile) throws(IdentityFlowError) -> StoredProfile {

@@ -25,8 +25,7 @@ struct StandaloneFlows {
         self.server = server
         self.storage = InMemoryStorage()
         self.clock = clock
-        self.dependencies = FlowDependencies(
-            environment: FlowEnvironment(configuration: configuration, transitionLog: log), service: server, storage: storage)
+        self.dependencies = FlowDependencies(configuration: configuration, transitionLog: log, service: server, storage: storage)
         self.transitions = TransitionCollector(log: log)
     }
 
