@@ -5,18 +5,24 @@ final class AuthenticationFlow: FlowPerformer {
     typealias Machine = AuthenticationMachine
 
     let engine: FlowEngine<AuthenticationMachine>
-    private let client: UserClient
+    private let steps: AuthenticationSteps
     private let context: AuthenticationMachine.Context
     private let host: FlowHost<AuthenticationMachine.Context, AuthenticationResult>
     /// Whether the last proof the server checked came from the PIN (after a biometric fallback,
     /// the PIN is the authenticator that succeeded).
     private let provedWithPin = Locked(false)
 
-    init(client: UserClient, id: FlowID, context: AuthenticationMachine.Context, host: FlowHost<AuthenticationMachine.Context, AuthenticationResult>) {
-        self.client = client
+    /// A login that makes its I/O through `steps`.
+    /// - Parameters:
+    ///   - steps: The flow's I/O steps.
+    ///   - id: The flow's id.
+    ///   - context: What the login is about.
+    ///   - host: Where challenges and the outcome go.
+    init(steps: AuthenticationSteps, id: FlowID, context: AuthenticationMachine.Context, host: FlowHost<AuthenticationMachine.Context, AuthenticationResult>) {
+        self.steps = steps
         self.context = context
         self.host = host
-        self.engine = FlowEngine(id: id, machine: AuthenticationMachine(context: context), client: client)
+        self.engine = FlowEngine(id: id, machine: AuthenticationMachine(context: context), environment: steps.dependencies.environment)
     }
 
     func perform(_ effect: AuthenticationMachine.Effect) -> EffectWork<AuthenticationMachine.Event> {
@@ -26,9 +32,9 @@ final class AuthenticationFlow: FlowPerformer {
             host.started(context)
             return .done
         case .logOutPreviousUser:
-            let client = self.client, engine = self.engine
+            let steps = self.steps, engine = self.engine
             return engine.call { () throws(IdentityFlowError) in
-                await client.logOutLocallyRevoking(flow: engine.id)
+                await steps.session.logOutLocallyRevoking(flow: engine.id)
                 return .previousUserLoggedOut
             }
         case .emitBiometricChallenge:
@@ -36,26 +42,26 @@ final class AuthenticationFlow: FlowPerformer {
             host.challenge(.biometric(BiometricChallenge(userProfile: profile, authenticator: context.authenticator, sender: ticket, releaseObserver: ticket)))
             return .done
         case .verifyBiometricKey:
-            let client = self.client
-            return engine.call { () throws(IdentityFlowError) in .pinChecked(try await client.checkBiometricKey(for: profile)) }
+            let steps = self.steps
+            return engine.call { () throws(IdentityFlowError) in .pinChecked(try await steps.checkBiometricKey(for: profile)) }
         case .fetchPinStatus:
-            return engine.fetchPinStatus(of: profile, client: client)
+            return engine.fetchPinStatus(of: profile, pinLoop: steps.pinLoop)
         case .emitPinChallenge(let counters, let error):
             return engine.emitPinChallenge(for: profile, counters: counters, error: error, to: host)
         case .verifyPin(let pin):
             provedWithPin.withLock { $0 = true }
-            return engine.verifyPin(pin, of: profile, client: client)
+            return engine.verifyPin(pin, of: profile, pinLoop: steps.pinLoop)
         case .storeSession(let tokens, let pinKey):
             engine.commit()
-            let client = self.client, engine = self.engine
+            let steps = self.steps, engine = self.engine
             return engine.call { () throws(IdentityFlowError) in
-                try await client.storeSession(profile, tokens: tokens, pinKey: pinKey, flow: engine.id)
+                try await steps.session.storeSession(profile, tokens: tokens, pinKey: pinKey, flow: engine.id)
                 return .sessionStored
             }
         case .deleteProfile:
-            return engine.deleteProfile(profile, client: client)
+            return engine.deleteProfile(profile, sessions: steps.sessions)
         case .revokeTokens(let tokens):
-            return engine.revoke(tokens, client: client)
+            return engine.revoke(tokens, pinLoop: steps.pinLoop)
         case .reportSuccess:
             let authenticator = provedWithPin.current ? Authenticator.pin : context.authenticator
             return engine.finish(.success(AuthenticationResult(profile: profile, authenticator: authenticator, info: nil)), to: host)

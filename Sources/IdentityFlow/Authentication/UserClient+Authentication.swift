@@ -99,7 +99,7 @@ extension UserClient {
             let previous = self.authenticatedUserProfile.flatMap { $0 == profile ? nil : $0 }
             let reuses = self.configuration.reusesValidSession && self.authenticatedUserProfile == profile && self.isValidAccessToken
             let context = AuthenticationMachine.Context(profile: profile, authenticator: chosen, previousProfile: previous, reusesSession: reuses)
-            return AuthenticationFlow(client: self, id: id, context: context, host: host)
+            return AuthenticationFlow(steps: AuthenticationSteps(dependencies: self.dependencies), id: id, context: context, host: host)
         }
     }
 }

@@ -5,15 +5,21 @@ final class AuthenticatorRegistrationFlow: FlowPerformer {
     typealias Machine = AuthenticatorRegistrationMachine
 
     let engine: FlowEngine<AuthenticatorRegistrationMachine>
-    private let client: UserClient
+    private let steps: AuthenticatorRegistrationSteps
     private let profile: UserProfile
     private let host: FlowHost<UserProfile, RegisteredAuthenticator>
 
-    init(client: UserClient, id: FlowID, profile: UserProfile, host: FlowHost<UserProfile, RegisteredAuthenticator>) {
-        self.client = client
+    /// A biometric registration that makes its I/O through `steps`.
+    /// - Parameters:
+    ///   - steps: The flow's I/O steps.
+    ///   - id: The flow's id.
+    ///   - profile: The profile biometrics are registered for.
+    ///   - host: Where challenges and the outcome go.
+    init(steps: AuthenticatorRegistrationSteps, id: FlowID, profile: UserProfile, host: FlowHost<UserProfile, RegisteredAuthenticator>) {
+        self.steps = steps
         self.profile = profile
         self.host = host
-        self.engine = FlowEngine(id: id, machine: AuthenticatorRegistrationMachine(profile: profile), client: client)
+        self.engine = FlowEngine(id: id, machine: AuthenticatorRegistrationMachine(profile: profile), environment: steps.dependencies.environment)
     }
 
     func perform(_ effect: AuthenticatorRegistrationMachine.Effect) -> EffectWork<AuthenticatorRegistrationMachine.Event> {
@@ -23,28 +29,22 @@ final class AuthenticatorRegistrationFlow: FlowPerformer {
             host.started(profile)
             return .done
         case .fetchPinStatus:
-            return engine.fetchPinStatus(of: profile, client: client)
+            return engine.fetchPinStatus(of: profile, pinLoop: steps.pinLoop)
         case .emitPinChallenge(let counters, let error):
             return engine.emitPinChallenge(for: profile, counters: counters, error: error, to: host)
         case .verifyPin(let pin):
-            return engine.verifyPin(pin, of: profile, client: client)
+            return engine.verifyPin(pin, of: profile, pinLoop: steps.pinLoop)
         case .storeAuthenticator(let pinKey, let tokens):
             engine.commit()
-            let client = self.client, engine = self.engine
+            let steps = self.steps, engine = self.engine
             return engine.call { () throws(IdentityFlowError) in
-                do throws(IdentityFlowError) {
-                    try await client.registerBiometricKey(for: profile, pinKey: pinKey, accessToken: tokens.accessToken, flow: engine.id)
-                } catch {
-                    await client.revokeUnused(tokens, flow: engine.id)
-                    throw error
-                }
-                try await client.storeSession(profile, tokens: tokens, pinKey: pinKey, flow: engine.id)
+                try await steps.storeAuthenticator(for: profile, pinKey: pinKey, tokens: tokens, flow: engine.id)
                 return .authenticatorStored
             }
         case .deleteProfile:
-            return engine.deleteProfile(profile, client: client)
+            return engine.deleteProfile(profile, sessions: steps.sessions)
         case .revokeTokens(let tokens):
-            return engine.revoke(tokens, client: client)
+            return engine.revoke(tokens, pinLoop: steps.pinLoop)
         case .reportSuccess:
             return engine.finish(.success(RegisteredAuthenticator(authenticator: .biometric, profile: profile)), to: host)
         case .reportFailure(let error):

@@ -52,8 +52,8 @@ extension UserClient {
             throw IdentityFlowError(.authenticatorNotRegistered, "Biometrics are not registered for this profile.")
         }
         let pinKey = sessionPinKey(for: profile)
-        try profileStore.deleteBiometricKey(for: profile)
-        if stored.vault != nil { return try removeBiometricWrap(of: profile) }
+        try sessions.store.deleteBiometricKey(for: profile)
+        if stored.vault != nil { return try sessions.removeBiometricWrap(of: profile) }
         try updateStoredProfile(profile) { stored in
             // Only a key the server holds needs revoking there; without the PIN key the next PIN login does it.
             stored.biometricRevocationPending = stored.hasBiometricKey && !pinKey.provesPin
@@ -61,14 +61,14 @@ extension UserClient {
             stored.biometricKey = nil
         }
         guard stored.hasBiometricKey, pinKey.provesPin else { return }
-        Task { await self.revokeBiometricKeyOnServer(of: profile, pinKey: pinKey, flow: nil) }
+        Task { await self.pinSteps.revokeBiometricKeyOnServer(of: profile, pinKey: pinKey, flow: nil) }
     }
 
     @discardableResult
     private func launchAuthenticatorRegistration(for profile: UserProfile, host: FlowHost<UserProfile, RegisteredAuthenticator>) -> FlowSlot? {
         launch(host: host) { id throws(IdentityFlowError) in
             try self.requireStoredProfile(profile, for: "Registering biometrics")
-            return AuthenticatorRegistrationFlow(client: self, id: id, profile: profile, host: host)
+            return AuthenticatorRegistrationFlow(steps: AuthenticatorRegistrationSteps(dependencies: self.dependencies), id: id, profile: profile, host: host)
         }
     }
 }

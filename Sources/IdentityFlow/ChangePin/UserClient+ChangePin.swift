@@ -66,7 +66,9 @@ extension UserClient {
                 throw IdentityFlowError(.userNotAuthenticated, "Changing the PIN needs an authenticated user: log in first.")
             }
             try self.requireStoredProfile(profile, for: "Changing the PIN")
-            return ChangePinFlow(client: self, id: id, context: .init(profile: profile, pinPolicy: self.configuration.pinPolicy), host: host)
+            return ChangePinFlow(
+                steps: ChangePinSteps(dependencies: self.dependencies), id: id, context: .init(profile: profile, pinPolicy: self.configuration.pinPolicy),
+                host: host)
         }
     }
 }

@@ -14,37 +14,23 @@ import Statechart
 ///   flow ends with exactly one terminal callback (or one result of the async call).
 public final class UserClient: Sendable {
     /// How the client behaves.
-    public let configuration: ClientConfiguration
+    public var configuration: ClientConfiguration { dependencies.configuration }
     /// Every transition of every flow this client runs.
-    package let transitionLog = TransitionLog()
-    let service: any IdentityService
-    let profileStore: ProfileStore
+    package var transitionLog: TransitionLog { dependencies.transitionLog }
+    /// What the client and its flows are built from: the configuration, the service, the profile
+    /// store and the state under one lock. Flows get views of it (their steps), never the client.
+    let dependencies: FlowDependencies
     let transport: any ResourceTransport
     let refresher = TokenRefresher()
     let sessionBroadcast = Broadcast<SessionEvent>()
-    private let state = Locked(State())
 
+    /// What the client itself keeps, under its dependencies' lock: whether it started, and the
+    /// providers it fetched. The profiles and session are ``ProfileSessions``', the flow slot
+    /// ``FlowEnvironment``'s.
     struct State: Sendable {
         var started = false
         var starting = false
-        var currentFlow: FlowSlot?
-        var profiles: [UserProfile: StoredProfile] = [:]
-        /// The logged-in profile. Whenever it changes, the session's PIN key is forgotten.
-        var authenticatedProfile: UserProfile? {
-            didSet { if authenticatedProfile != oldValue { sessionPinKey = .none } }
-        }
-        /// The key that proved the PIN for the logged-in profile's session (in memory only), so
-        /// that the session can prove the PIN for a credential change; `.none` after a biometric
-        /// login or without a session.
-        var sessionPinKey: ProvenPinKey = .none
         var identityProviders: [IdentityProvider]?
-        /// The browser challenge of the running registration, for ``handleRedirect(_:)``.
-        var redirectWaiter: RedirectWaiter?
-        /// A redirect ``handleRedirect(_:)`` took for the checkpointed registration, until it resumes.
-        var handedOverRedirect: URL?
-        /// The `state` of a checkpoint this process discarded: ignored should its removal from
-        /// storage have failed, so that it never resumes twice.
-        var discardedCheckpointState: Redacted<String>?
     }
 
     /// Creates a client. Call ``start()`` before anything else.
@@ -57,9 +43,7 @@ public final class UserClient: Sendable {
     ///     with the request timeout, session customization and pinned public keys of an OpenID
     ///     Connect `server` (not its headers), otherwise one with a 30 s timeout.
     public init(configuration: ClientConfiguration, server: IdentityServer, storage: any SecureStorage, transport: (any ResourceTransport)? = nil) {
-        self.configuration = configuration
-        self.service = server.service
-        self.profileStore = ProfileStore(storage: storage, logger: configuration.logger)
+        self.dependencies = FlowDependencies(configuration: configuration, transitionLog: TransitionLog(), service: server.service, storage: storage)
         self.transport =
             transport ?? (server.service as? HTTPIdentityService).map { URLSessionTransport(servingAPIsOf: $0.configuration) } ?? URLSessionTransport()
     }
@@ -93,7 +77,7 @@ public final class UserClient: Sendable {
     @discardableResult
     public func start() async throws(IdentityFlowError) -> LaunchReport {
         if let problem = configuration.problem { throw problem }
-        let alreadyStarting = state.withLock { state in
+        let alreadyStarting = withClientState { state in
             defer { state.starting = true }
             return state.starting
         }
@@ -104,36 +88,34 @@ public final class UserClient: Sendable {
         var unreadable: [String] = []
         var damaged: Set<UserProfile> = []
         do {
-            let loaded = try profileStore.loadAll()
+            let loaded = try sessions.store.loadAll()
             unreadable = loaded.unreadableKeys
             for stored in loaded.profiles {
                 if let vault = stored.vault {
                     // Device mode: the device is the only record; a vault that cannot be used stays, named.
                     if vault.damage(deviceSecret: stored.deviceSecret, profile: stored.profile, acceptedIterations: configuration.acceptedPinKeyIterations)
-                        != nil || (try? pinSecret(of: stored, vault)) == nil
+                        != nil || (try? PinSteps(dependencies: dependencies).pinSecret(of: stored, vault)) == nil
                     {
                         damaged.insert(stored.profile)
                     }
                     kept.append(stored)
                 } else if reconciled, try await !profileKnownToServer(stored.profile, reconciled: &reconciled) {
-                    try profileStore.delete(stored.profile)
+                    try sessions.store.delete(stored.profile)
                     removed.insert(stored.profile)
                 } else {
                     kept.append(stored)
                 }
             }
         } catch {
-            state.withLock { $0.starting = false }
+            withClientState { $0.starting = false }
             throw error
         }
-        state.withLock { state in
-            state.profiles = Dictionary(kept.map { ($0.profile, $0) }, uniquingKeysWith: { first, _ in first })
-            state.started = true
-        }
+        sessions.withState { $0.profiles = Dictionary(kept.map { ($0.profile, $0) }, uniquingKeysWith: { first, _ in first }) }
+        withClientState { $0.started = true }
         for profile in removed { sessionBroadcast.publish(.profileRemovedAtLaunch(profile)) }
         return LaunchReport(
             profiles: Set(kept.map(\.profile)), removedProfiles: removed, reconciled: reconciled,
-            resumableRegistrations: loadCheckpoint().map { [$0.summary] } ?? [],
+            resumableRegistrations: dependencies.checkpoints.load().map { [$0.summary] } ?? [],
             unreadableStorageKeys: unreadable, damagedProfiles: damaged, resumedProfile: await resumeLastSession())
     }
 
@@ -156,18 +138,18 @@ public final class UserClient: Sendable {
     // MARK: - Profiles
 
     /// The profiles registered on this device.
-    public var userProfiles: Set<UserProfile> { Set(state.withLock { $0.profiles.keys.filter { !$0.isStateless } }) }
+    public var userProfiles: Set<UserProfile> { Set(sessions.withState { $0.profiles.keys.filter { !$0.isStateless } }) }
 
     /// The profile logged in now, if any.
-    public var authenticatedUserProfile: UserProfile? { state.withLock { $0.authenticatedProfile } }
+    public var authenticatedUserProfile: UserProfile? { sessions.withState { $0.authenticatedProfile } }
 
     /// The identity providers the server offers (fetched once, then cached).
     /// - Throws: ``ErrorCode/requestInvalid`` before ``start()``; the service's errors.
     public func identityProviders() async throws(IdentityFlowError) -> [IdentityProvider] {
         try requireStarted()
-        if let cached = state.withLock({ $0.identityProviders }) { return cached }
+        if let cached = withClientState({ $0.identityProviders }) { return cached }
         let providers = try await service.identityProviders()
-        state.withLock { $0.identityProviders = providers }
+        withClientState { $0.identityProviders = providers }
         return providers
     }
 
@@ -189,81 +171,74 @@ public final class UserClient: Sendable {
     ///   and the flow ends as it would have).
     @discardableResult
     public func cancelCurrentFlow() -> Bool {
-        guard let slot = state.withLock({ $0.currentFlow }) else { return false }
+        guard let slot = dependencies.environment.currentFlow else { return false }
         return slot.cancel()
     }
 
     /// Whether a flow is running.
-    public var isFlowRunning: Bool { state.withLock { $0.currentFlow != nil } }
+    public var isFlowRunning: Bool { dependencies.environment.currentFlow != nil }
 
     // MARK: - Internals
 
     /// Reserves the one flow slot, or explains why not.
     func reserveFlow() -> Result<FlowSlot, IdentityFlowError> {
-        state.withLock { state in
-            guard state.started else {
-                return .failure(IdentityFlowError(.requestInvalid, "Call start() and wait for it before starting a flow."))
-            }
-            guard state.currentFlow == nil else { return .failure(IdentityFlowError(.actionAlreadyInProgress)) }
-            let slot = FlowSlot(id: .next())
-            state.currentFlow = slot
-            return .success(slot)
+        guard withClientState({ $0.started }) else {
+            return .failure(IdentityFlowError(.requestInvalid, "Call start() and wait for it before starting a flow."))
         }
+        guard let slot = dependencies.environment.reserve() else { return .failure(IdentityFlowError(.actionAlreadyInProgress)) }
+        return .success(slot)
     }
 
-    /// Marks the running flow as past cancelling (see ``FlowEngine/commit()``).
-    func commitFlow(_ id: FlowID) {
-        state.withLock { $0.currentFlow?.id == id ? $0.currentFlow : nil }?.commit()
-    }
-
-    /// Frees the flow slot; called by a flow right before its terminal callback.
-    func flowEnded(_ id: FlowID) {
-        state.withLock { state in
-            if state.currentFlow?.id == id { state.currentFlow = nil }
-            if state.redirectWaiter?.flowID == id { state.redirectWaiter = nil }
-        }
-    }
-
-    /// Reads or changes the client's state under its lock.
-    func withState<Result>(_ body: (inout State) -> Result) -> Result { state.withLock(body) }
+    /// Frees the flow slot of a flow that ends before its machine runs.
+    func flowEnded(_ id: FlowID) { dependencies.environment.end(id) }
 
     func requireStarted() throws(IdentityFlowError) {
-        guard state.withLock({ $0.started }) else {
+        guard withClientState({ $0.started }) else {
             throw IdentityFlowError(.requestInvalid, "Call start() and wait for it before using the client.")
         }
     }
 
-    /// Stores a new profile (a stateless one in memory only) and logs it in with the PIN key it
-    /// enrolled. A stateless session it replaces ends: forgotten here, its tokens revoked in the
-    /// background.
-    func storeRegisteredProfile(_ stored: StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) {
-        var stored = stored
-        try keepForNextLaunch(&stored, pinKey: pinKey)
-        try stored.resealTokens(with: pinKey)
-        try profileStore.save(stored)
-        let replaced = state.withLock { state -> TokenSet? in
-            let previous = state.authenticatedProfile.flatMap { $0.isStateless && $0 != stored.profile ? state.profiles.removeValue(forKey: $0) : nil }
-            state.profiles[stored.profile] = stored
-            state.authenticatedProfile = stored.profile
-            state.sessionPinKey = pinKey
-            return previous?.tokens
-        }
-        if let replaced { Task { await self.revokeUnused(replaced, flow: nil) } }
+    /// Reads or changes what the client itself keeps, under its dependencies' lock.
+    private func withClientState<Result>(_ body: (inout State) -> Result) -> Result { dependencies.state.withLock { body(&$0.client) } }
+
+    // MARK: - What the entry points use
+
+    /// The server.
+    var service: any IdentityService { dependencies.service }
+
+    /// The profiles, their store and the session.
+    var sessions: ProfileSessions { dependencies.sessions }
+
+    /// Whether this client keeps authenticators on the device.
+    var keepsAuthenticatorsOnDevice: Bool { dependencies.keepsAuthenticatorsOnDevice }
+
+    /// The PIN loop's steps, for the entry points that prove the PIN key (enrolments, removals).
+    var pinSteps: PinSteps { PinSteps(dependencies: dependencies) }
+
+    /// Reads or changes the profiles and session under their lock.
+    func withState<Result>(_ body: (inout ProfileSessions.State) -> Result) -> Result { sessions.withState(body) }
+
+    /// The stored profile, or ``ErrorCode/requestInvalid`` when it is not registered here.
+    func storedProfile(_ profile: UserProfile) throws(IdentityFlowError) -> StoredProfile { try sessions.storedProfile(profile) }
+
+    /// Refuses a stateless profile (``ErrorCode/statelessUser``) and one not registered here.
+    func requireStoredProfile(_ profile: UserProfile, for action: String) throws(IdentityFlowError) {
+        try sessions.requireStoredProfile(profile, for: action)
     }
 
-    /// Best effort: deregisters a half-made profile on the server (when a PIN key was derived
-    /// for it, with that key's proof; a server that never enrolled it has nothing to remove) and
-    /// revokes its tokens.
-    nonisolated(nonsending) func discardOnServer(_ profile: UserProfile, tokens: TokenSet, pinKey: ProvenPinKey, flow: FlowID) async {
-        if pinKey.provesPin {
-            do { try await service.deregister(profile, authorization: try await pinKeyAuthorization(.deregistration, for: profile, key: pinKey)) } catch {
-                if error.code != .userDeregistered {
-                    configuration.logger.log(.warning, "Could not deregister the unfinished profile on the server: \(error)", flow: flow)
-                }
-            }
-        }
-        do { try await service.revoke(tokens) } catch {
-            configuration.logger.log(.warning, "Could not revoke the unfinished registration's tokens: \(error)", flow: flow)
-        }
+    /// Saves changes to a stored profile.
+    func updateStoredProfile(_ profile: UserProfile, _ change: (inout StoredProfile) -> Void) throws(IdentityFlowError) {
+        try sessions.updateStoredProfile(profile, change)
+    }
+
+    /// The PIN key of `profile`'s session, if it is the logged-in profile and logged in with the PIN.
+    func sessionPinKey(for profile: UserProfile) -> ProvenPinKey { sessions.sessionPinKey(for: profile) }
+
+    /// The logged-in profile's tokens, or ``ErrorCode/userNotAuthenticated``.
+    func sessionTokens() throws(IdentityFlowError) -> TokenSet { try sessions.sessionTokens() }
+
+    /// Revokes a token set nobody will use any more (best effort: a failure is logged).
+    nonisolated(nonsending) func revokeUnused(_ tokens: TokenSet, flow: FlowID?) async {
+        await SessionSteps(dependencies: dependencies).revokeUnused(tokens, flow: flow)
     }
 }

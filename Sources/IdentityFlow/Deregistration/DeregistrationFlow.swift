@@ -5,33 +5,39 @@ final class DeregistrationFlow: FlowPerformer {
     typealias Machine = DeregistrationMachine
 
     let engine: FlowEngine<DeregistrationMachine>
-    private let client: UserClient
+    private let steps: DeregistrationSteps
     private let stored: StoredProfile
     /// The session's PIN key when the profile is logged in with the PIN, taken at the start.
     private let pinKey: ProvenPinKey
     private let host: FlowHost<UserProfile, UserProfile>
 
-    init(client: UserClient, id: FlowID, stored: StoredProfile, host: FlowHost<UserProfile, UserProfile>) {
-        self.client = client
+    /// A deregistration that makes its I/O through `steps`.
+    /// - Parameters:
+    ///   - steps: The flow's I/O steps.
+    ///   - id: The flow's id.
+    ///   - stored: The profile to remove.
+    ///   - host: Where the outcome goes.
+    init(steps: DeregistrationSteps, id: FlowID, stored: StoredProfile, host: FlowHost<UserProfile, UserProfile>) {
+        self.steps = steps
         self.stored = stored
-        self.pinKey = client.sessionPinKey(for: stored.profile)
+        self.pinKey = steps.sessions.sessionPinKey(for: stored.profile)
         self.host = host
-        self.engine = FlowEngine(id: id, machine: DeregistrationMachine(profile: stored.profile), client: client)
+        self.engine = FlowEngine(id: id, machine: DeregistrationMachine(profile: stored.profile), environment: steps.dependencies.environment)
     }
 
     func perform(_ effect: DeregistrationMachine.Effect) -> EffectWork<DeregistrationMachine.Event> {
         let stored = stored
         switch effect {
         case .deregisterOnServer:
-            let client = self.client, pinKey = self.pinKey, id = engine.id
+            let steps = self.steps, pinKey = self.pinKey, id = engine.id
             return .run {
-                do throws(IdentityFlowError) { try await client.deregisterOnServer(stored, pinKey: pinKey, flow: id) } catch { return .serverFailed(error) }
+                do throws(IdentityFlowError) { try await steps.deregisterOnServer(stored, pinKey: pinKey, flow: id) } catch { return .serverFailed(error) }
                 return .serverDeregistered
             }
         case .deleteLocalData:
-            let client = self.client
+            let steps = self.steps
             return engine.call { () throws(IdentityFlowError) in
-                try client.deleteProfileLocally(stored.profile)
+                try steps.deleteProfileLocally(stored.profile)
                 return .localDataDeleted
             }
         case .reportSuccess:

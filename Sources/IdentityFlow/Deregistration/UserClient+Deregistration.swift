@@ -31,21 +31,7 @@ extension UserClient {
     @discardableResult
     private func launchDeregistration(_ profile: UserProfile, host: FlowHost<UserProfile, UserProfile>) -> FlowSlot? {
         launch(host: host) { id throws(IdentityFlowError) in
-            DeregistrationFlow(client: self, id: id, stored: try self.storedProfile(profile), host: host)
-        }
-    }
-
-    /// Removes `stored` on the server with the PIN key's proof (refused before anything is sent
-    /// without a key that proves the PIN). When the server was not told, the profile's tokens
-    /// are revoked at the provider instead (best effort), so that none stays live.
-    /// - Throws: ``ErrorCode/pinProofRequired`` without the key; the service's errors.
-    nonisolated(nonsending) func deregisterOnServer(_ stored: StoredProfile, pinKey: ProvenPinKey, flow: FlowID) async throws(IdentityFlowError) {
-        if stored.vault != nil { return try await revokeDeviceProfileTokens(stored, sessionKey: pinKey) }
-        do throws(IdentityFlowError) {
-            try await service.deregister(stored.profile, authorization: try await pinKeyAuthorization(.deregistration, for: stored.profile, key: pinKey))
-        } catch {
-            await revokeUnused(stored.tokens, flow: flow)
-            throw error
+            DeregistrationFlow(steps: DeregistrationSteps(dependencies: self.dependencies), id: id, stored: try self.storedProfile(profile), host: host)
         }
     }
 }

@@ -1,43 +1,9 @@
 import Foundation
 
-/// ``LaunchPolicy/resumeLastUser``: the session a launch brings back, and how a session's end
-/// takes that away; and what a device-mode session leaves sealed when it ends.
+/// ``LaunchPolicy/resumeLastUser``: the session a launch brings back. ``ProfileSessions`` keeps a
+/// new session for the next launch, and takes that away (leaving a device-mode session sealed)
+/// when the session ends.
 extension UserClient {
-    /// Keeps a new session for the next launch when the policy says so: a resume item in the
-    /// storage and, in device mode, the vault key wrapped under the resume key it holds.
-    func keepForNextLaunch(_ stored: inout StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) {
-        guard configuration.launchPolicy == .resumeLastUser, !stored.profile.isStateless else { return }
-        for other in withState({ Array($0.profiles.keys) }) where other != stored.profile { try? profileStore.deleteResumeItem(for: other) }
-        guard stored.vault != nil else { return try profileStore.saveResumeItem(Redacted([0]), for: stored.profile) }
-        guard let vaultKey = pinKey.vaultKey else { return }
-        let resumeKey = Redacted(try PinProof.randomBytes(DeviceVault.keyLength))
-        stored.vault?.resumeWrap = try DeviceVault.wrap(vaultKey, with: resumeKey, purpose: "resume", profile: stored.profile)
-        try profileStore.saveResumeItem(resumeKey, for: stored.profile)
-    }
-
-    /// After a session ended on this device: its resume item is removed and, in device mode, the
-    /// vault keeps the refresh token sealed with the access token forgotten (the next login
-    /// refreshes) and no resume wrap.
-    func closeSession(of stored: StoredProfile, key: ProvenPinKey) {
-        try? profileStore.deleteResumeItem(for: stored.profile)
-        guard stored.vault != nil, !stored.profile.isStateless else { return }
-        var closed = stored
-        closed.vault?.resumeWrap = nil
-        closed.tokens.accessToken = Redacted("")
-        closed.tokens.expiresAt = .distantPast
-        do throws(IdentityFlowError) {
-            try closed.resealTokens(with: key)
-            if let deviceSecret = closed.deviceSecret { closed.vault?.bind(deviceSecret: deviceSecret, profile: closed.profile) }
-            try profileStore.save(closed)
-            closed.lockVault()
-            withState { state in
-                if state.profiles[closed.profile] != nil, state.authenticatedProfile != closed.profile { state.profiles[closed.profile] = closed }
-            }
-        } catch {
-            configuration.logger.log(.warning, "Could not reseal the ended session's tokens: \(error)", flow: nil)
-        }
-    }
-
     /// At launch, under ``LaunchPolicy/resumeLastUser``: logs the last user in again when their
     /// resume item opens their session and the provider still refreshes it.
     /// - Returns: The resumed profile, or `nil`.
@@ -45,9 +11,9 @@ extension UserClient {
         guard configuration.launchPolicy == .resumeLastUser else { return nil }
         let candidates = withState { Array($0.profiles.values) }
         for stored in candidates {
-            guard let item = try? profileStore.resumeItem(for: stored.profile) else { continue }
+            guard let item = try? sessions.store.resumeItem(for: stored.profile) else { continue }
             guard let (tokens, key) = resumableSession(of: stored, item: item) else {
-                try? profileStore.deleteResumeItem(for: stored.profile)
+                try? sessions.store.deleteResumeItem(for: stored.profile)
                 continue
             }
             withState { state in

@@ -28,16 +28,18 @@ extension UserClient {
         if stored.profile.isStateless {
             throw IdentityFlowError(.statelessUser, "A stateless profile has no device key for implicit authentication.")
         }
-        let key = try deviceKey(.implicitAuthentication, of: stored)
+        let key = try sessions.deviceKey(.implicitAuthentication, of: stored)
         do throws(IdentityFlowError) {
-            guard let challenge = try await challenge(for: profile, speaking: 2, derivesPinKey: false) else { throw PinEntry.deregisteredError(profile) }
+            guard let challenge = try await pinSteps.challenge(for: profile, speaking: 2, derivesPinKey: false) else {
+                throw PinEntry.deregisteredError(profile)
+            }
             let message = DeviceKeyProof.message(.implicitToken, profile: profile, nonce: challenge.nonce, subject: DeviceKeyProof.scopeSubject(scopes))
             let tokens = try await service.implicitAccessToken(
                 scopes: scopes, for: profile,
                 authorization: PinKeyAuthorization(nonce: challenge.nonce, proof: key.sign(message)))
             return ImplicitAuthentication(profile: profile, tokens: tokens)
         } catch  where error.code == .userDeregistered {
-            forgetProfile(profile, flow: nil)
+            sessions.forgetProfile(profile, flow: nil)
             throw PinEntry.deregisteredError(profile)
         }
     }
@@ -70,10 +72,14 @@ extension UserClient {
     ///   service's errors.
     public func enrollImplicitAuthentication() async throws(IdentityFlowError) {
         let (stored, tokens) = try loggedInProfileWithKeys(for: "Implicit authentication")
-        try await enrolImplicitKey(
+        try await pinSteps.enrolImplicitKey(
             of: stored.profile, deviceSecret: stored.deviceSecret, pinKey: sessionPinKey(for: stored.profile), accessToken: tokens.accessToken)
     }
+}
 
+/// The implicit authentication key's enrolment, vouched for by the PIN key: by a registration
+/// (best effort) and by ``UserClient/enrollImplicitAuthentication()``.
+extension PinSteps {
     /// Registers the implicit key derived from `deviceSecret`, vouched for by `pinKey`.
     nonisolated(nonsending) func enrolImplicitKey(
         of profile: UserProfile, deviceSecret: Redacted<[UInt8]>?, pinKey: ProvenPinKey,
@@ -96,7 +102,8 @@ extension UserClient {
     ) async {
         do throws(IdentityFlowError) { try await enrolImplicitKey(of: profile, deviceSecret: deviceSecret, pinKey: pinKey, accessToken: accessToken) } catch {
             guard error.code != .featureNotSupported else { return }
-            configuration.logger.log(.warning, "The implicit authentication key was not registered (enrollImplicitAuthentication() can do it later): \(error)")
+            dependencies.configuration.logger.log(
+                .warning, "The implicit authentication key was not registered (enrollImplicitAuthentication() can do it later): \(error)")
         }
     }
 }

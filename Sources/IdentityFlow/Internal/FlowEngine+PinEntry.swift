@@ -28,15 +28,15 @@ extension FlowEngine where Machine.Event: FlowEvents {
     /// flow that holds the loop, whatever its events are called.
     /// - Parameters:
     ///   - profile: The profile whose counters are asked.
-    ///   - client: The client that calls the server.
+    ///   - pinLoop: The PIN loop's steps, which ask the server.
     ///   - fetched: The event for the counters.
     ///   - deregistered: The event for a profile the server no longer knows.
     /// - Returns: The work that calls the server.
     func fetchPinStatus(
-        of profile: UserProfile, client: UserClient, fetched: @escaping @Sendable (PinCounters) -> Machine.Event, deregistered: Machine.Event
+        of profile: UserProfile, pinLoop: PinSteps, fetched: @escaping @Sendable (PinCounters) -> Machine.Event, deregistered: Machine.Event
     ) -> EffectWork<Machine.Event> {
         call { () throws(IdentityFlowError) in
-            guard let counters = try await client.pinStatus(for: profile) else { return deregistered }
+            guard let counters = try await pinLoop.pinStatus(for: profile) else { return deregistered }
             return fetched(counters)
         }
     }
@@ -45,14 +45,14 @@ extension FlowEngine where Machine.Event: FlowEvents {
     /// failure is logged, not fatal). Past this point the flow cannot be cancelled.
     /// - Parameters:
     ///   - profile: The profile to delete.
-    ///   - client: The client holding the profile store.
+    ///   - sessions: The profiles it is deleted from.
     ///   - deleted: The event when it is deleted.
     /// - Returns: The work that deletes it.
-    func deleteProfile(_ profile: UserProfile, client: UserClient, deleted: Machine.Event) -> EffectWork<Machine.Event> {
+    func deleteProfile(_ profile: UserProfile, sessions: ProfileSessions, deleted: Machine.Event) -> EffectWork<Machine.Event> {
         commit()
         let id = self.id
         return .run {
-            client.forgetProfile(profile, flow: id)
+            sessions.forgetProfile(profile, flow: id)
             return deleted
         }
     }
@@ -60,8 +60,8 @@ extension FlowEngine where Machine.Event: FlowEvents {
 
 extension FlowEngine where Machine.Event: PinEntryEvents {
     /// Asks the server for the counters; a profile it no longer knows comes back as deregistered.
-    func fetchPinStatus(of profile: UserProfile, client: UserClient) -> EffectWork<Machine.Event> {
-        fetchPinStatus(of: profile, client: client, fetched: Machine.Event.pinStatusFetched, deregistered: .pinChecked(.deregistered))
+    func fetchPinStatus(of profile: UserProfile, pinLoop: PinSteps) -> EffectWork<Machine.Event> {
+        fetchPinStatus(of: profile, pinLoop: pinLoop, fetched: Machine.Event.pinStatusFetched, deregistered: .pinChecked(.deregistered))
     }
 
     /// Hands the host a ``PinChallenge`` whose answer becomes `pinProvided`.
@@ -73,24 +73,24 @@ extension FlowEngine where Machine.Event: PinEntryEvents {
     }
 
     /// Proves the PIN to the server.
-    func verifyPin(_ pin: Redacted<String>, of profile: UserProfile, client: UserClient) -> EffectWork<Machine.Event> {
-        call { () throws(IdentityFlowError) in .pinChecked(try await client.checkPin(pin, for: profile)) }
+    func verifyPin(_ pin: Redacted<String>, of profile: UserProfile, pinLoop: PinSteps) -> EffectWork<Machine.Event> {
+        call { () throws(IdentityFlowError) in .pinChecked(try await pinLoop.checkPin(pin, for: profile)) }
     }
 
     /// Revokes a token set the flow will not use (best effort: a failure is logged).
     /// In device mode the tokens a PIN check returns are the profile's own, unsealed from its
     /// vault, not a new session: they are kept (revoking them would end the profile's sign-in).
-    func revoke(_ tokens: TokenSet, client: UserClient) -> EffectWork<Machine.Event> {
+    func revoke(_ tokens: TokenSet, pinLoop: PinSteps) -> EffectWork<Machine.Event> {
         commit()
         let id = self.id
         return .run {
-            if !client.keepsAuthenticatorsOnDevice { await client.revokeUnused(tokens, flow: id) }
+            if !pinLoop.dependencies.keepsAuthenticatorsOnDevice { await pinLoop.session.revokeUnused(tokens, flow: id) }
             return .tokensRevoked
         }
     }
 
     /// Deletes a deregistered profile from the device (a storage failure is logged, not fatal).
-    func deleteProfile(_ profile: UserProfile, client: UserClient) -> EffectWork<Machine.Event> {
-        deleteProfile(profile, client: client, deleted: .profileDeleted)
+    func deleteProfile(_ profile: UserProfile, sessions: ProfileSessions) -> EffectWork<Machine.Event> {
+        deleteProfile(profile, sessions: sessions, deleted: .profileDeleted)
     }
 }

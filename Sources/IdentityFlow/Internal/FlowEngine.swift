@@ -9,27 +9,31 @@ import Statechart
 final class FlowEngine<Machine: StateMachine>: Sendable {
     let id: FlowID
     let runner: MachineRunner<Machine>
-    /// The client the flow runs on (its flows hold it too). Kept instead of a copy of its
-    /// configuration and a release closure with a weak capture: one word per flow, not three heap blocks' worth.
-    private let client: UserClient
+    /// The configuration, transition log and flow slot of the client the flow runs on, shared
+    /// with its other flows: one word per flow, not a copy of the configuration.
+    private let environment: FlowEnvironment
     private let openTicket = Locked<(any OpenTicket)?>(nil)
 
-    /// An engine for a flow of `client`, freeing the client's flow slot when it ends.
-    init(id: FlowID, machine: Machine, client: UserClient) {
+    /// An engine for a flow in `environment`, freeing its flow slot when it ends.
+    /// - Parameters:
+    ///   - id: The flow's id (its slot's).
+    ///   - machine: The flow's machine, in its initial state.
+    ///   - environment: The configuration, transition log and flow slot.
+    init(id: FlowID, machine: Machine, environment: FlowEnvironment) {
         self.id = id
-        self.runner = MachineRunner(machine: machine, flowID: id, log: client.transitionLog)
-        self.client = client
+        self.runner = MachineRunner(machine: machine, flowID: id, log: environment.transitionLog)
+        self.environment = environment
     }
 
-    var configuration: ClientConfiguration { client.configuration }
+    var configuration: ClientConfiguration { environment.configuration }
 
     var logger: IdentityFlowLogger { configuration.logger }
 
     /// The flow reached a step a cancel can no longer undo: ``UserClient/cancelCurrentFlow()`` says so from now on.
-    func commit() { client.commitFlow(id) }
+    func commit() { environment.commit(id) }
 
     /// The step committed to came back refused and the flow waits for the host again: cancels count again.
-    func reopen() { client.withState { $0.currentFlow?.id == id ? $0.currentFlow : nil }?.reopen() }
+    func reopen() { environment.reopen(id) }
 
     /// Closes the open ticket and frees the client. Call right before the terminal callback.
     func end() {
@@ -37,7 +41,7 @@ final class FlowEngine<Machine: StateMachine>: Sendable {
             defer { open = nil }
             return open
         }?.invalidate(reason: "answered after its flow ended")
-        client.flowEnded(id)
+        environment.end(id)
     }
 }
 

@@ -5,30 +5,37 @@ final class LogoutFlow: FlowPerformer {
     typealias Machine = LogoutMachine
 
     let engine: FlowEngine<LogoutMachine>
-    private let client: UserClient
+    private let steps: LogoutSteps
     private let profile: UserProfile
     private let host: FlowHost<UserProfile, UserProfile>
     /// Whether the provider is asked to revoke the tokens: not for a device-mode profile, which
     /// keeps its provider session for the next login (``StoredProfile/revokesTokensAtLogout``).
     private let revokes: Bool
 
-    init(client: UserClient, id: FlowID, profile: UserProfile, tokens: TokenSet, host: FlowHost<UserProfile, UserProfile>) {
-        self.client = client
+    /// A logout that makes its I/O through `steps`.
+    /// - Parameters:
+    ///   - steps: The flow's I/O steps.
+    ///   - id: The flow's id.
+    ///   - profile: The logged-in profile.
+    ///   - tokens: Its session's tokens.
+    ///   - host: Where the outcome goes.
+    init(steps: LogoutSteps, id: FlowID, profile: UserProfile, tokens: TokenSet, host: FlowHost<UserProfile, UserProfile>) {
+        self.steps = steps
         self.profile = profile
         self.host = host
-        self.revokes = client.withState { $0.profiles[profile]?.revokesTokensAtLogout ?? true }
-        self.engine = FlowEngine(id: id, machine: LogoutMachine(tokens: tokens), client: client)
+        self.revokes = steps.revokesTokensAtLogout(of: profile)
+        self.engine = FlowEngine(id: id, machine: LogoutMachine(tokens: tokens), environment: steps.dependencies.environment)
     }
 
     func perform(_ effect: LogoutMachine.Effect) -> EffectWork<LogoutMachine.Event> {
         switch effect {
         case .endLocalSession:
-            client.endSessionLocally()
+            steps.endSessionLocally()
             return .done
         case .revokeTokens(let tokens):
-            let client = self.client, revokes = self.revokes
+            let steps = self.steps, revokes = self.revokes
             return engine.call { () throws(IdentityFlowError) in
-                if revokes { try await client.service.revoke(tokens) }
+                if revokes { try await steps.revoke(tokens) }
                 return .tokensRevoked
             }
         case .reportSuccess:

@@ -26,7 +26,8 @@ extension UserClient {
             guard let profile = self.authenticatedUserProfile else {
                 throw IdentityFlowError(.userNotAuthenticated, "Nobody is logged in.")
             }
-            return LogoutFlow(client: self, id: id, profile: profile, tokens: try self.storedProfile(profile).tokens, host: host)
+            return LogoutFlow(
+                steps: LogoutSteps(dependencies: self.dependencies), id: id, profile: profile, tokens: try self.storedProfile(profile).tokens, host: host)
         }
     }
 }

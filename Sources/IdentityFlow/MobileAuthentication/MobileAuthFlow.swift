@@ -7,33 +7,40 @@ final class MobileAuthFlow: FlowPerformer {
     typealias Event = MobileAuthMachine.Event
 
     let engine: FlowEngine<MobileAuthMachine>
-    private let client: UserClient
+    private let steps: MobileAuthSteps
     private let context: MobileAuthMachine.Context
     /// How to look the request up when the host did not hand it over.
     private let lookup: MobileAuthLookup
     private let host: FlowHost<UserProfile, MobileAuthResult>
 
-    init(client: UserClient, id: FlowID, context: MobileAuthMachine.Context, lookup: MobileAuthLookup, host: FlowHost<UserProfile, MobileAuthResult>) {
-        self.client = client
+    /// Handling of a request that makes its I/O through `steps`.
+    /// - Parameters:
+    ///   - steps: The flow's I/O steps.
+    ///   - id: The flow's id.
+    ///   - context: What the request is about.
+    ///   - lookup: How to look the request up when the host did not hand it over.
+    ///   - host: Where challenges and the outcome go.
+    init(steps: MobileAuthSteps, id: FlowID, context: MobileAuthMachine.Context, lookup: MobileAuthLookup, host: FlowHost<UserProfile, MobileAuthResult>) {
+        self.steps = steps
         self.context = context
         self.lookup = lookup
         self.host = host
-        self.engine = FlowEngine(id: id, machine: MobileAuthMachine(context: context), client: client)
+        self.engine = FlowEngine(id: id, machine: MobileAuthMachine(context: context), environment: steps.dependencies.environment)
     }
 
     func perform(_ effect: MobileAuthMachine.Effect) -> EffectWork<Event> {
-        let profile = context.profile, client = self.client, engine = self.engine
+        let profile = context.profile, steps = self.steps, engine = self.engine
         switch effect {
         case .fetchRequest:
             let lookup = self.lookup
             return engine.call { () throws(IdentityFlowError) in
                 let fetched: MobileAuthRequest
-                do throws(IdentityFlowError) { fetched = try await client.fetchMobileAuthRequest(lookup, for: profile) } catch
+                do throws(IdentityFlowError) { fetched = try await steps.fetchMobileAuthRequest(lookup, for: profile) } catch
                     where error.code == .userDeregistered
                 {
                     return .answerChecked(.deregistered)  // the server forgot the profile: it is deleted here too
                 }
-                return fetched.expiresAt <= client.configuration.now() ? .requestExpired : .requestFetched(fetched)
+                return fetched.expiresAt <= steps.now() ? .requestExpired : .requestFetched(fetched)
             }
         case .emitConfirmationChallenge(let request):
             let ticket = self.ticket("MobileAuthConfirmationChallenge", for: request, answered: Event.confirmationAnswered)
@@ -41,7 +48,7 @@ final class MobileAuthFlow: FlowPerformer {
             return .done
         case .sendAnswer(let request, let accepted):
             return send(request) { request throws(IdentityFlowError) in
-                let verdict = try await client.answerMobileAuthRequest(request, accepted: accepted)
+                let verdict = try await steps.answerMobileAuthRequest(request, accepted: accepted)
                 guard verdict == .handled else {
                     throw IdentityFlowError(.invalidServerResponse, "The server judged a step-up that was not sent (\(verdict)).")
                 }
@@ -52,17 +59,17 @@ final class MobileAuthFlow: FlowPerformer {
             host.challenge(.biometric(BiometricChallenge(userProfile: profile, authenticator: .biometric, sender: ticket, releaseObserver: ticket)))
             return .done
         case .sendBiometricAnswer(let request):
-            return send(request) { request throws(IdentityFlowError) in try await client.acceptMobileAuthRequestWithBiometrics(request) }
+            return send(request) { request throws(IdentityFlowError) in try await steps.acceptMobileAuthRequestWithBiometrics(request) }
         case .fetchPinStatus:
-            return engine.fetchPinStatus(of: profile, client: client, fetched: Event.pinStatusFetched, deregistered: .answerChecked(.deregistered))
+            return engine.fetchPinStatus(of: profile, pinLoop: steps.pinLoop, fetched: Event.pinStatusFetched, deregistered: .answerChecked(.deregistered))
         case .emitPinChallenge(let request, let counters, let error):
             let ticket = self.ticket("PinChallenge", for: request, answered: Event.pinProvided)
             host.challenge(.pin(PinChallenge(userProfile: profile, counters: counters, error: error, sender: ticket, releaseObserver: ticket)))
             return .done
         case .sendPinAnswer(let request, let pin):
-            return send(request) { request throws(IdentityFlowError) in try await client.acceptMobileAuthRequest(request, pin: pin) }
+            return send(request) { request throws(IdentityFlowError) in try await steps.acceptMobileAuthRequest(request, pin: pin) }
         case .deleteProfile:
-            return engine.deleteProfile(profile, client: client, deleted: .profileDeleted)
+            return engine.deleteProfile(profile, sessions: steps.sessions, deleted: .profileDeleted)
         case .reportHandled(let result):
             return engine.finish(.success(result), to: host)
         case .reportFailure(let error):
@@ -93,9 +100,9 @@ final class MobileAuthFlow: FlowPerformer {
     private func ticket<Answer: Sendable>(_ name: String, for request: MobileAuthRequest, answered: @escaping @Sendable (Answer) -> Event) -> ChallengeTicket<
         Answer
     > {
-        let seconds = max(0, request.expiresAt.timeIntervalSince(client.configuration.now()))
+        let seconds = max(0, request.expiresAt.timeIntervalSince(steps.now()))
         let untilExpiry = Duration.milliseconds(Int64((seconds * 1000).rounded(.up)))
-        let expiryComesFirst = client.configuration.challengeTimeout.map { untilExpiry <= $0 } ?? true
+        let expiryComesFirst = engine.configuration.challengeTimeout.map { untilExpiry <= $0 } ?? true
         return engine.ticket(name, deadline: untilExpiry, expired: expiryComesFirst ? .requestExpired : nil, answered: answered)
     }
 }

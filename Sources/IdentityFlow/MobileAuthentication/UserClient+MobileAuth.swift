@@ -15,8 +15,8 @@ extension UserClient {
     ///   ``ErrorCode/featureNotSupported`` when the service does not offer it; the service's errors.
     public func enrollMobileAuthentication() async throws(IdentityFlowError) {
         let (stored, tokens) = try loggedInProfileWithKeys(for: "Mobile authentication")
-        let key = try deviceKey(.mobileAuthentication, of: stored)
-        let authorization = try await pinKeyAuthorization(
+        let key = try sessions.deviceKey(.mobileAuthentication, of: stored)
+        let authorization = try await pinSteps.pinKeyAuthorization(
             .mobileAuthEnrolment, for: stored.profile, key: sessionPinKey(for: stored.profile), publicKey: key.publicKey)
         try await service.enrolMobileAuthentication(
             publicKey: key.publicKey, for: stored.profile, authorization: authorization, accessToken: tokens.accessToken)
@@ -30,7 +30,7 @@ extension UserClient {
     /// - Throws: ``ErrorCode/mobileAuthNotEnrolled`` before ``enrollMobileAuthentication()``; as it otherwise.
     public func enrollPushMobileAuthentication(deviceToken: Data) async throws(IdentityFlowError) {
         let (stored, tokens) = try loggedInProfileWithKeys(for: "Push mobile authentication")
-        guard stored.mobileAuthEnrolled else { throw Self.notEnrolled(stored.profile) }
+        guard stored.mobileAuthEnrolled else { throw MobileAuthSteps.notEnrolled(stored.profile) }
         guard !deviceToken.isEmpty else { throw IdentityFlowError(.requestInvalid, "The push token is empty.") }
         try await service.enrolPushMobileAuthentication(deviceToken: Array(deviceToken), for: stored.profile, accessToken: tokens.accessToken)
         try updateStoredProfile(stored.profile) { $0.pushMobileAuthEnrolled = true }
@@ -62,12 +62,12 @@ extension UserClient {
         try requireStarted()
         if keepsAuthenticatorsOnDevice { throw ProvenPinKey.serverAuthenticatorsRequired }
         let profiles =
-            try profile.map { profile throws(IdentityFlowError) in [try enrolledProfile(profile).profile] }
+            try profile.map { profile throws(IdentityFlowError) in [try mobileAuthSteps.enrolledProfile(profile).profile] }
             ?? withState { state in state.profiles.values.filter(\.mobileAuthEnrolled).map(\.profile) }
         var requests: [MobileAuthRequest] = []
         let now = configuration.now()
         for profile in profiles.sorted(by: { $0.profileId < $1.profileId }) {
-            requests += try await lookUpMobileAuthRequests(.pending, for: profile).filter { $0.expiresAt > now }
+            requests += try await mobileAuthSteps.lookUpMobileAuthRequests(.pending, for: profile).filter { $0.expiresAt > now }
         }
         return requests.sorted { $0.expiresAt < $1.expiresAt }
     }
@@ -166,95 +166,13 @@ extension UserClient {
                 }
                 (profile, lookup, request) = (otp.profile, .otp(otp.code), nil)
             }
-            let stored = try self.enrolledProfile(profile)
+            let stored = try self.mobileAuthSteps.enrolledProfile(profile)
             if let request, request.expiresAt <= self.configuration.now() {
                 throw IdentityFlowError(.mobileAuthRequestExpired, "The request expired before it was handled; nothing was confirmed.")
             }
             let context = MobileAuthMachine.Context(profile: profile, request: request, hasBiometrics: stored.hasBiometricKey)
-            return MobileAuthFlow(client: self, id: id, context: context, lookup: lookup, host: host)
+            return MobileAuthFlow(steps: self.mobileAuthSteps, id: id, context: context, lookup: lookup, host: host)
         }
-    }
-
-    // MARK: - Steps (the flow's effects)
-
-    /// Looks one request up; it must be for this profile.
-    nonisolated(nonsending) func fetchMobileAuthRequest(_ lookup: MobileAuthLookup, for profile: UserProfile) async throws(IdentityFlowError)
-        -> MobileAuthRequest
-    {
-        let found = try await lookUpMobileAuthRequests(lookup, for: profile)
-        guard found.count == 1, let request = found.first, request.userProfile == profile else {
-            throw IdentityFlowError(.mobileAuthRequestNotFound, "The server has no open request \(lookup) for this profile.")
-        }
-        return request
-    }
-
-    /// Sends a denial or a plain acceptance.
-    nonisolated(nonsending) func answerMobileAuthRequest(_ request: MobileAuthRequest, accepted: Bool) async throws(IdentityFlowError) -> MobileAuthVerdict {
-        try await service.answerMobileAuthRequest(try signedAnswer(request, accepted: accepted, stepUp: nil))
-    }
-
-    /// Sends an acceptance stepped up with the PIN key (derived from the PIN on a fresh challenge).
-    nonisolated(nonsending) func acceptMobileAuthRequest(_ request: MobileAuthRequest, pin: Redacted<String>) async throws(IdentityFlowError)
-        -> MobileAuthVerdict
-    {
-        let profile = request.userProfile
-        let stored = try enrolledProfile(profile)
-        guard let deviceSecret = stored.deviceSecret else { throw Self.notEnrolled(profile) }
-        guard let challenge = try await challenge(for: profile, speaking: 2) else { return .deregistered }
-        let key = try PinProof.pinKey(pin: pin, salt: challenge.salt, iterations: challenge.iterations, deviceSecret: deviceSecret, profile: profile)
-        let proof = key.sign(DeviceKeyProof.message(.mobileAuthPin, profile: profile, nonce: challenge.nonce, subject: Array(request.id.utf8)))
-        let stepUp = (Authenticator.pin, PinKeyAuthorization(nonce: challenge.nonce, proof: proof))
-        return try await service.answerMobileAuthRequest(try signedAnswer(request, accepted: true, stepUp: stepUp))
-    }
-
-    /// Sends an acceptance stepped up with the biometric key (the store may ask for the user's presence).
-    nonisolated(nonsending) func acceptMobileAuthRequestWithBiometrics(_ request: MobileAuthRequest) async throws(IdentityFlowError) -> MobileAuthVerdict {
-        let profile = request.userProfile
-        guard let scalar = try profileStore.biometricKey(for: profile), let key = DeviceKey(privateKey: scalar) else {
-            throw IdentityFlowError(.authenticatorNotRegistered, "Biometrics are not registered for this profile.")
-        }
-        guard let challenge = try await challenge(for: profile, speaking: 2, derivesPinKey: false) else { return .deregistered }
-        let proof = key.sign(DeviceKeyProof.message(.mobileAuthBiometric, profile: profile, nonce: challenge.nonce, subject: Array(request.id.utf8)))
-        let stepUp = (Authenticator.biometric, PinKeyAuthorization(nonce: challenge.nonce, proof: proof))
-        return try await service.answerMobileAuthRequest(try signedAnswer(request, accepted: true, stepUp: stepUp))
-    }
-
-    // MARK: - Helpers
-
-    /// A lookup signed by the mobile authentication key over a fresh nonce.
-    private nonisolated(nonsending) func lookUpMobileAuthRequests(_ lookup: MobileAuthLookup, for profile: UserProfile) async throws(IdentityFlowError)
-        -> [MobileAuthRequest]
-    {
-        let key = try deviceKey(.mobileAuthentication, of: try enrolledProfile(profile))
-        guard let challenge = try await challenge(for: profile, speaking: 2, derivesPinKey: false) else {
-            throw PinEntry.deregisteredError(profile)
-        }
-        let proof = key.sign(DeviceKeyProof.message(.mobileAuthLookup, profile: profile, nonce: challenge.nonce, subject: lookup.signedSubject))
-        return try await service.mobileAuthRequests(lookup, for: profile, authorization: PinKeyAuthorization(nonce: challenge.nonce, proof: proof))
-    }
-
-    private func signedAnswer(_ request: MobileAuthRequest, accepted: Bool, stepUp: (Authenticator, PinKeyAuthorization)?) throws(IdentityFlowError)
-        -> MobileAuthAnswer
-    {
-        let profile = request.userProfile
-        let key = try deviceKey(.mobileAuthentication, of: try enrolledProfile(profile))
-        let subject = DeviceKeyProof.answerSubject(requestId: request.id, accepted: accepted)
-        let proof = key.sign(DeviceKeyProof.message(.mobileAuthAnswer, profile: profile, nonce: request.nonce, subject: subject))
-        return MobileAuthAnswer(
-            requestId: request.id, profile: profile, accepted: accepted, proof: Redacted(proof),
-            stepUp: stepUp?.1, stepUpAuthenticator: stepUp?.0)
-    }
-
-    /// The stored profile, enrolled for mobile authentication on this device; a stateless one is
-    /// ``ErrorCode/statelessUser``, as for every device-key feature.
-    private func enrolledProfile(_ profile: UserProfile) throws(IdentityFlowError) -> StoredProfile {
-        if keepsAuthenticatorsOnDevice { throw ProvenPinKey.serverAuthenticatorsRequired }
-        let stored = withState { $0.profiles[profile] }
-        if profile.isStateless || stored?.profile.isStateless == true {
-            throw IdentityFlowError(.statelessUser, "Mobile authentication needs a profile stored on this device; this one is stateless.")
-        }
-        guard let stored, stored.mobileAuthEnrolled else { throw Self.notEnrolled(profile) }
-        return stored
     }
 
     /// The logged-in profile and its tokens, for an enrolment of one of its device keys.
@@ -268,19 +186,6 @@ extension UserClient {
         return (try storedProfile(profile), tokens)
     }
 
-    /// The profile's device key for `key`; a profile without a device secret (PIN proof v1, not
-    /// yet upgraded) has none until its next PIN login.
-    func deviceKey(_ key: DeviceKeyProof.Key, of stored: StoredProfile) throws(IdentityFlowError) -> DeviceKey {
-        if keepsAuthenticatorsOnDevice || stored.vault != nil { throw ProvenPinKey.serverAuthenticatorsRequired }
-        guard let deviceSecret = stored.deviceSecret else {
-            throw IdentityFlowError(.pinParametersRefused, "The profile still uses PIN proof v1; log in with the PIN once to upgrade it.")
-        }
-        return DeviceKeyProof.key(key, deviceSecret: deviceSecret, profile: stored.profile)
-    }
-
-    private static func notEnrolled(_ profile: UserProfile) -> IdentityFlowError {
-        var error = IdentityFlowError(.mobileAuthNotEnrolled, "The profile \(profile.profileId) is not enrolled for mobile authentication on this device.")
-        error.userProfile = profile
-        return error
-    }
+    /// The steps of the mobile authentication flow, for the entry points that make some of them.
+    private var mobileAuthSteps: MobileAuthSteps { MobileAuthSteps(dependencies: dependencies) }
 }

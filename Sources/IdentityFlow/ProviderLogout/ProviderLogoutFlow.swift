@@ -6,34 +6,44 @@ final class ProviderLogoutFlow: FlowPerformer {
     typealias Machine = ProviderLogoutMachine
 
     let engine: FlowEngine<ProviderLogoutMachine>
-    private let client: UserClient
+    private let steps: ProviderLogoutSteps
     private let profile: UserProfile
     private let request: EndSessionRequest
     private let host: FlowHost<UserProfile, UserProfile>
 
-    init(client: UserClient, id: FlowID, profile: UserProfile, tokens: TokenSet, request: EndSessionRequest, host: FlowHost<UserProfile, UserProfile>) {
-        self.client = client
+    /// A provider logout that makes its I/O through `steps`.
+    /// - Parameters:
+    ///   - steps: The flow's I/O steps.
+    ///   - id: The flow's id.
+    ///   - profile: The logged-in profile.
+    ///   - tokens: Its session's tokens.
+    ///   - request: The end-session request for the provider.
+    ///   - host: Where the challenge and the outcome go.
+    init(
+        steps: ProviderLogoutSteps, id: FlowID, profile: UserProfile, tokens: TokenSet, request: EndSessionRequest, host: FlowHost<UserProfile, UserProfile>
+    ) {
+        self.steps = steps
         self.profile = profile
         self.request = request
         self.host = host
-        self.engine = FlowEngine(id: id, machine: ProviderLogoutMachine(tokens: tokens, request: request), client: client)
+        self.engine = FlowEngine(id: id, machine: ProviderLogoutMachine(tokens: tokens, request: request), environment: steps.dependencies.environment)
     }
 
     func perform(_ effect: ProviderLogoutMachine.Effect) -> EffectWork<ProviderLogoutMachine.Event> {
         switch effect {
         case .endLocalSession:
-            client.endSessionLocally()
+            steps.endSessionLocally()
             host.started(profile)
             return .done
         case .buildLogoutPage:
-            let service = client.service, request = self.request
+            let steps = self.steps, request = self.request
             return engine.call { () throws(IdentityFlowError) in
-                guard let url = try await service.endSessionURL(for: request) else { return .logoutPageUnavailable }
+                guard let url = try await steps.logoutPage(for: request) else { return .logoutPageUnavailable }
                 return .logoutPageBuilt(url)
             }
         case .emitLogoutChallenge(let url):
             let ticket = engine.ticket("ProviderLogoutChallenge", answered: ProviderLogoutMachine.Event.redirectReceived)
-            client.awaitRedirect(RedirectWaiter(flowID: engine.id, state: request.state, redirectURI: request.postLogoutRedirectURI, ticket: ticket))
+            steps.awaitRedirect(RedirectWaiter(flowID: engine.id, state: request.state, redirectURI: request.postLogoutRedirectURI, ticket: ticket))
             host.challenge(
                 .providerLogout(
                     ProviderLogoutChallenge(
@@ -42,9 +52,9 @@ final class ProviderLogoutFlow: FlowPerformer {
         case .revokeTokens(let tokens):
             // The session is over on the device: nothing a cancel could undo from here.
             engine.commit()
-            let client = self.client, id = engine.id
+            let steps = self.steps, id = engine.id
             return .run {
-                await client.revokeUnused(tokens, flow: id)
+                await steps.revokeUnused(tokens, flow: id)
                 return .revocationFinished
             }
         case .reportSuccess:

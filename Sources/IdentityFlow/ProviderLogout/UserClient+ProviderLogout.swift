@@ -101,7 +101,8 @@ extension UserClient {
             let tokens = try self.storedProfile(profile).tokens
             let request = try EndSessionRequest(
                 idTokenHint: tokens.idToken, postLogoutRedirectURI: postLogoutRedirectURI ?? self.configuration.redirectURI)
-            return ProviderLogoutFlow(client: self, id: id, profile: profile, tokens: tokens, request: request, host: host)
+            return ProviderLogoutFlow(
+                steps: ProviderLogoutSteps(dependencies: self.dependencies), id: id, profile: profile, tokens: tokens, request: request, host: host)
         }
     }
 }

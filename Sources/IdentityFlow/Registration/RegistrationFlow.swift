@@ -6,7 +6,7 @@ final class RegistrationFlow: FlowPerformer {
     typealias Machine = RegistrationMachine
 
     let engine: FlowEngine<RegistrationMachine>
-    private let client: UserClient
+    private let steps: RegistrationSteps
     private let context: RegistrationMachine.Context
     private let host: FlowHost<RegistrationMachine.Context, RegistrationResult>
 
@@ -22,18 +22,24 @@ final class RegistrationFlow: FlowPerformer {
     /// In device mode, the vault its enrolment sealed, stored with the profile.
     private let vault = Locked<DeviceVault?>(nil)
 
+    /// A registration that makes its I/O through `steps`.
+    /// - Parameters:
+    ///   - steps: The registration's server calls, checkpoint, enrolment and storage.
+    ///   - id: The flow's id.
+    ///   - context: What the registration is about.
+    ///   - host: Where challenges and the outcome go.
+    ///   - startEvent: `started`, or `resumed` from a checkpoint.
     init(
-        client: UserClient, id: FlowID, context: RegistrationMachine.Context, host: FlowHost<RegistrationMachine.Context, RegistrationResult>,
+        steps: RegistrationSteps, id: FlowID, context: RegistrationMachine.Context, host: FlowHost<RegistrationMachine.Context, RegistrationResult>,
         startEvent: RegistrationMachine.Event = .started
     ) {
-        self.client = client
+        self.steps = steps
         self.context = context
         self.host = host
         self.startEvent = startEvent
-        self.engine = FlowEngine(id: id, machine: RegistrationMachine(context: context), client: client)
+        self.engine = FlowEngine(id: id, machine: RegistrationMachine(context: context), environment: steps.dependencies.environment)
     }
 
-    private var service: any IdentityService { client.service }
     private var profile: UserProfile { context.profile }
     private var provider: IdentityProvider { context.provider }
 
@@ -43,12 +49,9 @@ final class RegistrationFlow: FlowPerformer {
             host.started(context)
             return .done
         case .buildAuthorizationURL:
-            let client = self.client, context = self.context, service = self.service, appLink = self.appLink
+            let steps = self.steps, context = self.context, appLink = self.appLink
             return engine.call { () throws(IdentityFlowError) in
-                guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
-                try await client.requireAuthenticatorHome(for: context)
-                let url = try await service.authorizationURL(for: context.provider, request: request)
-                let app = try await service.identityAppLink(for: context.provider, request: request)
+                let (url, app) = try await steps.authorizationURL(for: context)
                 appLink.withLock { $0 = app }
                 return .authorizationURLBuilt(url)
             }
@@ -57,12 +60,9 @@ final class RegistrationFlow: FlowPerformer {
             // resume from (the autologin token is single-use), so no checkpoint.
             return .run { .checkpointSaved(url) }
         case .saveCheckpoint(let url):
-            let client = self.client, context = self.context
+            let steps = self.steps, context = self.context
             return engine.call { () throws(IdentityFlowError) in
-                try client.saveCheckpoint(
-                    RegistrationCheckpoint(
-                        context: context, authorizationURL: url, now: client.configuration.now(),
-                        lifetime: client.configuration.checkpointLifetime))
+                try steps.saveCheckpoint(of: context, authorizationURL: url)
                 return .checkpointSaved(url)
             }
         case .emitBrowserChallenge(let url):
@@ -72,62 +72,44 @@ final class RegistrationFlow: FlowPerformer {
             return .run { .redirectReceived(url) }
         case .exchangeCode(let code, let issuer):
             // The code is single-use: from here on the checkpoint could not serve again.
-            client.deleteCheckpoint(of: profile, flow: engine.id)
-            let context = self.context, service = self.service, now = client.configuration.now
+            steps.deleteCheckpoint(of: profile, flow: engine.id)
+            let context = self.context, steps = self.steps
             return engine.call { () throws(IdentityFlowError) in
                 guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
-                try await service.checkAuthorizationResponseIssuer(issuer)
-                return Self.checked(try await service.exchangeCode(code, request: request), against: request, now: now())
+                return Self.checked(try await steps.exchangeCode(code, issuer: issuer, request: request), against: request, now: steps.configuration.now())
             }
         case .exchangeSession(let session):
             // The session is single-use: from here on the checkpoint could not serve again.
-            client.deleteCheckpoint(of: profile, flow: engine.id)
-            let context = self.context, service = self.service, now = client.configuration.now
+            steps.deleteCheckpoint(of: profile, flow: engine.id)
+            let context = self.context, steps = self.steps
             return engine.call { () throws(IdentityFlowError) in
                 guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
-                return Self.checked(try await service.exchangeSession(session, request: request), against: request, now: now())
+                return Self.checked(try await steps.exchangeSession(session, request: request), against: request, now: steps.configuration.now())
             }
         case .emitCustomRegistrationChallenge(let step, let info, let error):
             emitCustomChallenge(step, info: info, error: error)
             return .done
         case .sendCustomData(let step, let session, let data):
-            let provider = self.provider, service = self.service
+            let provider = self.provider, steps = self.steps
             return engine.call { () throws(IdentityFlowError) in
-                switch step {
-                case .initialization: .customAnswerReceived(try await service.initCustomRegistration(provider: provider, data: data))
-                case .finish: .customAnswerReceived(try await service.completeCustomRegistration(provider: provider, session: session.value, data: data))
-                }
+                .customAnswerReceived(try await steps.sendCustomData(step, provider: provider, session: session, data: data))
             }
         case .emitCredentialsChallenge(let error):
             let ticket = engine.ticket("CredentialsChallenge", answered: RegistrationMachine.Event.credentialsProvided)
             host.challenge(.credentials(CredentialsChallenge(identityProvider: provider, error: error, sender: ticket, releaseObserver: ticket)))
             return .done
         case .sendCredentials(let credentials):
-            let client = self.client, context = self.context, service = self.service
-            return engine.call { () throws(IdentityFlowError) in
-                try await client.requireAuthenticatorHome(for: context)
-                return .credentialsAnswered(
-                    try await service.passwordGrant(
-                        login: credentials.login, password: credentials.password,
-                        scopes: context.authorization?.scopes ?? []))
-            }
+            let steps = self.steps, context = self.context
+            return engine.call { () throws(IdentityFlowError) in .credentialsAnswered(try await steps.sendCredentials(credentials, for: context)) }
         case .exchangeExternalToken:
-            let client = self.client, context = self.context, service = self.service
-            return engine.call { () throws(IdentityFlowError) in
-                try await client.requireAuthenticatorHome(for: context)
-                guard let token = context.externalToken else { throw IdentityFlowError(.invalidIdentityProvider) }
-                return .credentialsAnswered(try await service.exchangeExternalToken(token, scopes: context.authorization?.scopes ?? []))
-            }
+            let steps = self.steps, context = self.context
+            return engine.call { () throws(IdentityFlowError) in .credentialsAnswered(try await steps.exchangeExternalToken(for: context)) }
         case .buildAutologinURL(let autologinToken):
-            let context = self.context, service = self.service
-            return engine.call { () throws(IdentityFlowError) in
-                guard var request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
-                request.autologinToken = autologinToken
-                return .authorizationURLBuilt(try await service.authorizationURL(for: context.provider, request: request))
-            }
+            let steps = self.steps, context = self.context
+            return engine.call { () throws(IdentityFlowError) in .authorizationURLBuilt(try await steps.autologinURL(autologinToken, for: context)) }
         case .emitPartialRegistrationChallenge(let identifier, let error):
             // The redirect is spent: the checkpoint could not serve again.
-            client.deleteCheckpoint(of: profile, flow: engine.id)
+            steps.deleteCheckpoint(of: profile, flow: engine.id)
             let ticket = engine.ticket("PartialRegistrationChallenge", answered: RegistrationMachine.Event.partialDataProvided)
             host.challenge(
                 .partialRegistration(
@@ -135,45 +117,45 @@ final class RegistrationFlow: FlowPerformer {
                         identityProvider: provider, identifier: identifier, error: error, sender: ticket, releaseObserver: ticket)))
             return .done
         case .sendPartialRegistration(let stateKey, let attributes):
-            let context = self.context, service = self.service
+            let context = self.context, steps = self.steps
             return engine.call { () throws(IdentityFlowError) in
                 guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
-                return .partialRegistrationAnswered(try await service.completePartialRegistration(stateKey: stateKey, attributes: attributes, request: request))
+                return .partialRegistrationAnswered(try await steps.completePartialRegistration(stateKey: stateKey, attributes: attributes, request: request))
             }
         case .emitCreatePinChallenge(let error):
             host.challenge(engine.createPinChallenge(for: profile, error: error, answered: RegistrationMachine.Event.pinProvided))
             return .done
         case .enrolPin(let pin, let tokens):
-            let client = self.client, profile = self.profile, deviceSecret = context.deviceSecret, derived = self.pinKey, sealed = self.vault
+            let steps = self.steps, profile = self.profile, deviceSecret = context.deviceSecret, derived = self.pinKey, sealed = self.vault
             return engine.call { () throws(IdentityFlowError) in
-                let vault = try await client.enrolFirstPin(pin, for: profile, deviceSecret: deviceSecret, tokens: tokens) { key in derived.withLock { $0 = key }
+                let vault = try await steps.enrolFirstPin(pin, for: profile, deviceSecret: deviceSecret, tokens: tokens) { key in derived.withLock { $0 = key }
                 }
                 sealed.withLock { $0 = vault }
                 return .pinEnrolled
             }
         case .storeProfile(let credentials):
             engine.commit()
-            let client = self.client, profile = self.profile, context = self.context, pinKey = self.pinKey.current, vault = self.vault.current
+            let steps = self.steps, profile = self.profile, context = self.context, pinKey = self.pinKey.current, vault = self.vault.current
             return engine.call { () throws(IdentityFlowError) in
                 var stored = StoredProfile(profile: profile, tokens: credentials.tokens, deviceSecret: context.stateless ? nil : context.deviceSecret)
                 stored.vault = vault
-                try client.storeRegisteredProfile(stored, pinKey: pinKey)
+                try steps.storeRegisteredProfile(stored, pinKey: pinKey)
                 return .profileStored
             }
         case .discardRegistration(let tokens):
             engine.commit()
-            let client = self.client, profile = self.profile, engine = self.engine, pinKey = self.pinKey.current
+            let steps = self.steps, profile = self.profile, engine = self.engine, pinKey = self.pinKey.current
             return .run {
-                await client.discardOnServer(profile, tokens: tokens, pinKey: pinKey, flow: engine.id)
+                await steps.discardOnServer(profile, tokens: tokens, pinKey: pinKey, flow: engine.id)
                 return .registrationDiscarded
             }
         case .reportSuccess(let info):
-            client.deleteCheckpoint(of: profile, flow: engine.id)
+            steps.deleteCheckpoint(of: profile, flow: engine.id)
             return engine.finish(
-                .success(RegistrationResult(profile: profile, identityProvider: provider, info: info, identityClaims: client.identityClaims(of: profile))),
+                .success(RegistrationResult(profile: profile, identityProvider: provider, info: info, identityClaims: steps.identityClaims(of: profile))),
                 to: host)
         case .reportFailure(let error):
-            client.deleteCheckpoint(of: profile, flow: engine.id)
+            steps.deleteCheckpoint(of: profile, flow: engine.id)
             return engine.finish(.failure(error), to: host)
         }
     }
@@ -194,7 +176,7 @@ final class RegistrationFlow: FlowPerformer {
 
     private func emitBrowserChallenge(_ url: URL) {
         let ticket = engine.ticket("BrowserRegistrationChallenge", answered: RegistrationMachine.Event.redirectReceived)
-        let intermediate = client.configuration.intermediateRedirects
+        let intermediate = steps.configuration.intermediateRedirects
         if !intermediate.isEmpty {
             let runner = engine.runner
             ticket.ignoreAnswers(
@@ -202,13 +184,13 @@ final class RegistrationFlow: FlowPerformer {
                 notice: { runner.post(.intermediateRedirectIgnored) })
         }
         if let request = context.authorization {
-            client.awaitRedirect(RedirectWaiter(flowID: engine.id, state: request.state, redirectURI: request.redirectURI, ticket: ticket))
+            steps.awaitRedirect(RedirectWaiter(flowID: engine.id, state: request.state, redirectURI: request.redirectURI, ticket: ticket))
         }
         host.challenge(
             .browserRegistration(
                 BrowserRegistrationChallenge(
                     identityProvider: provider, url: url, appURL: appLink.current?.appURL, appInstallationCheckURL: appLink.current?.installationCheckURL,
-                    appStoreURL: appLink.current?.appStoreURL, prefersEphemeralSession: client.configuration.prefersEphemeralBrowserSession,
+                    appStoreURL: appLink.current?.appStoreURL, prefersEphemeralSession: steps.configuration.prefersEphemeralBrowserSession,
                     error: nil, sender: ticket, releaseObserver: ticket)))
     }
 

@@ -144,11 +144,20 @@ extension UserClient {
             try parameters.validate()
             // A new registration supersedes one that waited for its redirect in an earlier process
             // (a stateless one touches no storage).
-            if !stateless { self.discardCheckpoint(self.loadCheckpoint()) }
+            if !stateless { self.dependencies.checkpoints.discard(self.dependencies.checkpoints.load()) }
             let context = try await self.registrationContext(
                 provider: provider, scopes: scopes ?? self.configuration.defaultScopes, stateless: stateless,
                 externalToken: externalToken, parameters: parameters)
-            return RegistrationFlow(client: self, id: id, context: context, host: host)
+            return RegistrationFlow(steps: RegistrationSteps(dependencies: self.dependencies), id: id, context: context, host: host)
+        }
+    }
+
+    /// The identity providers a registration that names none chooses from: the server's list or,
+    /// in device mode with a provider that has no list to offer (no extension API), its own
+    /// browser sign-in.
+    nonisolated(nonsending) func registrationProviders() async throws(IdentityFlowError) -> [IdentityProvider] {
+        do { return try await identityProviders() } catch  where keepsAuthenticatorsOnDevice && error.code == .featureNotSupported {
+            return [IdentityProvider(identifier: "openid-connect", name: "Sign in", kind: .browser)]
         }
     }
 
@@ -226,34 +235,31 @@ extension UserClient {
     public func handleRedirect(_ url: URL) -> Bool {
         if configuration.intermediateRedirects.contains(where: { RegistrationFlow.url(url, isWithin: $0) }) {
             // A BankID-style return in the middle of the sign-in: the browser challenge stays open.
-            if let waiter = withState({ $0.redirectWaiter }) { return waiter.ticket.settle(.answered(url)) }
-            let waiting = loadCheckpoint() != nil
+            if let waiter = dependencies.environment.redirectWaiter { return waiter.ticket.settle(.answered(url)) }
+            let waiting = dependencies.checkpoints.load() != nil
             configuration.logger.log(.info, "An intermediate redirect was handed to handleRedirect; \(waiting ? "the sign-in goes on" : "no sign-in waits").")
             return waiting
         }
-        if let waiter = withState({ $0.redirectWaiter }), waiter.claims(url) {
+        if let waiter = dependencies.environment.redirectWaiter, waiter.claims(url) {
             return waiter.ticket.settle(.answered(url))
         }
-        guard let checkpoint = loadCheckpoint(), checkpoint.claims(url) else {
+        guard let checkpoint = dependencies.checkpoints.load(), checkpoint.claims(url) else {
             configuration.logger.log(.info, "A URL handed to handleRedirect belongs to no registration; ignored.")
             return false
         }
-        withState { $0.handedOverRedirect = url }
+        dependencies.checkpoints.handOver(url)
         return true
     }
 
     @discardableResult
     private func launchResumedRegistration(host: FlowHost<RegistrationMachine.Context, RegistrationResult>) -> FlowSlot? {
         launch(host: host) { id throws(IdentityFlowError) in
-            guard let checkpoint = self.loadCheckpoint() else {
+            guard let checkpoint = self.dependencies.checkpoints.load() else {
                 throw IdentityFlowError(.registrationCheckpointNotFound)
             }
-            let redirect = self.withState { state in
-                defer { state.handedOverRedirect = nil }
-                return state.handedOverRedirect.flatMap { checkpoint.claims($0) ? $0 : nil }
-            }
+            let redirect = self.dependencies.checkpoints.takeHandedOverRedirect().flatMap { checkpoint.claims($0) ? $0 : nil }
             guard !checkpoint.isExpired(at: self.configuration.now()) else {
-                self.discardCheckpoint(checkpoint)
+                self.dependencies.checkpoints.discard(checkpoint)
                 throw IdentityFlowError(.registrationCheckpointExpired)
             }
             let context = RegistrationMachine.Context(
@@ -261,7 +267,7 @@ extension UserClient {
                 authorization: checkpoint.authorization, pinPolicy: self.configuration.pinPolicy, deviceSecret: try PinProof.newDeviceSecret(),
                 stateless: checkpoint.profile.isStateless)
             return RegistrationFlow(
-                client: self, id: id, context: context, host: host,
+                steps: RegistrationSteps(dependencies: self.dependencies), id: id, context: context, host: host,
                 startEvent: .resumed(authorizationURL: checkpoint.authorizationURL, redirect: redirect))
         }
     }

@@ -61,13 +61,6 @@ extension UserClient {
         return request
     }
 
-    func sessionTokens() throws(IdentityFlowError) -> TokenSet {
-        guard let tokens = withState({ state in state.authenticatedProfile.flatMap { state.profiles[$0]?.tokens } }) else {
-            throw IdentityFlowError(.userNotAuthenticated, "Authenticated requests need a logged-in user.")
-        }
-        return tokens
-    }
-
     /// Fresh tokens instead of `stale`: the ones another caller already got, or one shared refresh.
     func refreshedTokens(replacing stale: TokenSet) async throws(IdentityFlowError) -> TokenSet {
         try await refresher.run { [self] () async -> Result<TokenSet, IdentityFlowError> in
@@ -110,7 +103,7 @@ extension UserClient {
             defer { state.authenticatedProfile = nil }
             return (stored, state.sessionPinKey)
         }
-        if let (stored, key) = ended { closeSession(of: stored, key: key) }
+        if let (stored, key) = ended { sessions.closeSession(of: stored, key: key) }
         sessionBroadcast.publish(.loggedOut(profile, reason: cause.code))
         return IdentityFlowError(.userNotAuthenticated, "The session expired and could not be refreshed; log in again.", underlying: cause)
     }

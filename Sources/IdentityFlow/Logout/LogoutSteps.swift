@@ -1,0 +1,20 @@
+import Statechart
+
+/// The I/O steps of a logout (``LogoutFlow``): ending the session on the device and revoking
+/// its tokens at the provider. A view of the client's ``FlowDependencies``: one word, no allocation.
+struct LogoutSteps: Sendable {
+    /// What the steps are built from.
+    let dependencies: FlowDependencies
+
+    /// Whether a logout of `profile` revokes its tokens at the provider: not a device-mode
+    /// profile's, which keeps its provider session for the next login (``StoredProfile/revokesTokensAtLogout``).
+    func revokesTokensAtLogout(of profile: UserProfile) -> Bool {
+        dependencies.sessions.withState { $0.profiles[profile]?.revokesTokensAtLogout ?? true }
+    }
+
+    /// Ends the session on this device.
+    func endSessionLocally() { dependencies.sessions.endSessionLocally() }
+
+    /// Revokes the session's tokens at the provider.
+    nonisolated(nonsending) func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) { try await dependencies.service.revoke(tokens) }
+}

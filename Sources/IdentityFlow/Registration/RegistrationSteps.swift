@@ -1,0 +1,158 @@
+import Foundation
+import Statechart
+
+/// The I/O steps of a registration (``RegistrationFlow``): the sign-in's server calls, the
+/// checkpoint of a browser wait, the first PIN's enrolment, storing the new profile or
+/// discarding it. A view of the client's ``FlowDependencies``: one word, no allocation.
+struct RegistrationSteps: Sendable {
+    /// What the steps are built from.
+    let dependencies: FlowDependencies
+
+    var service: any IdentityService { dependencies.service }
+    var sessions: ProfileSessions { dependencies.sessions }
+    /// The PIN loop's steps, for proofs by the PIN key.
+    var pinLoop: PinSteps { PinSteps(dependencies: dependencies) }
+    /// The session steps.
+    var session: SessionSteps { SessionSteps(dependencies: dependencies) }
+
+    /// How the client behaves.
+    var configuration: ClientConfiguration { dependencies.configuration }
+
+    // MARK: - Signing in
+
+    /// The browser sign-in's authorization URL, and the identity app that can open it instead,
+    /// once the provider is known to have somewhere to keep the PIN.
+    /// - Throws: ``ErrorCode/invalidIdentityProvider`` for a sign-in without an authorization request.
+    nonisolated(nonsending) func authorizationURL(for context: RegistrationMachine.Context) async throws(IdentityFlowError) -> (URL, IdentityAppLink?) {
+        guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
+        try await requireAuthenticatorHome(for: context)
+        let url = try await service.authorizationURL(for: context.provider, request: request)
+        return (url, try await service.identityAppLink(for: context.provider, request: request))
+    }
+
+    /// The authorization URL of a sign-in continued in the browser with an autologin token.
+    nonisolated(nonsending) func autologinURL(_ autologinToken: Redacted<String>, for context: RegistrationMachine.Context) async throws(IdentityFlowError)
+        -> URL
+    {
+        guard var request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
+        request.autologinToken = autologinToken
+        return try await service.authorizationURL(for: context.provider, request: request)
+    }
+
+    /// Exchanges the redirect's code for tokens, after checking the issuer it named.
+    nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, issuer: String?, request: AuthorizationRequest) async throws(IdentityFlowError)
+        -> TokenSet
+    {
+        try await service.checkAuthorizationResponseIssuer(issuer)
+        return try await service.exchangeCode(code, request: request)
+    }
+
+    /// Exchanges a provider's session (a partial registration's end) for tokens.
+    nonisolated(nonsending) func exchangeSession(_ session: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
+        try await service.exchangeSession(session, request: request)
+    }
+
+    /// Sends a custom registration step's data.
+    nonisolated(nonsending) func sendCustomData(
+        _ step: CustomRegistrationStep, provider: IdentityProvider, session: Redacted<String?>, data: Redacted<String?>
+    ) async throws(IdentityFlowError) -> CustomRegistrationAnswer {
+        switch step {
+        case .initialization: try await service.initCustomRegistration(provider: provider, data: data)
+        case .finish: try await service.completeCustomRegistration(provider: provider, session: session.value, data: data)
+        }
+    }
+
+    /// Signs in with the user's credentials (the password grant).
+    nonisolated(nonsending) func sendCredentials(_ credentials: LoginCredentials, for context: RegistrationMachine.Context) async throws(IdentityFlowError)
+        -> CredentialsOutcome
+    {
+        try await requireAuthenticatorHome(for: context)
+        return try await service.passwordGrant(login: credentials.login, password: credentials.password, scopes: context.authorization?.scopes ?? [])
+    }
+
+    /// Signs in with another provider's token (token exchange).
+    nonisolated(nonsending) func exchangeExternalToken(for context: RegistrationMachine.Context) async throws(IdentityFlowError) -> CredentialsOutcome {
+        try await requireAuthenticatorHome(for: context)
+        guard let token = context.externalToken else { throw IdentityFlowError(.invalidIdentityProvider) }
+        return try await service.exchangeExternalToken(token, scopes: context.authorization?.scopes ?? [])
+    }
+
+    /// Sends the attributes a partial registration asked for.
+    nonisolated(nonsending) func completePartialRegistration(
+        stateKey: Redacted<String>, attributes: Redacted<[String: String]>, request: AuthorizationRequest
+    ) async throws(IdentityFlowError) -> PartialRegistrationOutcome {
+        try await service.completePartialRegistration(stateKey: stateKey, attributes: attributes, request: request)
+    }
+
+    // MARK: - The browser wait
+
+    /// Stores the checkpoint of a browser wait, so that a later process can resume it.
+    func saveCheckpoint(of context: RegistrationMachine.Context, authorizationURL url: URL) throws(IdentityFlowError) {
+        try dependencies.checkpoints.save(
+            RegistrationCheckpoint(context: context, authorizationURL: url, now: configuration.now(), lifetime: configuration.checkpointLifetime))
+    }
+
+    /// Deletes the checkpoint of `profile`'s registration, if it is the stored one (best effort: logged).
+    func deleteCheckpoint(of profile: UserProfile, flow: FlowID) { dependencies.checkpoints.delete(of: profile, flow: flow) }
+
+    /// Routes ``UserClient/handleRedirect(_:)`` to the registration's open browser challenge.
+    func awaitRedirect(_ waiter: RedirectWaiter) { dependencies.environment.awaitRedirect(waiter) }
+
+    // MARK: - Enrolment
+
+    /// Enrols a registration's first PIN: with the server (then the implicit key it offers), or,
+    /// in device mode, in a new vault that seals the registration's tokens.
+    /// `keyDerived` receives the PIN key before anything is sent, so that a flow cancelled while
+    /// the enrolment is on its way can still discard it on the server.
+    /// - Returns: In device mode, the vault to store.
+    nonisolated(nonsending) func enrolFirstPin(
+        _ pin: Redacted<String>, for profile: UserProfile, deviceSecret: Redacted<[UInt8]>, tokens: TokenSet,
+        keyDerived: (ProvenPinKey) -> Void
+    ) async throws(IdentityFlowError) -> DeviceVault? {
+        if dependencies.keepsAuthenticatorsOnDevice {
+            let (vault, key) = try sealFirstPin(pin, for: profile, deviceSecret: deviceSecret, tokens: tokens)
+            keyDerived(key)
+            return vault
+        }
+        let iterations = dependencies.configuration.pinKeyIterations
+        let (salt, key) = try PinProof.newPinKey(pin: pin, iterations: iterations, deviceSecret: deviceSecret, profile: profile)
+        let pinKey = ProvenPinKey.v2(key.privateKey)
+        keyDerived(pinKey)
+        _ = try await service.enrolPin(
+            PinEnrolment(profile: profile, salt: salt, iterations: iterations, publicKey: key.publicKey), accessToken: tokens.accessToken)
+        await pinLoop.enrolImplicitKeyIfOffered(of: profile, deviceSecret: deviceSecret, pinKey: pinKey, accessToken: tokens.accessToken)
+        return nil
+    }
+
+    /// Stores a new profile (a stateless one in memory only) and logs it in with the PIN key it
+    /// enrolled. A stateless session it replaces ends: forgotten here, its tokens revoked in the
+    /// background.
+    func storeRegisteredProfile(_ stored: StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) {
+        if let replaced = try sessions.logIn(stored, pinKey: pinKey, endingStateless: true) {
+            let session = self.session
+            Task { await session.revokeUnused(replaced, flow: nil) }
+        }
+    }
+
+    /// Best effort: deregisters a half-made profile on the server (when a PIN key was derived
+    /// for it, with that key's proof; a server that never enrolled it has nothing to remove) and
+    /// revokes its tokens.
+    nonisolated(nonsending) func discardOnServer(_ profile: UserProfile, tokens: TokenSet, pinKey: ProvenPinKey, flow: FlowID) async {
+        if pinKey.provesPin {
+            do { try await service.deregister(profile, authorization: try await pinLoop.pinKeyAuthorization(.deregistration, for: profile, key: pinKey)) } catch
+            {
+                if error.code != .userDeregistered {
+                    dependencies.logger.log(.warning, "Could not deregister the unfinished profile on the server: \(error)", flow: flow)
+                }
+            }
+        }
+        do { try await service.revoke(tokens) } catch {
+            dependencies.logger.log(.warning, "Could not revoke the unfinished registration's tokens: \(error)", flow: flow)
+        }
+    }
+
+    /// The claims of the new profile's ID token, for its result.
+    func identityClaims(of profile: UserProfile) -> IdentityClaims? {
+        sessions.withState { $0.profiles[profile]?.tokens.idToken }.flatMap(IdentityClaims.of)
+    }
+}

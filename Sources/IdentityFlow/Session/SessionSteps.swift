@@ -1,0 +1,50 @@
+import Foundation
+import Statechart
+
+/// The session steps flows share: store a new session, log the previous user out, revoke tokens
+/// nobody uses. A view of the client's ``FlowDependencies``: one word, no allocation.
+struct SessionSteps: Sendable {
+    /// What the steps are built from.
+    let dependencies: FlowDependencies
+
+    private var service: any IdentityService { dependencies.service }
+    private var sessions: ProfileSessions { dependencies.sessions }
+
+    /// Stores a new session for the profile and logs it in, keeping the PIN key that proved it in
+    /// memory; the token set it replaces is revoked (best effort), so the server holds at most one
+    /// live set per profile. When the storage fails, the new set is revoked instead and the error
+    /// thrown. A biometric revocation left pending is sent with the PIN key's proof.
+    nonisolated(nonsending) func storeSession(_ profile: UserProfile, tokens: TokenSet, pinKey: ProvenPinKey, flow: FlowID) async throws(IdentityFlowError) {
+        var stored = try sessions.storedProfile(profile)
+        // A device-mode profile's stored tokens are sealed: nothing was live before this session.
+        let replaced: TokenSet? = stored.vault == nil ? stored.tokens : nil
+        stored.tokens = tokens
+        do {
+            _ = try sessions.logIn(stored, pinKey: pinKey)
+        } catch {
+            // The flow fails: the session the server just opened would otherwise stay live (a
+            // device-mode session is the profile's own, unsealed: it stays).
+            if stored.vault == nil { await revokeUnused(tokens, flow: flow) }
+            throw error
+        }
+        if let replaced, replaced.accessToken != tokens.accessToken { await revokeUnused(replaced, flow: flow) }
+        if stored.biometricRevocationPending, pinKey.provesPin {
+            await PinSteps(dependencies: dependencies).revokeBiometricKeyOnServer(of: profile, pinKey: pinKey, flow: flow)
+        }
+    }
+
+    /// Revokes a token set nobody will use any more (best effort: a failure is logged).
+    nonisolated(nonsending) func revokeUnused(_ tokens: TokenSet, flow: FlowID?) async {
+        do { try await service.revoke(tokens) } catch {
+            dependencies.logger.log(.warning, "Could not revoke a token set that is no longer used: \(error)", flow: flow)
+        }
+    }
+
+    /// Logs the authenticated user out on this device and revokes its tokens, best effort.
+    nonisolated(nonsending) func logOutLocallyRevoking(flow: FlowID) async {
+        guard let (_, ended) = sessions.endSessionLocally(), let tokens = ended else { return }
+        do { try await service.revoke(tokens) } catch {
+            dependencies.logger.log(.warning, "Could not revoke the previous user's tokens: \(error)", flow: flow)
+        }
+    }
+}
