@@ -102,7 +102,10 @@ struct InteropProvider: Sendable, CustomTestStringConvertible {
         return await Self.run(arguments)
     }
 
-    /// Runs a program to its end, off the cooperative pool, its output discarded; its exit status.
+    /// Runs a program to its end, off the cooperative pool; its exit status. Its output is
+    /// discarded, except that a failing program's standard error is printed with its command line
+    /// (a fixture script's server keeps the descriptors it inherited, so `start.sh` gets
+    /// `/dev/null` only).
     static func run(_ arguments: [String]) async -> Int32 {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: spawnAndWait(arguments)) }
@@ -110,17 +113,30 @@ struct InteropProvider: Sendable, CustomTestStringConvertible {
     }
 
     private static func spawnAndWait(_ arguments: [String]) -> Int32 {
+        let keepsErrors = !arguments.contains { $0.hasSuffix("/start.sh") }
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("identityflow-child-\(UUID().uuidString).err").path
+        defer { try? FileManager.default.removeItem(atPath: errorFile) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        if keepsErrors {
+            posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         guard posix_spawn(&pid, arguments[0], &actions, nil, argv, environ) == 0 else { return -1 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return (status >> 8) & 0xff
+        let exitStatus = (status >> 8) & 0xff
+        if exitStatus != 0, keepsErrors, let errors = FileManager.default.contents(atPath: errorFile), !errors.isEmpty {
+            print("\(arguments.joined(separator: " ")) exited with \(exitStatus); its standard error:\n\(String(decoding: errors, as: UTF8.self))")
+        }
+        return exitStatus
     }
 }
 
