@@ -5,24 +5,19 @@ import Statechart
 struct FlowHost<Start: Sendable, Success: Sendable>: Sendable {
     private let route: Route
 
-    /// Callbacks (the delegate APIs), or the async API's waiter, which needs no closures
-    /// (docs/performance-notes.md#async-waiting-task).
+    /// Callbacks run on their executor (the delegate APIs), or the async API's waiter, which
+    /// needs no closures (docs/performance-notes.md#async-waiting-task). The executor is applied
+    /// when a callback runs, not wrapped around each callback here: three closures fewer per flow.
     private enum Route: Sendable {
-        case callbacks(
-            started: @Sendable (Start) -> Void, challenge: @Sendable (Challenge) -> Void, finished: @Sendable (Result<Success, IdentityFlowError>) -> Void)
+        case callbacks(Callbacks)
         case waiter(FlowWaiter)
     }
 
-    /// A host that calls back.
-    /// - Parameters:
-    ///   - started: The flow started (the delegate's `didStart…`), with what it is about.
-    ///   - challenge: A challenge for the host.
-    ///   - finished: The terminal outcome.
-    init(
-        started: @escaping @Sendable (Start) -> Void, challenge: @escaping @Sendable (Challenge) -> Void,
-        finished: @escaping @Sendable (Result<Success, IdentityFlowError>) -> Void
-    ) {
-        route = .callbacks(started: started, challenge: challenge, finished: finished)
+    private struct Callbacks: Sendable {
+        let executor: CallbackExecutor
+        let started: @Sendable (Start) -> Void
+        let challenge: @Sendable (Challenge) -> Void
+        let finished: @Sendable (Result<Success, IdentityFlowError>) -> Void
     }
 
     /// A host for a delegate API: each callback runs on `executor`, in order. Every flow's
@@ -37,26 +32,21 @@ struct FlowHost<Start: Sendable, Success: Sendable>: Sendable {
         challenge: @escaping @Sendable (Challenge) -> Void,
         finished: @escaping @Sendable (Result<Success, IdentityFlowError>) -> Void
     ) -> FlowHost {
-        FlowHost(
-            started: { start in executor.run { started(start) } },
-            challenge: { next in executor.run { challenge(next) } },
-            finished: { outcome in executor.run { finished(outcome) } })
+        FlowHost(route: .callbacks(Callbacks(executor: executor, started: started, challenge: challenge, finished: finished)))
     }
 
     /// A host for the async API: challenges go to the waiter's responder, the outcome to the waiter.
     static func responder(_ waiter: FlowWaiter) -> FlowHost { FlowHost(route: .waiter(waiter)) }
 
-    private init(route: Route) { self.route = route }
-
     /// The flow started, with what it is about.
     func started(_ start: Start) {
-        if case .callbacks(let started, _, _) = route { started(start) }
+        if case .callbacks(let callbacks) = route { callbacks.executor.run { callbacks.started(start) } }
     }
 
     /// Hands the host a challenge.
     func challenge(_ challenge: Challenge) {
         switch route {
-        case .callbacks(_, let deliver, _): deliver(challenge)
+        case .callbacks(let callbacks): callbacks.executor.run { callbacks.challenge(challenge) }
         case .waiter(let waiter): waiter.receive(challenge)
         }
     }
@@ -64,7 +54,7 @@ struct FlowHost<Start: Sendable, Success: Sendable>: Sendable {
     /// Hands the host the terminal outcome. The flow calls it exactly once.
     func finished(_ outcome: Result<Success, IdentityFlowError>) {
         switch route {
-        case .callbacks(_, _, let finished): finished(outcome)
+        case .callbacks(let callbacks): callbacks.executor.run { callbacks.finished(outcome) }
         case .waiter(let waiter): waiter.finish(outcome)
         }
     }

@@ -12,15 +12,21 @@ final class RegistrationFlow: FlowPerformer {
 
     /// `started` for a new registration, `resumed` for one continued from its checkpoint.
     let startEvent: RegistrationMachine.Event
-    /// The identity app for the browser challenge, asked for with the authorization URL (not
-    /// checkpointed: a resumed registration offers the browser only).
-    private let appLink = Locked<IdentityAppLink?>(nil)
-    /// The PIN key this registration derived (in memory only), kept from before its enrolment is
-    /// sent: storing the profile hands it to the session, and discarding the registration proves
-    /// with it, also when a cancel overtook the enrolment's answer.
-    private let pinKey = Locked<ProvenPinKey>(.none)
-    /// In device mode, the vault its enrolment sealed, stored with the profile.
-    private let vault = Locked<DeviceVault?>(nil)
+    /// What the registration's steps learnt on the way, under one lock (one heap block per flow).
+    private let learnt = Locked(Learnt())
+
+    private struct Learnt: Sendable {
+        /// The identity app for the browser challenge, asked for with the authorization URL (not
+        /// checkpointed: a resumed registration offers the browser only).
+        var appLink: IdentityAppLink?
+        /// The PIN key this registration derived (in memory only), kept from before its enrolment
+        /// is sent: storing the profile hands it to the session, and discarding the registration
+        /// proves with it, also when a cancel overtook the enrolment's answer.
+        var pinKey = ProvenPinKey.none
+        /// In device mode, the vault its enrolment sealed, stored with the profile (boxed: the
+        /// lock's block stays small while the flow waits for the browser).
+        var vault: Box<DeviceVault>?
+    }
 
     /// A registration that makes its I/O through `steps`.
     /// - Parameters:
@@ -49,10 +55,10 @@ final class RegistrationFlow: FlowPerformer {
             host.started(context)
             return .done
         case .buildAuthorizationURL:
-            let steps = self.steps, context = self.context, appLink = self.appLink
+            let steps = self.steps, context = self.context, learnt = self.learnt
             return engine.call { () throws(IdentityFlowError) in
                 let (url, app) = try await steps.authorizationURL(for: context)
-                appLink.withLock { $0 = app }
+                learnt.withLock { $0.appLink = app }
                 return .authorizationURLBuilt(url)
             }
         case .saveCheckpoint(let url) where context.provider.kind != .browser:
@@ -126,16 +132,17 @@ final class RegistrationFlow: FlowPerformer {
             host.challenge(engine.createPinChallenge(for: profile, error: error, answered: RegistrationMachine.Event.pinProvided))
             return .done
         case .enrolPin(let pin, let tokens):
-            let steps = self.steps, profile = self.profile, deviceSecret = context.deviceSecret, derived = self.pinKey, sealed = self.vault
+            let steps = self.steps, profile = self.profile, deviceSecret = context.deviceSecret, learnt = self.learnt
             return engine.call { () throws(IdentityFlowError) in
-                let vault = try await steps.enrolFirstPin(pin, for: profile, deviceSecret: deviceSecret, tokens: tokens) { key in derived.withLock { $0 = key }
+                let vault = try await steps.enrolFirstPin(pin, for: profile, deviceSecret: deviceSecret, tokens: tokens) { key in
+                    learnt.withLock { $0.pinKey = key }
                 }
-                sealed.withLock { $0 = vault }
+                learnt.withLock { $0.vault = vault.map(Box.init) }
                 return .pinEnrolled
             }
         case .storeProfile(let credentials):
             engine.commit()
-            let steps = self.steps, profile = self.profile, context = self.context, pinKey = self.pinKey.current, vault = self.vault.current
+            let steps = self.steps, profile = self.profile, context = self.context, (pinKey, vault) = learnt.withLock { ($0.pinKey, $0.vault?.value) }
             return engine.call { () throws(IdentityFlowError) in
                 var stored = StoredProfile(profile: profile, tokens: credentials.tokens, deviceSecret: context.stateless ? nil : context.deviceSecret)
                 stored.vault = vault
@@ -144,7 +151,7 @@ final class RegistrationFlow: FlowPerformer {
             }
         case .discardRegistration(let tokens):
             engine.commit()
-            let steps = self.steps, profile = self.profile, engine = self.engine, pinKey = self.pinKey.current
+            let steps = self.steps, profile = self.profile, engine = self.engine, pinKey = learnt.withLock { $0.pinKey }
             return .run {
                 await steps.discardOnServer(profile, tokens: tokens, pinKey: pinKey, flow: engine.id)
                 return .registrationDiscarded
@@ -176,6 +183,7 @@ final class RegistrationFlow: FlowPerformer {
 
     private func emitBrowserChallenge(_ url: URL) {
         let ticket = engine.ticket("BrowserRegistrationChallenge", answered: RegistrationMachine.Event.redirectReceived)
+        let appLink = learnt.withLock { $0.appLink }
         let intermediate = steps.configuration.intermediateRedirects
         if !intermediate.isEmpty {
             let runner = engine.runner
@@ -189,8 +197,8 @@ final class RegistrationFlow: FlowPerformer {
         host.challenge(
             .browserRegistration(
                 BrowserRegistrationChallenge(
-                    identityProvider: provider, url: url, appURL: appLink.current?.appURL, appInstallationCheckURL: appLink.current?.installationCheckURL,
-                    appStoreURL: appLink.current?.appStoreURL, prefersEphemeralSession: steps.configuration.prefersEphemeralBrowserSession,
+                    identityProvider: provider, url: url, appURL: appLink?.appURL, appInstallationCheckURL: appLink?.installationCheckURL,
+                    appStoreURL: appLink?.appStoreURL, prefersEphemeralSession: steps.configuration.prefersEphemeralBrowserSession,
                     error: nil, sender: ticket, releaseObserver: ticket)))
     }
 

@@ -118,15 +118,11 @@ extension UserClient {
             }
             return launchResumedRegistration(host: host)
         case .serverDefault:
-            return launchRegistration(
-                provider: nil, scopes: request.scopes, stateless: request.isStateless, parameters: request.authorizationParameters, host: host)
+            return launchRegistration(request, provider: nil, host: host)
         case .identityProvider(let provider):
-            return launchRegistration(
-                provider: provider, scopes: request.scopes, stateless: request.isStateless, parameters: request.authorizationParameters, host: host)
+            return launchRegistration(request, provider: provider, host: host)
         case .externalToken(let token):
-            return launchRegistration(
-                provider: Self.exchangeProvider(token), scopes: request.scopes, stateless: request.isStateless, externalToken: token,
-                parameters: request.authorizationParameters, host: host)
+            return launchRegistration(request, provider: Self.exchangeProvider(token), host: host)
         }
     }
 
@@ -134,20 +130,19 @@ extension UserClient {
         IdentityProvider(identifier: token.provider, name: token.provider, kind: .tokenExchange)
     }
 
+    /// Starts a new registration with `provider` (`nil`: the server's first browser provider).
+    /// The closure keeps the request whole: one word, where its fields would fill a heap block
+    /// that lives as long as the flow (bench row e).
     @discardableResult
     private func launchRegistration(
-        provider: IdentityProvider?, scopes: [String]?, stateless: Bool = false, externalToken: ExternalToken? = nil,
-        parameters: AuthorizationParameters = AuthorizationParameters(),
-        host: FlowHost<RegistrationMachine.Context, RegistrationResult>
+        _ request: RegistrationRequest, provider: IdentityProvider?, host: FlowHost<RegistrationMachine.Context, RegistrationResult>
     ) -> FlowSlot? {
         launch(host: host) { id throws(IdentityFlowError) in
-            try parameters.validate()
+            try request.authorizationParameters.validate()
             // A new registration supersedes one that waited for its redirect in an earlier process
             // (a stateless one touches no storage).
-            if !stateless { self.dependencies.checkpoints.discard(self.dependencies.checkpoints.load()) }
-            let context = try await self.registrationContext(
-                provider: provider, scopes: scopes ?? self.configuration.defaultScopes, stateless: stateless,
-                externalToken: externalToken, parameters: parameters)
+            if !request.isStateless { self.dependencies.checkpoints.discard(self.dependencies.checkpoints.load()) }
+            let context = try await self.registrationContext(for: request, provider: provider)
             return RegistrationFlow(steps: RegistrationSteps(dependencies: self.dependencies), id: id, context: context, host: host)
         }
     }
@@ -161,10 +156,11 @@ extension UserClient {
         }
     }
 
-    private func registrationContext(
-        provider: IdentityProvider?, scopes: [String], stateless: Bool,
-        externalToken: ExternalToken?, parameters: AuthorizationParameters
-    ) async throws(IdentityFlowError) -> RegistrationMachine.Context {
+    private func registrationContext(for request: RegistrationRequest, provider: IdentityProvider?) async throws(IdentityFlowError)
+        -> RegistrationMachine.Context
+    {
+        let scopes = request.scopes ?? configuration.defaultScopes, stateless = request.isStateless
+        let externalToken: ExternalToken? = if case .externalToken(let token) = request.signIn { token } else { nil }
         guard !scopes.isEmpty else {
             throw IdentityFlowError(.requestInvalid, "Ask for at least one scope, or pass nil for ClientConfiguration.defaultScopes.")
         }
@@ -190,7 +186,7 @@ extension UserClient {
             case .browser, .credentials, .tokenExchange: try AuthorizationRequest(redirectURI: configuration.redirectURI, scopes: scopes)
             case .custom: nil
             }
-        authorization?.parameters = parameters
+        authorization?.parameters = request.authorizationParameters
         let profileId: String
         do { profileId = try SecureRandom.token(byteCount: 9) } catch {
             throw IdentityFlowError(.unknown, "The secure random generator failed.", underlying: error)

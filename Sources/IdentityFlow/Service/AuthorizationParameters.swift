@@ -25,25 +25,65 @@ import Foundation
 /// parameters.extra["kc_idp_hint"] = "google"
 /// ```
 public struct AuthorizationParameters: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
+    private struct Fields: Sendable, Hashable {
+        var acrValues: [String] = []
+        var requiresRequestedACR = true
+        var maxAge: Int?
+        var prompt: String?
+        var loginHint: String?
+        var uiLocales: [String] = []
+        var extra: [String: String] = [:]
+        var authTimeLeeway: TimeInterval = 60
+    }
+
+    /// One word, shared by every empty value: most sign-ins ask nothing, and a registration
+    /// keeps its parameters for its whole life (docs/performance-notes.md#boxed-payloads).
+    private var fields: Box<Fields>
+    private static let none = Box(Fields())
+
     /// `acr_values`: the authentication context classes asked for, most preferred first.
-    public var acrValues: [String]
+    public var acrValues: [String] {
+        get { fields.value.acrValues }
+        set { fields = fields.replacing(\.acrValues, with: newValue) }
+    }
     /// Whether the ID token's `acr` must be one of ``acrValues`` (when any are sent). `true` by default.
-    public var requiresRequestedACR: Bool
+    public var requiresRequestedACR: Bool {
+        get { fields.value.requiresRequestedACR }
+        set { fields = fields.replacing(\.requiresRequestedACR, with: newValue) }
+    }
     /// `max_age`: the longest time since the user last authenticated, in seconds; `0` forces a
     /// new authentication.
-    public var maxAge: Int?
+    public var maxAge: Int? {
+        get { fields.value.maxAge }
+        set { fields = fields.replacing(\.maxAge, with: newValue) }
+    }
     /// `prompt`: `login`, `consent`, `select_account` or `none` (several separated by spaces).
-    public var prompt: String?
+    public var prompt: String? {
+        get { fields.value.prompt }
+        set { fields = fields.replacing(\.prompt, with: newValue) }
+    }
     /// `login_hint`: who is expected to sign in (an e-mail address, a phone number).
-    public var loginHint: String?
+    public var loginHint: String? {
+        get { fields.value.loginHint }
+        set { fields = fields.replacing(\.loginHint, with: newValue) }
+    }
     /// `ui_locales`: the languages of the provider's pages, most preferred first (BCP 47).
-    public var uiLocales: [String]
+    public var uiLocales: [String] {
+        get { fields.value.uiLocales }
+        set { fields = fields.replacing(\.uiLocales, with: newValue) }
+    }
     /// Parameters of the provider's own (`kc_idp_hint`, `domain_hint`, ...). Those the client
     /// sets itself are refused (``reservedNames``).
-    public var extra: [String: String]
+    public var extra: [String: String] {
+        get { fields.value.extra }
+        set { fields = fields.replacing(\.extra, with: newValue) }
+    }
     /// How much older than ``maxAge`` the `auth_time` may be, for the difference between the
     /// provider's clock and the device's; 60 seconds by default.
-    public var authTimeLeeway: TimeInterval = 60
+    public var authTimeLeeway: TimeInterval {
+        get { fields.value.authTimeLeeway }
+        set { fields = fields.replacing(\.authTimeLeeway, with: newValue) }
+    }
 
     /// Creates parameters; all are optional.
     /// - Parameters:
@@ -58,13 +98,10 @@ public struct AuthorizationParameters: Sendable, Hashable, CustomStringConvertib
         acrValues: [String] = [], requiresRequestedACR: Bool = true, maxAge: Int? = nil, prompt: String? = nil, loginHint: String? = nil,
         uiLocales: [String] = [], extra: [String: String] = [:]
     ) {
-        self.acrValues = acrValues
-        self.requiresRequestedACR = requiresRequestedACR
-        self.maxAge = maxAge
-        self.prompt = prompt
-        self.loginHint = loginHint
-        self.uiLocales = uiLocales
-        self.extra = extra
+        let fields = Fields(
+            acrValues: acrValues, requiresRequestedACR: requiresRequestedACR, maxAge: maxAge, prompt: prompt, loginHint: loginHint,
+            uiLocales: uiLocales, extra: extra)
+        self.fields = fields == Self.none.value ? Self.none : Box(fields)
     }
 
     /// The names ``extra`` may not use: the protocol's own parameters the client sets (PKCE,
@@ -76,7 +113,7 @@ public struct AuthorizationParameters: Sendable, Hashable, CustomStringConvertib
     ]
 
     /// Whether nothing is set.
-    public var isEmpty: Bool { self == AuthorizationParameters() }
+    public var isEmpty: Bool { fields === Self.none || fields.value == Self.none.value }
 
     /// Checks the parameters before anything is sent.
     /// - Throws: ``ErrorCode/authorizationParameterReserved`` when ``extra`` names a reserved

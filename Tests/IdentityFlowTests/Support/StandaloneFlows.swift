@@ -37,7 +37,7 @@ struct StandaloneFlows {
     ) async throws -> Result<Success, IdentityFlowError> {
         let slot = try #require(dependencies.environment.reserve())
         return await withCheckedContinuation { (done: CheckedContinuation<Result<Success, IdentityFlowError>, Never>) in
-            let host = FlowHost<Start, Success>(started: { _ in }, challenge: answer, finished: { done.resume(returning: $0) })
+            let host = FlowHost<Start, Success>.delegate(on: .immediate, challenge: answer, finished: { done.resume(returning: $0) })
             let flow = make(slot.id, host)
             let runner = flow.engine.runner
             _ = slot.run(cancel: { runner.post(.cancelRequested) })
