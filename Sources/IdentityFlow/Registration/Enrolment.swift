@@ -68,9 +68,9 @@ extension RegistrationMachine {
         ///   - policy: The rules the new PIN must follow.
         /// - Returns: The guard that held and what the registration does next, or `nil` when the
         ///   current state has no transition for the event (the state is then unchanged).
+        @inline(__always)
         package mutating func handle(_ event: Event, policy: PinPolicy) -> (guardName: String?, step: EnrolmentStep)? {
             let credentials = credentials
-            let cancelled = EnrolmentStep.discard(credentials.tokens, ChallengeAbandonment.flowCancelled)
             switch state {
             case .awaitingPin:
                 switch event {
@@ -81,7 +81,7 @@ extension RegistrationMachine {
                     state = .enrollingPin(credentials)
                     return ("policySatisfied", .next(Effects(.enrolPin(pin, tokens: credentials.tokens))))
                 case .challengeAbandoned(let how): return (nil, .discard(credentials.tokens, how.error))
-                case .cancelRequested: return (nil, cancelled)
+                case .cancelRequested: return (nil, .discard(credentials.tokens, ChallengeAbandonment.flowCancelled))
                 default: return nil
                 }
             case .enrollingPin:
@@ -90,7 +90,7 @@ extension RegistrationMachine {
                     state = .storingProfile(credentials)
                     return (nil, .next(Effects(.storeProfile(credentials))))
                 case .serviceFailed(let error): return (nil, .discard(credentials.tokens, error))
-                case .cancelRequested: return (nil, cancelled)
+                case .cancelRequested: return (nil, .discard(credentials.tokens, ChallengeAbandonment.flowCancelled))
                 default: return nil
                 }
             case .storingProfile:

@@ -228,13 +228,22 @@ package struct RegistrationMachine: StateMachine {
             default: return nil
             }
         case .signingIn(var signIn):
-            guard let (guardName, step) = signIn.handle(event, context: context) else { return nil }
+            // The state lets go of its copy first, so the child's payloads are not kept twice.
+            state = .idle
+            guard let (guardName, step) = signIn.handle(event, context: context) else {
+                state = .signingIn(signIn)
+                return nil
+            }
             return follow(signIn, step, guard: guardName)
         case .cancelling:
             return cancelling(event)
         case .enrolling(var enrolment):
-            guard let (guardName, step) = enrolment.handle(event, policy: context.pinPolicy) else { return nil }
-            switch step {
+            state = .idle
+            guard let (guardName, step) = enrolment.handle(event, policy: context.pinPolicy) else {
+                state = .enrolling(enrolment)
+                return nil
+            }
+            switch consume step {
             case .next(let effects): return go(.enrolling(enrolment), guard: guardName, effects)
             case .registered(let info): return go(.registered, guard: guardName, Effects(.reportSuccess(info: info)))
             case .discard(let tokens, let error): return discard(tokens, failing: error, guard: guardName)
@@ -272,8 +281,9 @@ package struct RegistrationMachine: StateMachine {
 
     /// Maps a sign-in variant's step to the registration's next state: the sign-in runs on, the
     /// enrolment starts, or the registration cancels, discards or fails.
-    private mutating func follow(_ signIn: SignIn, _ step: SignInStep, guard guardName: String?) -> Reaction<Effect> {
-        switch step {
+    @inline(__always)
+    private mutating func follow(_ signIn: consuming SignIn, _ step: consuming SignInStep, guard guardName: String?) -> Reaction<Effect> {
+        switch consume step {
         case .next(let effects):
             return go(.signingIn(signIn), guard: guardName, effects)
         case .tokensIssued(let credentials):

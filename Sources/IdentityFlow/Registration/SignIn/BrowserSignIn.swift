@@ -97,6 +97,7 @@ extension RegistrationMachine {
         ///   - request: The browser request the redirect must match (a context without one takes no redirect).
         /// - Returns: The guard that held and what the registration does next, or `nil` when the
         ///   current state has no transition for the event (the state is then unchanged).
+        @inline(__always)
         package mutating func handle(_ event: Event, request: AuthorizationRequest?) -> (guardName: String?, step: SignInStep)? {
             switch state {
             case .preparingAuthorization:

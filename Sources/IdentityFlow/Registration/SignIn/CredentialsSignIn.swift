@@ -36,6 +36,7 @@ extension RegistrationMachine {
         /// - Parameter event: What happened.
         /// - Returns: The guard that held and what the registration does next, or `nil` when the
         ///   current state has no transition for the event (the state is then unchanged).
+        @inline(__always)
         package mutating func handle(_ event: Event) -> (guardName: String?, step: SignInStep)? {
             switch state {
             case .awaitingCredentials:

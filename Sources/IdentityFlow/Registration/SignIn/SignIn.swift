@@ -37,6 +37,7 @@ extension RegistrationMachine {
         ///     ``Context/authorization``).
         /// - Returns: The guard that held and what the registration does next, or `nil` when the
         ///   variant's state has no transition for the event (it is then unchanged).
+        @inline(__always)
         package mutating func handle(_ event: Event, context: Context) -> (guardName: String?, step: SignInStep)? {
             switch self {
             case .browser(var machine):

@@ -33,6 +33,7 @@ extension RegistrationMachine {
         /// - Parameter event: What happened.
         /// - Returns: The guard that held and what the registration does next, or `nil` when the
         ///   state has no transition for the event.
+        @inline(__always)
         package mutating func handle(_ event: Event) -> (guardName: String?, step: SignInStep)? {
             switch event {
             case .credentialsAnswered(.granted(let tokens)): (nil, .tokensIssued(Credentials(tokens: tokens, info: nil)))
