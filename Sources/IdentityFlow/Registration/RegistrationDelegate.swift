@@ -98,7 +98,8 @@ public struct RegistrationResult: Sendable, Hashable {
         let profile: UserProfile
         let identityProvider: IdentityProvider
         let info: CustomInfo?
-        let identityClaims: IdentityClaims?
+        /// The ID token the registration received, read into ``identityClaims`` when asked.
+        let idToken: Redacted<String>?
     }
 
     /// One word, not 152 bytes: the result's slot sits in the frame of every task that awaits a
@@ -113,16 +114,17 @@ public struct RegistrationResult: Sendable, Hashable {
     public var info: CustomInfo? { fields.value.info }
     /// Who signed in: the claims of the ID token the registration received (validated by the
     /// identity service), `nil` when it received none. The same as
-    /// ``UserClient/identityClaims(of:)`` for the new profile.
-    public var identityClaims: IdentityClaims? { fields.value.identityClaims }
+    /// ``UserClient/identityClaims(of:)`` for the new profile. Read from the ID token when asked.
+    public var identityClaims: IdentityClaims? { fields.value.idToken.flatMap(IdentityClaims.of) }
 
     /// Creates a result (test doubles of a host's own use it).
     /// - Parameters:
     ///   - profile: The profile.
     ///   - identityProvider: The provider.
     ///   - info: The custom answer.
-    ///   - identityClaims: The ID token's claims.
-    package init(profile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo?, identityClaims: IdentityClaims? = nil) {
-        fields = Box(Fields(profile: profile, identityProvider: identityProvider, info: info, identityClaims: identityClaims))
+    ///   - idToken: The ID token the registration received; its claims are read when
+    ///     ``identityClaims`` is (most hosts never ask, and a registration should not pay for it).
+    package init(profile: UserProfile, identityProvider: IdentityProvider, info: CustomInfo?, idToken: Redacted<String>? = nil) {
+        fields = Box(Fields(profile: profile, identityProvider: identityProvider, info: info, idToken: idToken))
     }
 }

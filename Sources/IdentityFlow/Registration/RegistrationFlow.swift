@@ -159,7 +159,7 @@ final class RegistrationFlow: FlowPerformer {
         case .reportSuccess(let info):
             steps.deleteCheckpoint(of: profile, flow: engine.id)
             return engine.finish(
-                .success(RegistrationResult(profile: profile, identityProvider: provider, info: info, identityClaims: steps.identityClaims(of: profile))),
+                .success(RegistrationResult(profile: profile, identityProvider: provider, info: info, idToken: steps.idToken(of: profile))),
                 to: host)
         case .reportFailure(let error):
             steps.deleteCheckpoint(of: profile, flow: engine.id)

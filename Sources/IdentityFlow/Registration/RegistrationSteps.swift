@@ -151,8 +151,8 @@ struct RegistrationSteps: Sendable {
         }
     }
 
-    /// The claims of the new profile's ID token, for its result.
-    func identityClaims(of profile: UserProfile) -> IdentityClaims? {
-        sessions.withState { $0.profiles[profile]?.tokens.idToken }.flatMap(IdentityClaims.of)
+    /// The new profile's ID token, for its result (``RegistrationResult/identityClaims`` reads it).
+    func idToken(of profile: UserProfile) -> Redacted<String>? {
+        sessions.withState { $0.profiles[profile]?.tokens.idToken }
     }
 }
