@@ -28,26 +28,12 @@ struct AuthenticatorRegistrationSteps: Sendable {
         try await session.storeSession(profile, tokens: tokens, pinKey: pinKey, flow: flow)
     }
 
-    /// Creates the biometric key, registers it with the server under the PIN key's proof, and
-    /// stores it as an item of its own that needs the user's presence. A failure to store it
-    /// revokes it on the server.
+    /// Creates the biometric key and registers it under the PIN key's proof
+    /// (``AuthenticatorHome/registerBiometricKey(for:pinKey:accessToken:flow:)``: with the server,
+    /// or as a wrap of the vault key).
     nonisolated(nonsending) func registerBiometricKey(for profile: UserProfile, pinKey: ProvenPinKey, accessToken: Redacted<String>, flow: FlowID)
         async throws(IdentityFlowError)
     {
-        if dependencies.keepsAuthenticatorsOnDevice { return try registerBiometricKeyOnDevice(for: profile, pinKey: pinKey) }
-        let biometric = try DeviceKey.random()
-        let authorization = try await pinLoop.pinKeyAuthorization(.biometricEnrolment, for: profile, key: pinKey, publicKey: biometric.publicKey)
-        try await service.enrolBiometricKey(biometric.publicKey, for: profile, authorization: authorization, accessToken: accessToken)
-        do throws(IdentityFlowError) {
-            try sessions.store.saveBiometricKey(biometric.privateKey, for: profile)
-            try sessions.updateStoredProfile(profile) { stored in
-                stored.hasBiometricKey = true
-                stored.biometricRevocationPending = false
-            }
-        } catch {
-            try? sessions.store.deleteBiometricKey(for: profile)
-            await pinLoop.revokeBiometricKeyOnServer(of: profile, pinKey: pinKey, flow: flow)
-            throw error
-        }
+        try await dependencies.authenticatorHome.registerBiometricKey(for: profile, pinKey: pinKey, accessToken: accessToken, flow: flow)
     }
 }

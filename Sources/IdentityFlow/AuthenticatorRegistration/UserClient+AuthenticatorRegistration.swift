@@ -53,15 +53,7 @@ extension UserClient {
         }
         let pinKey = sessionPinKey(for: profile)
         try sessions.store.deleteBiometricKey(for: profile)
-        if stored.vault != nil { return try sessions.removeBiometricWrap(of: profile) }
-        try updateStoredProfile(profile) { stored in
-            // Only a key the server holds needs revoking there; without the PIN key the next PIN login does it.
-            stored.biometricRevocationPending = stored.hasBiometricKey && !pinKey.provesPin
-            stored.hasBiometricKey = false
-            stored.biometricKey = nil
-        }
-        guard stored.hasBiometricKey, pinKey.provesPin else { return }
-        Task { await self.pinSteps.revokeBiometricKeyOnServer(of: profile, pinKey: pinKey, flow: nil) }
+        try sessions.authenticatorHome(of: stored).removeBiometricKey(of: stored, pinKey: pinKey)
     }
 
     @discardableResult

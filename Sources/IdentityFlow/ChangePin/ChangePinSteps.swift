@@ -14,21 +14,13 @@ struct ChangePinSteps: Sendable {
     /// The session steps.
     var session: SessionSteps { SessionSteps(dependencies: dependencies) }
 
-    /// Enrols a new PIN, authorized by the current PIN key (a v1 key authorizes the upgrade).
+    /// Enrols a new PIN, authorized by the current PIN key (``AuthenticatorHome/enrolNewPin(_:for:currentKey:accessToken:)``:
+    /// with the server, a v1 key authorizing the upgrade; or rewrapped in the vault).
     /// - Returns: The new PIN key, for the session.
     nonisolated(nonsending) func enrolNewPin(
         _ pin: Redacted<String>, for profile: UserProfile, currentKey: ProvenPinKey,
         accessToken: Redacted<String>
     ) async throws(IdentityFlowError) -> ProvenPinKey {
-        if dependencies.keepsAuthenticatorsOnDevice { return try rewrapPinOnDevice(pin, for: profile, currentKey: currentKey) }
-        let stored = try sessions.storedProfile(profile)
-        let deviceSecret: Redacted<[UInt8]>
-        if let existing = stored.deviceSecret { deviceSecret = existing } else { deviceSecret = try PinProof.newDeviceSecret() }
-        let key = try await pinLoop.enrol(pin, for: profile, deviceSecret: deviceSecret, accessToken: accessToken) {
-            nonce, publicKey throws(IdentityFlowError) in
-            try currentKey.authorization(for: .change, profile: profile, nonce: nonce, publicKey: publicKey)
-        }
-        if stored.deviceSecret == nil { try pinLoop.finishUpgrade(of: profile, deviceSecret: deviceSecret) }
-        return .v2(key.privateKey)
+        try await dependencies.authenticatorHome.enrolNewPin(pin, for: profile, currentKey: currentKey, accessToken: accessToken)
     }
 }

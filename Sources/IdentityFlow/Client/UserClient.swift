@@ -91,13 +91,9 @@ public final class UserClient: Sendable {
             let loaded = try sessions.store.loadAll()
             unreadable = loaded.unreadableKeys
             for stored in loaded.profiles {
-                if let vault = stored.vault {
+                if stored.vault != nil {
                     // Device mode: the device is the only record; a vault that cannot be used stays, named.
-                    if vault.damage(deviceSecret: stored.deviceSecret, profile: stored.profile, acceptedIterations: configuration.acceptedPinKeyIterations)
-                        != nil || (try? PinSteps(dependencies: dependencies).pinSecret(of: stored, vault)) == nil
-                    {
-                        damaged.insert(stored.profile)
-                    }
+                    if DeviceAuthenticators(dependencies: dependencies).isDamaged(stored) { damaged.insert(stored.profile) }
                     kept.append(stored)
                 } else if reconciled, try await !profileKnownToServer(stored.profile, reconciled: &reconciled) {
                     try sessions.store.delete(stored.profile)
@@ -209,11 +205,12 @@ public final class UserClient: Sendable {
     /// The profiles, their store and the session.
     var sessions: ProfileSessions { dependencies.sessions }
 
-    /// Whether this client keeps authenticators on the device.
-    var keepsAuthenticatorsOnDevice: Bool { dependencies.keepsAuthenticatorsOnDevice }
+    /// Where this client's authenticators live.
+    var authenticatorHome: any AuthenticatorHome { dependencies.authenticatorHome }
 
-    /// The PIN loop's steps, for the entry points that prove the PIN key (enrolments, removals).
-    var pinSteps: PinSteps { PinSteps(dependencies: dependencies) }
+    /// The server's authenticators, for the entry points that prove the PIN key to the server
+    /// (mobile and implicit authentication enrolments).
+    var serverAuthenticators: ServerAuthenticators { ServerAuthenticators(dependencies: dependencies) }
 
     /// Reads or changes the profiles and session under their lock.
     func withState<Result>(_ body: (inout ProfileSessions.State) -> Result) -> Result { sessions.withState(body) }

@@ -50,12 +50,6 @@ extension UserClient {
 }
 
 extension StoredProfile {
-    /// Whether a logout revokes the tokens at the provider: not a device-mode profile's, whose
-    /// refresh token stays sealed for the next login. Revoking even its access token is not safe:
-    /// RFC 7009 §2.1 lets a provider revoke the refresh token with it (django-oauth-toolkit
-    /// does), which would end the profile's sign-in. The access token lives out its lifetime.
-    var revokesTokensAtLogout: Bool { vault == nil }
-
     /// Forgets a device-mode profile's live tokens in memory (they stay sealed in its vault).
     mutating func lockVault() {
         if vault != nil { tokens = TokenSet(accessToken: "") }

@@ -30,7 +30,7 @@ extension UserClient {
         }
         let key = try sessions.deviceKey(.implicitAuthentication, of: stored)
         do throws(IdentityFlowError) {
-            guard let challenge = try await pinSteps.challenge(for: profile, speaking: 2, derivesPinKey: false) else {
+            guard let challenge = try await serverAuthenticators.challenge(for: profile, speaking: 2, derivesPinKey: false) else {
                 throw PinEntry.deregisteredError(profile)
             }
             let message = DeviceKeyProof.message(.implicitToken, profile: profile, nonce: challenge.nonce, subject: DeviceKeyProof.scopeSubject(scopes))
@@ -72,14 +72,14 @@ extension UserClient {
     ///   service's errors.
     public func enrollImplicitAuthentication() async throws(IdentityFlowError) {
         let (stored, tokens) = try loggedInProfileWithKeys(for: "Implicit authentication")
-        try await pinSteps.enrolImplicitKey(
+        try await serverAuthenticators.enrolImplicitKey(
             of: stored.profile, deviceSecret: stored.deviceSecret, pinKey: sessionPinKey(for: stored.profile), accessToken: tokens.accessToken)
     }
 }
 
 /// The implicit authentication key's enrolment, vouched for by the PIN key: by a registration
 /// (best effort) and by ``UserClient/enrollImplicitAuthentication()``.
-extension PinSteps {
+extension ServerAuthenticators {
     /// Registers the implicit key derived from `deviceSecret`, vouched for by `pinKey`.
     nonisolated(nonsending) func enrolImplicitKey(
         of profile: UserProfile, deviceSecret: Redacted<[UInt8]>?, pinKey: ProvenPinKey,

@@ -7,7 +7,8 @@ import Statechart
 /// Nothing reaches it whole but the client: each part sees it through a one-word view that names
 /// what that part does. The engine gets ``FlowEnvironment`` (configuration, transition log, flow
 /// slot), each performer its steps type (``RegistrationSteps``, ``PinSteps``, ...), which reach
-/// the profiles through ``ProfileSessions`` and the checkpoint through ``RegistrationCheckpoints``.
+/// the profiles through ``ProfileSessions``, the checkpoint through ``RegistrationCheckpoints`` and
+/// the PIN and biometric steps through ``AuthenticatorHome`` (`AuthenticatorHome.swift`).
 /// Views over one object keep an idle client and a waiting flow as small as before the split
 /// (bench rows e and e2). Tests build one without a client.
 final class FlowDependencies: Sendable {
@@ -58,9 +59,6 @@ final class FlowDependencies: Sendable {
 
     /// Where warnings go.
     var logger: IdentityFlowLogger { configuration.logger }
-
-    /// Whether the client keeps authenticators on the device (``AuthenticatorPlacement/device(maxPinFailures:)``).
-    var keepsAuthenticatorsOnDevice: Bool { configuration.authenticators.isOnDevice }
 }
 
 /// What a flow's engine sees of its client: the configuration (clock, challenge timeout, logger,

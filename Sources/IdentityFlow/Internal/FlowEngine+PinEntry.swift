@@ -77,14 +77,14 @@ extension FlowEngine where Machine.Event: PinEntryEvents {
         call { () throws(IdentityFlowError) in .pinChecked(try await pinLoop.checkPin(pin, for: profile)) }
     }
 
-    /// Revokes a token set the flow will not use (best effort: a failure is logged).
-    /// In device mode the tokens a PIN check returns are the profile's own, unsealed from its
-    /// vault, not a new session: they are kept (revoking them would end the profile's sign-in).
+    /// Revokes a token set the flow will not use (best effort: a failure is logged), when it is
+    /// a session of its own (``AuthenticatorHome/issuesTokensPerLogin``: not the tokens a
+    /// device-mode PIN check unseals, which are the profile's own).
     func revoke(_ tokens: TokenSet, pinLoop: PinSteps) -> EffectWork<Machine.Event> {
         commit()
         let id = self.id
         return .run {
-            if !pinLoop.dependencies.keepsAuthenticatorsOnDevice { await pinLoop.session.revokeUnused(tokens, flow: id) }
+            await pinLoop.revokeDropped(tokens, flow: id)
             return .tokensRevoked
         }
     }

@@ -9,7 +9,7 @@ final class LogoutFlow: FlowPerformer {
     private let profile: UserProfile
     private let host: FlowHost<UserProfile, UserProfile>
     /// Whether the provider is asked to revoke the tokens: not for a device-mode profile, which
-    /// keeps its provider session for the next login (``StoredProfile/revokesTokensAtLogout``).
+    /// keeps its provider session for the next login (``AuthenticatorHome/revokesTokensAtLogout``).
     private let revokes: Bool
 
     /// A logout that makes its I/O through `steps`.

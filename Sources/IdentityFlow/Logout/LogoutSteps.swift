@@ -6,10 +6,12 @@ struct LogoutSteps: Sendable {
     /// What the steps are built from.
     let dependencies: FlowDependencies
 
-    /// Whether a logout of `profile` revokes its tokens at the provider: not a device-mode
-    /// profile's, which keeps its provider session for the next login (``StoredProfile/revokesTokensAtLogout``).
+    /// Whether a logout of `profile` revokes its tokens at the provider, as the home it was
+    /// registered in says (``AuthenticatorHome/revokesTokensAtLogout``): not a device-mode
+    /// profile's, which keeps its provider session for the next login.
     func revokesTokensAtLogout(of profile: UserProfile) -> Bool {
-        dependencies.sessions.withState { $0.profiles[profile]?.revokesTokensAtLogout ?? true }
+        guard let stored = dependencies.sessions.withState({ $0.profiles[profile] }) else { return true }
+        return dependencies.authenticatorHome(of: stored).revokesTokensAtLogout
     }
 
     /// Ends the session on this device.

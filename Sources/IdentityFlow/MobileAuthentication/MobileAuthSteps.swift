@@ -3,7 +3,8 @@ import Statechart
 
 /// The I/O steps of handling a mobile authentication request (``MobileAuthFlow``): looking it up,
 /// answering it, stepping an acceptance up with the PIN or biometrics, each signed by the
-/// profile's device keys (`docs/mobile-auth.md`); the PIN loop's counters come from ``PinSteps``.
+/// profile's device keys over the server's challenges (``ServerAuthenticators``,
+/// `docs/mobile-auth.md`); the PIN loop's counters come from ``PinSteps``.
 /// A view of the client's ``FlowDependencies``: one word, no allocation.
 struct MobileAuthSteps: Sendable {
     /// What the steps are built from.
@@ -13,6 +14,8 @@ struct MobileAuthSteps: Sendable {
     var sessions: ProfileSessions { dependencies.sessions }
     /// The PIN loop's steps.
     var pinLoop: PinSteps { PinSteps(dependencies: dependencies) }
+    /// The server's authenticators, whose challenges the requests are signed over.
+    var server: ServerAuthenticators { ServerAuthenticators(dependencies: dependencies) }
 
     /// The wall-clock time, for a request's expiry.
     func now() -> Date { dependencies.configuration.now() }
@@ -40,7 +43,7 @@ struct MobileAuthSteps: Sendable {
         let profile = request.userProfile
         let stored = try enrolledProfile(profile)
         guard let deviceSecret = stored.deviceSecret else { throw Self.notEnrolled(profile) }
-        guard let challenge = try await pinLoop.challenge(for: profile, speaking: 2) else { return .deregistered }
+        guard let challenge = try await server.challenge(for: profile, speaking: 2) else { return .deregistered }
         let key = try PinProof.pinKey(pin: pin, salt: challenge.salt, iterations: challenge.iterations, deviceSecret: deviceSecret, profile: profile)
         let proof = key.sign(DeviceKeyProof.message(.mobileAuthPin, profile: profile, nonce: challenge.nonce, subject: Array(request.id.utf8)))
         let stepUp = (Authenticator.pin, PinKeyAuthorization(nonce: challenge.nonce, proof: proof))
@@ -53,7 +56,7 @@ struct MobileAuthSteps: Sendable {
         guard let scalar = try sessions.store.biometricKey(for: profile), let key = DeviceKey(privateKey: scalar) else {
             throw IdentityFlowError(.authenticatorNotRegistered, "Biometrics are not registered for this profile.")
         }
-        guard let challenge = try await pinLoop.challenge(for: profile, speaking: 2, derivesPinKey: false) else { return .deregistered }
+        guard let challenge = try await server.challenge(for: profile, speaking: 2, derivesPinKey: false) else { return .deregistered }
         let proof = key.sign(DeviceKeyProof.message(.mobileAuthBiometric, profile: profile, nonce: challenge.nonce, subject: Array(request.id.utf8)))
         let stepUp = (Authenticator.biometric, PinKeyAuthorization(nonce: challenge.nonce, proof: proof))
         return try await service.answerMobileAuthRequest(try signedAnswer(request, accepted: true, stepUp: stepUp))
@@ -66,7 +69,7 @@ struct MobileAuthSteps: Sendable {
         -> [MobileAuthRequest]
     {
         let key = try sessions.deviceKey(.mobileAuthentication, of: try enrolledProfile(profile))
-        guard let challenge = try await pinLoop.challenge(for: profile, speaking: 2, derivesPinKey: false) else {
+        guard let challenge = try await server.challenge(for: profile, speaking: 2, derivesPinKey: false) else {
             throw PinEntry.deregisteredError(profile)
         }
         let proof = key.sign(DeviceKeyProof.message(.mobileAuthLookup, profile: profile, nonce: challenge.nonce, subject: lookup.signedSubject))
@@ -88,7 +91,7 @@ struct MobileAuthSteps: Sendable {
     /// The stored profile, enrolled for mobile authentication on this device; a stateless one is
     /// ``ErrorCode/statelessUser``, as for every device-key feature.
     func enrolledProfile(_ profile: UserProfile) throws(IdentityFlowError) -> StoredProfile {
-        if dependencies.keepsAuthenticatorsOnDevice { throw ProvenPinKey.serverAuthenticatorsRequired }
+        try dependencies.authenticatorHome.requireServerAuthenticators()
         let stored = sessions.withState { $0.profiles[profile] }
         if profile.isStateless || stored?.profile.isStateless == true {
             throw IdentityFlowError(.statelessUser, "Mobile authentication needs a profile stored on this device; this one is stateless.")
@@ -108,7 +111,9 @@ extension ProfileSessions {
     /// The profile's device key for `key`; a profile without a device secret (PIN proof v1, not
     /// yet upgraded) has none until its next PIN login.
     func deviceKey(_ key: DeviceKeyProof.Key, of stored: StoredProfile) throws(IdentityFlowError) -> DeviceKey {
-        if keepsAuthenticatorsOnDevice || stored.vault != nil { throw ProvenPinKey.serverAuthenticatorsRequired }
+        // Both the client's home and the one the profile was registered in must be the server.
+        try authenticatorHome.requireServerAuthenticators()
+        try authenticatorHome(of: stored).requireServerAuthenticators()
         guard let deviceSecret = stored.deviceSecret else {
             throw IdentityFlowError(.pinParametersRefused, "The profile still uses PIN proof v1; log in with the PIN once to upgrade it.")
         }

@@ -16,7 +16,7 @@ extension UserClient {
     public func enrollMobileAuthentication() async throws(IdentityFlowError) {
         let (stored, tokens) = try loggedInProfileWithKeys(for: "Mobile authentication")
         let key = try sessions.deviceKey(.mobileAuthentication, of: stored)
-        let authorization = try await pinSteps.pinKeyAuthorization(
+        let authorization = try await serverAuthenticators.pinKeyAuthorization(
             .mobileAuthEnrolment, for: stored.profile, key: sessionPinKey(for: stored.profile), publicKey: key.publicKey)
         try await service.enrolMobileAuthentication(
             publicKey: key.publicKey, for: stored.profile, authorization: authorization, accessToken: tokens.accessToken)
@@ -60,7 +60,7 @@ extension UserClient {
     ///   ``ErrorCode/statelessUser`` for a stateless one; the service's errors.
     public func pendingMobileAuthRequests(for profile: UserProfile? = nil) async throws(IdentityFlowError) -> [MobileAuthRequest] {
         try requireStarted()
-        if keepsAuthenticatorsOnDevice { throw ProvenPinKey.serverAuthenticatorsRequired }
+        try authenticatorHome.requireServerAuthenticators()
         let profiles =
             try profile.map { profile throws(IdentityFlowError) in [try mobileAuthSteps.enrolledProfile(profile).profile] }
             ?? withState { state in state.profiles.values.filter(\.mobileAuthEnrolled).map(\.profile) }
@@ -152,7 +152,7 @@ extension UserClient {
     @discardableResult
     private func launchMobileAuth(_ source: MobileAuthSource, host: FlowHost<UserProfile, MobileAuthResult>) -> FlowSlot? {
         launch(host: host) { id throws(IdentityFlowError) in
-            if self.keepsAuthenticatorsOnDevice { throw ProvenPinKey.serverAuthenticatorsRequired }
+            try self.authenticatorHome.requireServerAuthenticators()
             let profile: UserProfile, lookup: MobileAuthLookup, request: MobileAuthRequest?
             switch source {
             case .push(let push): (profile, lookup, request) = (push.userProfile, .id(push.requestId), nil)

@@ -10,8 +10,8 @@ struct RegistrationSteps: Sendable {
 
     var service: any IdentityService { dependencies.service }
     var sessions: ProfileSessions { dependencies.sessions }
-    /// The PIN loop's steps, for proofs by the PIN key.
-    var pinLoop: PinSteps { PinSteps(dependencies: dependencies) }
+    /// Where the authenticators live: the first PIN's enrolment and its refusal.
+    var authenticatorHome: any AuthenticatorHome { dependencies.authenticatorHome }
     /// The session steps.
     var session: SessionSteps { SessionSteps(dependencies: dependencies) }
 
@@ -25,7 +25,7 @@ struct RegistrationSteps: Sendable {
     /// - Throws: ``ErrorCode/invalidIdentityProvider`` for a sign-in without an authorization request.
     nonisolated(nonsending) func authorizationURL(for context: RegistrationMachine.Context) async throws(IdentityFlowError) -> (URL, IdentityAppLink?) {
         guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
-        try await requireAuthenticatorHome(for: context)
+        try await authenticatorHome.requirePinHome(for: context)
         let url = try await service.authorizationURL(for: context.provider, request: request)
         return (url, try await service.identityAppLink(for: context.provider, request: request))
     }
@@ -66,13 +66,13 @@ struct RegistrationSteps: Sendable {
     nonisolated(nonsending) func sendCredentials(_ credentials: LoginCredentials, for context: RegistrationMachine.Context) async throws(IdentityFlowError)
         -> CredentialsOutcome
     {
-        try await requireAuthenticatorHome(for: context)
+        try await authenticatorHome.requirePinHome(for: context)
         return try await service.passwordGrant(login: credentials.login, password: credentials.password, scopes: context.authorization?.scopes ?? [])
     }
 
     /// Signs in with another provider's token (token exchange).
     nonisolated(nonsending) func exchangeExternalToken(for context: RegistrationMachine.Context) async throws(IdentityFlowError) -> CredentialsOutcome {
-        try await requireAuthenticatorHome(for: context)
+        try await authenticatorHome.requirePinHome(for: context)
         guard let token = context.externalToken else { throw IdentityFlowError(.invalidIdentityProvider) }
         return try await service.exchangeExternalToken(token, scopes: context.authorization?.scopes ?? [])
     }
@@ -100,28 +100,16 @@ struct RegistrationSteps: Sendable {
 
     // MARK: - Enrolment
 
-    /// Enrols a registration's first PIN: with the server (then the implicit key it offers), or,
-    /// in device mode, in a new vault that seals the registration's tokens.
+    /// Enrols a registration's first PIN in the client's ``AuthenticatorHome``: with the server
+    /// (then the implicit key it offers), or in a new vault that seals the registration's tokens.
     /// `keyDerived` receives the PIN key before anything is sent, so that a flow cancelled while
     /// the enrolment is on its way can still discard it on the server.
-    /// - Returns: In device mode, the vault to store.
+    /// - Returns: The vault to store, if the home keeps one on the device.
     nonisolated(nonsending) func enrolFirstPin(
         _ pin: Redacted<String>, for profile: UserProfile, deviceSecret: Redacted<[UInt8]>, tokens: TokenSet,
         keyDerived: (ProvenPinKey) -> Void
     ) async throws(IdentityFlowError) -> DeviceVault? {
-        if dependencies.keepsAuthenticatorsOnDevice {
-            let (vault, key) = try sealFirstPin(pin, for: profile, deviceSecret: deviceSecret, tokens: tokens)
-            keyDerived(key)
-            return vault
-        }
-        let iterations = dependencies.configuration.pinKeyIterations
-        let (salt, key) = try PinProof.newPinKey(pin: pin, iterations: iterations, deviceSecret: deviceSecret, profile: profile)
-        let pinKey = ProvenPinKey.v2(key.privateKey)
-        keyDerived(pinKey)
-        _ = try await service.enrolPin(
-            PinEnrolment(profile: profile, salt: salt, iterations: iterations, publicKey: key.publicKey), accessToken: tokens.accessToken)
-        await pinLoop.enrolImplicitKeyIfOffered(of: profile, deviceSecret: deviceSecret, pinKey: pinKey, accessToken: tokens.accessToken)
-        return nil
+        try await authenticatorHome.enrolFirstPin(pin, for: profile, deviceSecret: deviceSecret, tokens: tokens, keyDerived: keyDerived)
     }
 
     /// Stores a new profile (a stateless one in memory only) and logs it in with the PIN key it
@@ -138,14 +126,7 @@ struct RegistrationSteps: Sendable {
     /// for it, with that key's proof; a server that never enrolled it has nothing to remove) and
     /// revokes its tokens.
     nonisolated(nonsending) func discardOnServer(_ profile: UserProfile, tokens: TokenSet, pinKey: ProvenPinKey, flow: FlowID) async {
-        if pinKey.provesPin {
-            do { try await service.deregister(profile, authorization: try await pinLoop.pinKeyAuthorization(.deregistration, for: profile, key: pinKey)) } catch
-            {
-                if error.code != .userDeregistered {
-                    dependencies.logger.log(.warning, "Could not deregister the unfinished profile on the server: \(error)", flow: flow)
-                }
-            }
-        }
+        await authenticatorHome.discardFirstPin(of: profile, pinKey: pinKey, flow: flow)
         do { try await service.revoke(tokens) } catch {
             dependencies.logger.log(.warning, "Could not revoke the unfinished registration's tokens: \(error)", flow: flow)
         }

@@ -151,8 +151,9 @@ extension UserClient {
     /// in device mode with a provider that has no list to offer (no extension API), its own
     /// browser sign-in.
     nonisolated(nonsending) func registrationProviders() async throws(IdentityFlowError) -> [IdentityProvider] {
-        do { return try await identityProviders() } catch  where keepsAuthenticatorsOnDevice && error.code == .featureNotSupported {
-            return [IdentityProvider(identifier: "openid-connect", name: "Sign in", kind: .browser)]
+        do { return try await identityProviders() } catch {
+            guard error.code == .featureNotSupported, let providers = authenticatorHome.providersWithoutServerList else { throw error }
+            return providers
         }
     }
 

@@ -28,8 +28,10 @@ struct ProfileSessions: Sendable {
     var store: ProfileStore { dependencies.store }
     /// What a launch brings back (``ClientConfiguration/launchPolicy``).
     var launchPolicy: LaunchPolicy { dependencies.configuration.launchPolicy }
-    /// Whether the client keeps authenticators on the device (``ClientConfiguration/authenticators``).
-    var keepsAuthenticatorsOnDevice: Bool { dependencies.keepsAuthenticatorsOnDevice }
+    /// Where the client's authenticators live (``ClientConfiguration/authenticators``).
+    var authenticatorHome: any AuthenticatorHome { dependencies.authenticatorHome }
+    /// Where `stored`'s authenticators live: the home it was registered in.
+    func authenticatorHome(of stored: StoredProfile) -> any AuthenticatorHome { dependencies.authenticatorHome(of: stored) }
     /// Where warnings go.
     var logger: IdentityFlowLogger { dependencies.logger }
 
@@ -70,7 +72,7 @@ struct ProfileSessions: Sendable {
         var stored = try storedProfile(profile)
         let tokens = stored.tokens
         change(&stored)
-        if stored.tokens != tokens { try stored.resealTokens(with: sessionPinKey(for: profile)) }
+        if stored.tokens != tokens { try authenticatorHome(of: stored).sealTokens(of: &stored, key: sessionPinKey(for: profile)) }
         try store.save(stored)
         withState { $0.profiles[profile] = stored }
     }
@@ -85,7 +87,7 @@ struct ProfileSessions: Sendable {
     func logIn(_ stored: StoredProfile, pinKey: ProvenPinKey, endingStateless: Bool = false) throws(IdentityFlowError) -> TokenSet? {
         var stored = stored
         try keepForNextLaunch(&stored, pinKey: pinKey)
-        try stored.resealTokens(with: pinKey)
+        try authenticatorHome(of: stored).sealTokens(of: &stored, key: pinKey)
         try store.save(stored)
         return withState { state -> TokenSet? in
             let previous =
@@ -119,7 +121,7 @@ struct ProfileSessions: Sendable {
     }
 
     /// Ends the session of the authenticated profile on this device; returns its tokens to revoke,
-    /// `nil` for a device-mode profile (``StoredProfile/revokesTokensAtLogout``). A stateless
+    /// `nil` for a device-mode profile (``AuthenticatorHome/revokesTokensAtLogout``). A stateless
     /// profile ends with its session: it is forgotten.
     @discardableResult
     func endSessionLocally() -> (UserProfile, TokenSet?)? {
@@ -131,48 +133,33 @@ struct ProfileSessions: Sendable {
             let key = state.sessionPinKey
             state.authenticatedProfile = nil
             if profile.isStateless { state.profiles[profile] = nil }
-            state.profiles[profile]?.lockVault()
+            if var kept = state.profiles[profile] {
+                authenticatorHome(of: kept).forgetLiveTokens(of: &kept)
+                state.profiles[profile] = kept
+            }
             return (stored, key)
         }
         guard let (stored, key) = ended else { return nil }
         closeSession(of: stored, key: key)
-        return (stored.profile, stored.revokesTokensAtLogout ? stored.tokens : nil)
+        return (stored.profile, authenticatorHome(of: stored).revokesTokensAtLogout ? stored.tokens : nil)
     }
 
     // MARK: - The launch policy
 
-    /// Keeps a new session for the next launch when the policy says so: a resume item in the
-    /// storage and, in device mode, the vault key wrapped under the resume key it holds.
+    /// Keeps a new session for the next launch when the policy says so: the profile's
+    /// ``AuthenticatorHome`` writes the resume item (and, on the device, wraps the vault key
+    /// under the resume key it holds).
     func keepForNextLaunch(_ stored: inout StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) {
         guard launchPolicy == .resumeLastUser, !stored.profile.isStateless else { return }
         for other in withState({ Array($0.profiles.keys) }) where other != stored.profile { try? store.deleteResumeItem(for: other) }
-        guard stored.vault != nil else { return try store.saveResumeItem(Redacted([0]), for: stored.profile) }
-        guard let vaultKey = pinKey.vaultKey else { return }
-        let resumeKey = Redacted(try PinProof.randomBytes(DeviceVault.keyLength))
-        stored.vault?.resumeWrap = try DeviceVault.wrap(vaultKey, with: resumeKey, purpose: "resume", profile: stored.profile)
-        try store.saveResumeItem(resumeKey, for: stored.profile)
+        try authenticatorHome(of: stored).keepForNextLaunch(&stored, pinKey: pinKey)
     }
 
-    /// After a session ended on this device: its resume item is removed and, in device mode, the
-    /// vault keeps the refresh token sealed with the access token forgotten (the next login
-    /// refreshes) and no resume wrap.
+    /// After a session ended on this device: its resume item is removed and the profile's
+    /// ``AuthenticatorHome`` closes what it keeps (on the device, the vault keeps the refresh
+    /// token sealed with the access token forgotten and no resume wrap).
     func closeSession(of stored: StoredProfile, key: ProvenPinKey) {
         try? store.deleteResumeItem(for: stored.profile)
-        guard stored.vault != nil, !stored.profile.isStateless else { return }
-        var closed = stored
-        closed.vault?.resumeWrap = nil
-        closed.tokens.accessToken = Redacted("")
-        closed.tokens.expiresAt = .distantPast
-        do throws(IdentityFlowError) {
-            try closed.resealTokens(with: key)
-            if let deviceSecret = closed.deviceSecret { closed.vault?.bind(deviceSecret: deviceSecret, profile: closed.profile) }
-            try store.save(closed)
-            closed.lockVault()
-            withState { state in
-                if state.profiles[closed.profile] != nil, state.authenticatedProfile != closed.profile { state.profiles[closed.profile] = closed }
-            }
-        } catch {
-            logger.log(.warning, "Could not reseal the ended session's tokens: \(error)", flow: nil)
-        }
+        authenticatorHome(of: stored).sessionEnded(stored, key: key)
     }
 }

@@ -16,20 +16,21 @@ struct SessionSteps: Sendable {
     /// thrown. A biometric revocation left pending is sent with the PIN key's proof.
     nonisolated(nonsending) func storeSession(_ profile: UserProfile, tokens: TokenSet, pinKey: ProvenPinKey, flow: FlowID) async throws(IdentityFlowError) {
         var stored = try sessions.storedProfile(profile)
-        // A device-mode profile's stored tokens are sealed: nothing was live before this session.
-        let replaced: TokenSet? = stored.vault == nil ? stored.tokens : nil
+        // A login that unseals the profile's one token set (device mode) replaces nothing live,
+        // and that set stays live if the flow fails.
+        let issuesTokensPerLogin = sessions.authenticatorHome(of: stored).issuesTokensPerLogin
+        let replaced: TokenSet? = issuesTokensPerLogin ? stored.tokens : nil
         stored.tokens = tokens
         do {
             _ = try sessions.logIn(stored, pinKey: pinKey)
         } catch {
-            // The flow fails: the session the server just opened would otherwise stay live (a
-            // device-mode session is the profile's own, unsealed: it stays).
-            if stored.vault == nil { await revokeUnused(tokens, flow: flow) }
+            // The flow fails: the session the server just opened would otherwise stay live.
+            if issuesTokensPerLogin { await revokeUnused(tokens, flow: flow) }
             throw error
         }
         if let replaced, replaced.accessToken != tokens.accessToken { await revokeUnused(replaced, flow: flow) }
         if stored.biometricRevocationPending, pinKey.provesPin {
-            await PinSteps(dependencies: dependencies).revokeBiometricKeyOnServer(of: profile, pinKey: pinKey, flow: flow)
+            await sessions.authenticatorHome.revokeBiometricKey(of: profile, pinKey: pinKey, flow: flow)
         }
     }
 

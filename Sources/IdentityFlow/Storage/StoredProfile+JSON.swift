@@ -60,51 +60,6 @@ extension StoredProfile {
     }
 }
 
-extension DeviceVault {
-    /// Writes the vault as `JSONEncoder` would.
-    fileprivate func writeJSON(to writer: inout JSONWriter) {
-        writer.punctuation("{")
-        writer.key("salt")
-        writer.byteArray(salt)
-        writer.punctuation(",")
-        writer.key("iterations")
-        writer.integer(iterations)
-        writer.punctuation(",")
-        writer.key("failureCount")
-        writer.integer(failureCount)
-        writer.punctuation(",")
-        writer.key("pinWrap")
-        writer.byteArray(pinWrap)
-        for (name, box) in [("biometricWrap", biometricWrap), ("resumeWrap", resumeWrap)] {
-            guard let box else { continue }
-            writer.punctuation(",")
-            writer.key(name)
-            writer.byteArray(box)
-        }
-        writer.punctuation(",")
-        writer.key("sealedTokens")
-        writer.byteArray(sealedTokens)
-        writer.punctuation(",")
-        writer.key("binding")
-        writer.byteArray(binding)
-        if let hardware {
-            writer.punctuation(",")
-            writer.key("hardware")
-            writer.punctuation("{")
-            writer.key("keyBlob")
-            writer.byteArray(hardware.keyBlob)
-            writer.punctuation(",")
-            writer.key("peerPublicKey")
-            writer.byteArray(hardware.peerPublicKey)
-            writer.punctuation(",")
-            writer.key("check")
-            writer.byteArray(hardware.check)
-            writer.punctuation("}")
-        }
-        writer.punctuation("}")
-    }
-}
-
 extension TokenSet {
     /// Writes the token set as `JSONEncoder` would: an object with the present members.
     fileprivate func writeJSON(to writer: inout JSONWriter) throws {

@@ -449,7 +449,7 @@ struct DeviceModeTests {
                 #expect((error as? IdentityFlowError)?.code == .sealedDataInvalid)
             }
         }
-        #expect(try setup.client.pinSteps.devicePinCounters(for: profile).previousFailureCount == 0)
+        #expect(try DeviceAuthenticators(dependencies: setup.client.dependencies).vaultCounters(for: profile).previousFailureCount == 0)
     }
 
     @Test("a restored older copy of the storage brings its counter back (documented): the count lives in the storage")
@@ -461,10 +461,10 @@ struct DeviceModeTests {
         let snapshot = try #require(try setup.storage.data(forKey: key))
         let responder = ScriptedResponder([.pin(.respond("11111")), .pin(.respond("22222"), expecting: .invalidPin), .pin(.cancel)])
         await #expect(throws: IdentityFlowError.self) { _ = try await setup.client.authenticateUser(profile, responder: responder) }
-        #expect(try setup.client.pinSteps.devicePinCounters(for: profile).previousFailureCount == 2)
+        #expect(try DeviceAuthenticators(dependencies: setup.client.dependencies).vaultCounters(for: profile).previousFailureCount == 2)
         try setup.storage.setData(snapshot, forKey: key)
         let (again, _) = try await setup.relaunched()
-        #expect(try again.client.pinSteps.devicePinCounters(for: profile).previousFailureCount == 0)
+        #expect(try DeviceAuthenticators(dependencies: again.client.dependencies).vaultCounters(for: profile).previousFailureCount == 0)
     }
 
     @Test("a configuration with maxPinFailures outside 1...10 is refused")
