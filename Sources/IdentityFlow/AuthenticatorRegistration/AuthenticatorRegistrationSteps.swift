@@ -15,14 +15,16 @@ struct AuthenticatorRegistrationSteps: Sendable {
     var session: SessionSteps { SessionSteps(dependencies: dependencies) }
 
     /// Registers the biometric key under the PIN key's proof and stores the session the PIN
-    /// opened; a key that could not be registered leaves the session's tokens revoked.
+    /// opened. When the key cannot be registered, the PIN check's tokens are revoked where they are
+    /// a session of their own (server mode); in device mode they are the profile's sealed sign-in and stay.
     nonisolated(nonsending) func storeAuthenticator(for profile: UserProfile, pinKey: ProvenPinKey, tokens: TokenSet, flow: FlowID)
         async throws(IdentityFlowError)
     {
         do throws(IdentityFlowError) {
             try await registerBiometricKey(for: profile, pinKey: pinKey, accessToken: tokens.accessToken, flow: flow)
         } catch {
-            await session.revokeUnused(tokens, flow: flow)
+            // In device mode the PIN check's tokens are the profile's own sealed sign-in: kept.
+            await pinLoop.revokeDropped(tokens, flow: flow)
             throw error
         }
         try await session.storeSession(profile, tokens: tokens, pinKey: pinKey, flow: flow)

@@ -224,6 +224,26 @@ struct DeviceModeTests {
         #expect(setup.client.authenticatedUserProfile == profile)
     }
 
+    @Test("a biometric registration whose key cannot be stored fails and keeps the sealed sign-in")
+    func biometricRegistrationFailureKeepsSignIn() async throws {
+        let storage = FailingStorage()
+        let setup = try await Setup(storage: storage)
+        let profile = try await setup.register()
+        storage.failWritesOfKeys = "identityflow.biometric-key."
+        let error = await #expect(throws: IdentityFlowError.self) {
+            try await setup.client.registerBiometricAuthenticator(for: profile, responder: ScriptedResponder([.pin(.respond("24680"))]))
+        }
+        #expect(error?.code == .dataStorageNotAvailable)
+        storage.failWritesOfKeys = nil
+        #expect(!setup.client.registeredAuthenticators(for: profile).contains(.biometric))
+        // The PIN check's tokens are the profile's own sign-in: dropping them must not revoke it.
+        try await setup.client.logout()
+        try await setup.logIn(profile, [.pin(.respond("24680"))])
+        setup.date.advance(by: 120)
+        _ = try await setup.client.authenticatedRequest(Self.api)
+        #expect(setup.server.activeRefreshTokenCount == 1)
+    }
+
     @Test("biometrics: registered with the PIN, a login with the biometric key, removal falls back to the PIN")
     func biometrics() async throws {
         let setup = try await Setup()

@@ -3,19 +3,28 @@ import Foundation
 @_spi(Integrator) import IdentityFlowTesting
 import Statechart
 
-/// A storage whose writes can be made to fail.
+/// A storage whose writes can be made to fail: all of them, or those of keys with a prefix.
 final class FailingStorage: SecureStorage {
     private let inner = InMemoryStorage()
     private let failing = Locked(false)
+    private let failingPrefix = Locked<String?>(nil)
 
     var failWrites: Bool {
         get { failing.current }
         set { failing.withLock { $0 = newValue } }
     }
 
+    /// Writes of keys that start with this fail too; `nil` for none.
+    var failWritesOfKeys: String? {
+        get { failingPrefix.current }
+        set { failingPrefix.withLock { $0 = newValue } }
+    }
+
     func data(forKey key: String) throws(IdentityFlowError) -> Data? { try inner.data(forKey: key) }
     func setData(_ data: Data, forKey key: String) throws(IdentityFlowError) {
-        if failWrites { throw IdentityFlowError(.dataStorageNotAvailable, "Injected write failure.") }
+        if failWrites || failWritesOfKeys.map(key.hasPrefix) == true {
+            throw IdentityFlowError(.dataStorageNotAvailable, "Injected write failure.")
+        }
         try inner.setData(data, forKey: key)
     }
     func removeData(forKey key: String) throws(IdentityFlowError) { try inner.removeData(forKey: key) }
