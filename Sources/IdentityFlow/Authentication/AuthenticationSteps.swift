@@ -7,7 +7,6 @@ struct AuthenticationSteps: Sendable {
     /// What the steps are built from.
     let dependencies: FlowDependencies
 
-    var service: any IdentityService { dependencies.service }
     var sessions: ProfileSessions { dependencies.sessions }
     /// The PIN loop's steps.
     var pinLoop: PinSteps { PinSteps(dependencies: dependencies) }

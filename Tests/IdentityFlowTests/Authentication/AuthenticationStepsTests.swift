@@ -11,10 +11,8 @@ struct AuthenticationStepsTests {
     @Test("a PIN login built from explicit dependencies asks the PIN again after a wrong one, then logs the profile in with the PIN key")
     func pinLoginWithoutClient() async throws {
         let flows = StandaloneFlows()
-        let provider = flows.server.addCustomProvider(id: "custom", steps: .oneStep, script: Harness.statusScript)
-        let profile = UserProfile(profileId: "standalone")
-        let registration = RegistrationMachine.Context(
-            profile: profile, provider: provider, authorization: nil, pinPolicy: PinPolicy(), deviceSecret: try PinProof.newDeviceSecret())
+        let registration = try flows.customRegistration("standalone")
+        let profile = registration.profile
         _ = try await flows.run(answer: StandaloneFlows.registering(pin: "24680")) { id, host in
             RegistrationFlow(steps: RegistrationSteps(dependencies: flows.dependencies), id: id, context: registration, host: host)
         }.get()

@@ -9,10 +9,8 @@ struct RegistrationStepsTests {
     @Test("a registration built from a reference server, an in-memory store and a manual clock stores, logs in and enrols its profile, then frees the slot")
     func registrationWithoutClient() async throws {
         let flows = StandaloneFlows()
-        let provider = flows.server.addCustomProvider(id: "custom", steps: .oneStep, script: Harness.statusScript)
-        let profile = UserProfile(profileId: "standalone")
-        let context = RegistrationMachine.Context(
-            profile: profile, provider: provider, authorization: nil, pinPolicy: PinPolicy(), deviceSecret: try PinProof.newDeviceSecret())
+        let context = try flows.customRegistration("standalone")
+        let profile = context.profile
         let steps = RegistrationSteps(dependencies: flows.dependencies)
 
         let outcome = try await flows.run(answer: StandaloneFlows.registering(pin: "24680")) { id, host in
@@ -21,7 +19,7 @@ struct RegistrationStepsTests {
 
         let result = try outcome.get()
         #expect(result.profile == profile)
-        #expect(result.identityProvider == provider)
+        #expect(result.identityProvider == context.provider)
         #expect(flows.server.enrolledProfiles == [profile])
         let sessions = flows.dependencies.sessions
         #expect(sessions.withState { $0.authenticatedProfile } == profile)
@@ -37,10 +35,8 @@ struct RegistrationStepsTests {
     @Test("a registration whose PIN enrolment the server refuses discards the profile everywhere it was handed")
     func refusedEnrolmentWithoutClient() async throws {
         let flows = StandaloneFlows()
-        let provider = flows.server.addCustomProvider(id: "custom", steps: .oneStep, script: Harness.statusScript)
-        let profile = UserProfile(profileId: "refused")
-        let context = RegistrationMachine.Context(
-            profile: profile, provider: provider, authorization: nil, pinPolicy: PinPolicy(), deviceSecret: try PinProof.newDeviceSecret())
+        let context = try flows.customRegistration("refused")
+        let profile = context.profile
         flows.server.inject(.serverError, into: .enrolPin)
 
         let outcome = try await flows.run(answer: StandaloneFlows.registering(pin: "24680")) { id, host in

@@ -74,6 +74,36 @@ struct IdentityTests {
         #expect(throws: IdentityFlowError.self) { try UserInfo(claims: ["email": .string("x@example.com")]) }
     }
 
+    @Test("the standard claims read their OpenID Connect names; a claim of another type reads as absent")
+    func standardClaims() throws {
+        let registered: [String: IdentityClaims.Value] = [
+            "sub": .string("u1"), "iss": .string("https://idp.example"), "aud": .array([.string("app")]), "exp": .number(2_000_000_000),
+            "iat": .number(1_900_000_000),
+        ]
+        let claims = try IdentityClaims(
+            claims: registered.merging([
+                "name": .string("Ada Lovelace"), "given_name": .string("Ada"), "family_name": .string("Lovelace"),
+                "preferred_username": .string("ada"), "email": .string("ada@example.com"), "email_verified": .bool(false),
+                "phone_number": .string("+31 20 123 4567"), "phone_number_verified": .bool(true), "locale": .string("en-GB"),
+                "picture": .string("https://example.com/ada.png"),
+            ]) { first, _ in first })
+        #expect(claims.name == "Ada Lovelace")
+        #expect(claims.givenName == "Ada")
+        #expect(claims.familyName == "Lovelace")
+        #expect(claims.preferredUsername == "ada")
+        #expect(claims.email == "ada@example.com")
+        #expect(claims.emailVerified == false)
+        #expect(claims.phoneNumber == "+31 20 123 4567")
+        #expect(claims.phoneNumberVerified == true)
+        #expect(claims.locale == "en-GB")
+        #expect(claims.picture == URL(string: "https://example.com/ada.png"))
+        let mistyped = try IdentityClaims(
+            claims: registered.merging(["family_name": .number(7), "phone_number_verified": .string("yes")]) { first, _ in first })
+        #expect(mistyped.familyName == nil)
+        #expect(mistyped.phoneNumberVerified == nil)
+        #expect(mistyped.phoneNumber == nil)
+    }
+
     @Test("no session, no claims; userInfo and freshAccessToken say nobody is logged in")
     func nobodyLoggedIn() async throws {
         let setup = try await Setup()

@@ -45,6 +45,15 @@ struct StandaloneFlows {
         }
     }
 
+    /// A one-step custom registration of a new profile `profileId` with a provider this server
+    /// offers (its status script answers 2000).
+    func customRegistration(_ profileId: String) throws -> RegistrationMachine.Context {
+        let provider = server.addCustomProvider(id: "custom", steps: .oneStep, script: Harness.statusScript)
+        return RegistrationMachine.Context(
+            profile: UserProfile(profileId: profileId), provider: provider, authorization: nil, pinPolicy: PinPolicy(),
+            deviceSecret: try PinProof.newDeviceSecret())
+    }
+
     /// Answers a custom registration with no data and a create-PIN challenge with `pin`.
     static func registering(pin: String) -> @Sendable (Challenge) -> Void {
         { challenge in
