@@ -80,7 +80,7 @@ package struct MobileAuthOTP: Sendable, Hashable {
         guard trimmed.hasPrefix(Self.prefix) else { return nil }
         let parts = trimmed.dropFirst(Self.prefix.count).split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let id = Base64URL.decode(String(parts[0])), !id.isEmpty,
-            let profileId = String(validating: id, as: UTF8.self),
+            let profileId = StrictUTF8.decode(id),
             let secret = Base64URL.decode(String(parts[1])), secret.count >= 24
         else { return nil }
         profile = UserProfile(profileId: profileId)

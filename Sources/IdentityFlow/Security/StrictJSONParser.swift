@@ -78,7 +78,7 @@ struct StrictJSONParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                guard let run = String(validating: bytes[runStart..<index], as: UTF8.self) else { return nil }
+                guard let run = StrictUTF8.decode(bytes[runStart..<index]) else { return nil }
                 scalars.append(contentsOf: run.unicodeScalars)
                 index += 1
                 if byte == UInt8(ascii: "\"") { return String(scalars) }
@@ -145,7 +145,7 @@ struct StrictJSONParser {
             if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
             guard skipDigits() else { return nil }
         }
-        guard let text = String(validating: bytes[start..<index], as: UTF8.self), let number = Double(text), number.isFinite else { return nil }
+        guard let text = StrictUTF8.decode(bytes[start..<index]), let number = Double(text), number.isFinite else { return nil }
         return .number(number)
     }
 

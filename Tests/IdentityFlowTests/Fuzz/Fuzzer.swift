@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import IdentityFlow
 
 /// A seeded, mutation-based fuzzer: random bytes, and mutations of valid seeds with tokens from a
 /// dictionary of the format's syntax, so most inputs get past the first check of a parser.
@@ -59,7 +60,7 @@ struct Fuzzer {
         print("fuzz \(target): seed \(seed), \(iterations) iterations")
         for iteration in 0..<iterations {
             let input = fuzzer.next()
-            let text = String(validating: input, as: UTF8.self)?.debugDescription ?? "hex " + input.map { String(format: "%02x", $0) }.joined()
+            let text = StrictUTF8.decode(input)?.debugDescription ?? "hex " + input.map { String(format: "%02x", $0) }.joined()
             if traces { print("fuzz \(target) \(iteration): \(text)") }
             if let failure = check(input) {
                 Issue.record("fuzz \(target) seed \(seed) iteration \(iteration): \(failure); input \(text)", sourceLocation: sourceLocation)
