@@ -73,7 +73,10 @@ public final class UserClient: Sendable {
     /// - Throws: ``ErrorCode/configurationInvalid`` for an unusable configuration,
     ///   ``ErrorCode/dataStorageNotAvailable`` when the storage cannot be read,
     ///   ``ErrorCode/actionAlreadyInProgress`` when `start()` ran or runs already.
-    ///   Unreadable stored profiles do not fail it: ``LaunchReport/unreadableStorageKeys`` lists them.
+    ///   ``ErrorCode/dataStorageLocked`` when the storage cannot even be listed while the device
+    ///   is locked (nothing was removed; call again after the first unlock).
+    ///   Unreadable stored profiles do not fail it: ``LaunchReport/unreadableStorageKeys`` lists
+    ///   them, and ``LaunchReport/unavailableProfiles`` those the device's lock keeps closed.
     @discardableResult
     public func start() async throws(IdentityFlowError) -> LaunchReport {
         if let problem = configuration.problem { throw problem }
@@ -87,9 +90,11 @@ public final class UserClient: Sendable {
         var reconciled = true
         var unreadable: [String] = []
         var damaged: Set<UserProfile> = []
+        var unavailable: Set<UserProfile> = []
         do {
             let loaded = try sessions.store.loadAll()
             unreadable = loaded.unreadableKeys
+            unavailable = loaded.unavailableProfiles
             for stored in loaded.profiles {
                 if stored.vault != nil {
                     // Device mode: the device is the only record; a vault that cannot be used stays, named.
@@ -112,7 +117,7 @@ public final class UserClient: Sendable {
         return LaunchReport(
             profiles: Set(kept.map(\.profile)), removedProfiles: removed, reconciled: reconciled,
             resumableRegistrations: dependencies.checkpoints.load().map { [$0.summary] } ?? [],
-            unreadableStorageKeys: unreadable, damagedProfiles: damaged, resumedProfile: await resumeLastSession())
+            unreadableStorageKeys: unreadable, damagedProfiles: damaged, unavailableProfiles: unavailable, resumedProfile: await resumeLastSession())
     }
 
     /// Asks the server about a profile; any failure but a cancel keeps it and stops asking.

@@ -112,6 +112,12 @@ extension ErrorCode {
         entry(
             .providerLogoutUnconfirmed, .logout, "providerLogoutUnconfirmed",
             "The provider did not confirm the logout; logged out on this device, its browser session may remain."),
+        entry(
+            .browserSessionFailed, .generic, "browserSessionFailed",
+            "The system's web authentication session failed before the redirect came back; the browser challenge was cancelled."),
+        entry(
+            .dataStorageLocked, .generic, "dataStorageLocked",
+            "Secure storage cannot hand out the item while the device is locked; nothing was removed, try again after unlocking."),
     ].sorted { $0.code.rawValue < $1.code.rawValue }
 
     /// This code's catalogue entry.

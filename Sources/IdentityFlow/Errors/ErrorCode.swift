@@ -199,4 +199,18 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     /// all the same; the provider's browser session may remain. ``IdentityFlowError/underlying``
     /// says why.
     public static let providerLogoutUnconfirmed = ErrorCode(rawValue: 11063)
+
+    // MARK: - Apple platform glue
+
+    /// 11070: the system's web authentication session (`ASWebAuthenticationSession`) could not
+    /// show the page or failed before the redirect came back (no presentation anchor, a callback
+    /// the system does not accept, an error of the system's); the browser challenge was cancelled.
+    /// ``IdentityFlowError/underlying`` carries the system's error. The user closing the sheet is
+    /// ``ErrorCode/actionCancelled`` instead.
+    public static let browserSessionFailed = ErrorCode(rawValue: 11070)
+    /// 11071: secure storage holds the item but cannot hand it out now: the device is locked, or
+    /// has not been unlocked since it started (the Keychain's `errSecInteractionNotAllowed`).
+    /// Nothing was removed: at launch such profiles are listed in
+    /// ``LaunchReport/unavailableProfiles``; try again once the user has unlocked the device.
+    public static let dataStorageLocked = ErrorCode(rawValue: 11071)
 }

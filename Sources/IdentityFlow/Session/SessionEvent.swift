@@ -38,6 +38,11 @@ public struct LaunchReport: Sendable, Hashable {
     /// (``ErrorCode/sealedDataInvalid``): they are kept, nothing is wiped, and logging in fails
     /// with that code until the host deregisters them.
     public let damagedProfiles: Set<UserProfile>
+    /// Profiles whose stored item exists but cannot be read now: the device is locked, or has not
+    /// been unlocked since it started (a launch in the background; ``ErrorCode/dataStorageLocked``).
+    /// They are kept, nothing is removed, and they are not among ``profiles`` for this client:
+    /// after the user unlocks the device, make a new client and call ``UserClient/start()``.
+    public let unavailableProfiles: Set<UserProfile>
     /// The profile ``LaunchPolicy/resumeLastUser`` logged in again, or `nil`: another policy, no
     /// session to resume, or one the provider no longer refreshes.
     public let resumedProfile: UserProfile?
@@ -50,12 +55,15 @@ public struct LaunchReport: Sendable, Hashable {
     ///   - resumableRegistrations: Registrations waiting for their redirect.
     ///   - unreadableStorageKeys: Keys of stored profiles that could not be read.
     ///   - damagedProfiles: Device-mode profiles whose sealed data cannot be used.
+    ///   - unavailableProfiles: Profiles whose stored item cannot be read now.
     ///   - resumedProfile: The profile logged in again.
     package init(
         profiles: Set<UserProfile>, removedProfiles: Set<UserProfile>, reconciled: Bool, resumableRegistrations: [ResumableRegistration] = [],
-        unreadableStorageKeys: [String] = [], damagedProfiles: Set<UserProfile> = [], resumedProfile: UserProfile? = nil
+        unreadableStorageKeys: [String] = [], damagedProfiles: Set<UserProfile> = [], unavailableProfiles: Set<UserProfile> = [],
+        resumedProfile: UserProfile? = nil
     ) {
         self.damagedProfiles = damagedProfiles
+        self.unavailableProfiles = unavailableProfiles
         self.resumedProfile = resumedProfile
         self.profiles = profiles
         self.removedProfiles = removedProfiles

@@ -59,27 +59,48 @@ struct ProfileStore: Sendable {
     let logger: IdentityFlowLogger
 
     private static let prefix = "identityflow.profile."
-    private static let biometricPrefix = "identityflow.biometric-key."
+    /// The storage key prefix of biometric keys (`KeychainStorage` reads them with the `LAContext` `BiometricAnswerer` evaluated).
+    static let biometricPrefix = "identityflow.biometric-key."
     private static let resumePrefix = "identityflow.resume."
 
-    /// Every stored profile, and the storage keys of those that could not be read (left in
-    /// place for the host to inspect or remove).
-    func loadAll() throws(IdentityFlowError) -> (profiles: [StoredProfile], unreadableKeys: [String]) {
+    /// What ``loadAll()`` found.
+    struct Loaded {
+        /// The profiles read.
         var profiles: [StoredProfile] = []
-        var unreadable: [String] = []
+        /// Storage keys of profiles that could not be decoded (left in place for the host).
+        var unreadableKeys: [String] = []
+        /// Profiles whose item exists but cannot be read now (``ErrorCode/dataStorageLocked``):
+        /// not loaded, not removed.
+        var unavailableProfiles: Set<UserProfile> = []
+    }
+
+    /// Every stored profile, the storage keys of those that could not be decoded (left in place
+    /// for the host to inspect or remove), and those the storage cannot hand out now.
+    func loadAll() throws(IdentityFlowError) -> Loaded {
+        var loaded = Loaded()
         for key in try storage.keys() where key.hasPrefix(Self.prefix) {
-            guard let data = try storage.data(forKey: key) else { continue }
+            let stored: Data?
+            do { stored = try storage.data(forKey: key) } catch {
+                guard error.code == .dataStorageLocked else { throw error }
+                loaded.unavailableProfiles.insert(UserProfile(profileId: String(key.dropFirst(Self.prefix.count))))
+                logger.log(
+                    .warning,
+                    "[\(ErrorCode.dataStorageLocked.rawValue)] The stored profile under \(key) cannot be read while the device is locked; it is kept and reported in LaunchReport.unavailableProfiles."
+                )
+                continue
+            }
+            guard let data = stored else { continue }
             do {
-                profiles.append(try JSONDecoder().decode(StoredProfile.self, from: data))
+                loaded.profiles.append(try JSONDecoder().decode(StoredProfile.self, from: data))
             } catch {
-                unreadable.append(key)
+                loaded.unreadableKeys.append(key)
                 logger.log(
                     .error,
                     "[\(ErrorCode.dataStorageNotAvailable.rawValue)] The stored profile under \(key) could not be read; start() reports it in LaunchReport.unreadableStorageKeys."
                 )
             }
         }
-        return (profiles, unreadable)
+        return loaded
     }
 
     /// Writes the profile; a stateless one is never written (its session lives in memory).

@@ -6,6 +6,10 @@ import Foundation
 /// (atomic writes, owner-only permissions). Errors are ``ErrorCode/dataStorageNotAvailable``.
 public protocol SecureStorage: Sendable {
     /// The data stored under a key.
+    ///
+    /// An item that exists but cannot be read now (a store the device's lock keeps closed) is
+    /// not an absent item: throw ``ErrorCode/dataStorageLocked`` for it, never return `nil`, so
+    /// ``UserClient/start()`` reports its profile as unavailable instead of gone.
     /// - Parameter key: The key.
     /// - Returns: The data, or `nil` when nothing is stored.
     func data(forKey key: String) throws(IdentityFlowError) -> Data?
@@ -32,7 +36,9 @@ public protocol SecureStorage: Sendable {
 
 /// Who may read a stored item back.
 public enum StorageAccess: Sendable, Hashable {
-    /// The app, whenever the device is unlocked.
+    /// The app, without asking the user. (The name is kept from earlier releases:
+    /// `KeychainStorage` makes these items readable from the first unlock after the device
+    /// starts, also while it is locked again, so a launch in the background finds them.)
     case whenUnlocked
     /// Only after the user is present (biometry or device passcode), where the store can enforce it.
     case userPresence

@@ -2,25 +2,38 @@
 import Foundation
 import Security
 
-/// A ``SecureStorage`` in the Keychain (Apple platforms): one generic-password item per key,
-/// readable only on this device (`kSecAttrAccessibleWhenUnlockedThisDeviceOnly`, so neither
-/// backups nor a device migration carry the device secret or tokens away). Items written with
-/// ``StorageAccess/userPresence`` (the biometric key) get an access control that makes the
-/// system ask for the user (``UserPresence``) before it hands them out.
+/// A ``SecureStorage`` in the Keychain (Apple platforms): one generic-password item per key, in
+/// the data protection keychain (`kSecUseDataProtectionKeychain`, also on macOS, whose file-based
+/// keychain ignores accessibility and access controls).
 ///
-/// Every item lives in the data protection keychain (`kSecUseDataProtectionKeychain`), also on
-/// macOS, whose file-based keychain ignores accessibility and access controls. An item is
-/// rewritten in place (`SecItemUpdate`, added when missing), so a crash mid-write leaves the old
-/// value or the new one, never none: the device secret cannot be lost that way. Items behind an
-/// access control (the biometric key) are replaced instead, since updating one would ask the
-/// user; a crash in between loses that key only, and biometric login falls back to the PIN.
+/// **Accessibility, item by item.** Profiles, tokens, the device secret, the device-mode vault,
+/// the resume item and the registration checkpoint are
+/// `kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`: readable from the first unlock after the
+/// device starts, also while it is locked again, so an app launched in the background (a push,
+/// a background refresh) finds its user; never in a backup nor carried to another device. The
+/// biometric key (written with ``StorageAccess/userPresence``) is
+/// `kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly` behind an access control (``UserPresence``):
+/// the system asks for the user before it hands it out, and removes it if the passcode is turned
+/// off (biometric login then falls back to the PIN).
+///
+/// **Never a silent logout.** An item that exists but cannot be read now
+/// (`errSecInteractionNotAllowed`: before the first unlock, or an item an earlier version wrote
+/// as readable only while unlocked) fails with ``ErrorCode/dataStorageLocked``, never reads as
+/// absent: ``UserClient/start()`` lists such profiles in ``LaunchReport/unavailableProfiles`` and
+/// removes nothing.
+///
+/// An item is rewritten in place (`SecItemUpdate`, added when missing), so a crash mid-write
+/// leaves the old value or the new one, never none: the device secret cannot be lost that way.
+/// Items behind an access control (the biometric key) are replaced instead, since updating one
+/// would ask the user; a crash in between loses that key only, and biometric login falls back to
+/// the PIN.
 ///
 /// - Important: On macOS, items an earlier version wrote to the file-based keychain (without
 ///   `kSecUseDataProtectionKeychain`) are not read by this one.
 ///
 /// ```swift
 /// let storage = KeychainStorage(service: "com.example.app.identity")
-/// let client = UserClient(configuration: configuration, service: service, storage: storage)
+/// let client = UserClient(configuration: configuration, server: server, storage: storage)
 /// ```
 ///
 /// The app needs no entitlement beyond its default keychain access group; a host that shares
@@ -33,6 +46,10 @@ public final class KeychainStorage: SecureStorage {
     public let accessGroup: String?
     /// Whom the system asks for before it hands out an item stored with ``StorageAccess/userPresence``.
     public let userPresence: UserPresence
+    /// The Keychain logic on the `SecItem…` functions.
+    private let store: KeychainItemStore<SecItemKeychain>
+    /// The `LAContext` ``BiometricAnswerer`` has just evaluated, for the next read of a biometric key.
+    private let evaluatedContext = HandOverSlot<AnyObject>()
 
     /// How the system checks the user before it hands out the biometric key.
     public enum UserPresence: Sendable, Hashable {
@@ -63,104 +80,43 @@ public final class KeychainStorage: SecureStorage {
         self.service = service
         self.accessGroup = accessGroup
         self.userPresence = userPresence
+        store = KeychainItemStore(items: SecItemKeychain(service: service, accessGroup: accessGroup, userPresenceFlags: userPresence.flags))
     }
 
     /// The data stored under a key (the system may ask for the user's presence first).
+    /// - Throws: ``ErrorCode/dataStorageLocked`` when the item exists but the device's lock
+    ///   keeps it closed now; ``ErrorCode/dataStorageNotAvailable`` for any other failure.
+    ///
+    /// A biometric key is read with the `LAContext` a ``BiometricAnswerer`` given this storage has
+    /// just evaluated, so the user confirms once.
     public func data(forKey key: String) throws(IdentityFlowError) -> Data? {
-        var query = baseQuery(key)
-        query[kSecReturnData as String] = true
-        query[kSecMatchLimit as String] = kSecMatchLimitOne
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        switch status {
-        case errSecSuccess: return result as? Data
-        case errSecItemNotFound: return nil
-        default: throw Self.failure("read", status)
+        if key.hasPrefix(ProfileStore.biometricPrefix), let context = evaluatedContext.take() {
+            let (status, data) = store.items.data(account: key, authentication: context)
+            return try KeychainItemStore<SecItemKeychain>.read(status, data)
         }
+        return try store.data(forKey: key)
     }
 
-    /// Stores data under a key, readable whenever the device is unlocked.
-    public func setData(_ data: Data, forKey key: String) throws(IdentityFlowError) {
-        try setData(data, forKey: key, access: .whenUnlocked)
-    }
+    /// Keeps an `LAContext` the user has just confirmed for the next read of a biometric key.
+    /// - Parameter context: The evaluated context.
+    func authenticateNextBiometricKeyRead(with context: AnyObject) { evaluatedContext.put(context) }
+
+    /// Stores data under a key, readable from the first unlock after the device starts.
+    public func setData(_ data: Data, forKey key: String) throws(IdentityFlowError) { try store.setData(data, forKey: key) }
 
     /// Stores data under a key; ``StorageAccess/userPresence`` asks for the user before reading.
     ///
-    /// An item readable whenever the device is unlocked is updated in place, or added when there
-    /// is none. An item behind an access control is replaced (see the type's discussion).
+    /// An item without an access control is updated in place, or added when there is none. An
+    /// item behind an access control is replaced (see the type's discussion).
     public func setData(_ data: Data, forKey key: String, access: StorageAccess) throws(IdentityFlowError) {
-        switch access {
-        case .whenUnlocked:
-            let protection: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]
-            var changes = protection
-            changes[kSecValueData as String] = data
-            // Update first, add when missing; an add that finds the item after all (written in
-            // between by another client on the same service) updates it.
-            for _ in 0..<2 {
-                let updated = SecItemUpdate(baseQuery(key) as CFDictionary, changes as CFDictionary)
-                if updated == errSecSuccess { return }
-                guard updated == errSecItemNotFound else { throw Self.failure("update", updated) }
-                let added = add(data, forKey: key, protection: protection)
-                if added == errSecSuccess { return }
-                guard added == errSecDuplicateItem else { throw Self.failure("write", added) }
-            }
-            throw Self.failure("write", errSecDuplicateItem)
-        case .userPresence:
-            var error: Unmanaged<CFError>?
-            guard let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, userPresence.flags, &error) else {
-                throw IdentityFlowError(.dataStorageNotAvailable, "The keychain access control could not be created.")
-            }
-            // Updating an item behind an access control would ask the user: it is replaced.
-            try removeData(forKey: key)
-            let status = add(data, forKey: key, protection: [kSecAttrAccessControl as String: control])
-            guard status == errSecSuccess else { throw Self.failure("write", status) }
-        }
-    }
-
-    /// Adds a new item holding `data` with `protection` (accessibility or access control).
-    private func add(_ data: Data, forKey key: String, protection: [String: Any]) -> OSStatus {
-        var item = baseQuery(key)
-        item[kSecValueData as String] = data
-        item.merge(protection) { _, new in new }
-        return SecItemAdd(item as CFDictionary, nil)
+        try store.setData(data, forKey: key, access: access)
     }
 
     /// Removes a key; a missing key is not an error.
-    public func removeData(forKey key: String) throws(IdentityFlowError) {
-        let status = SecItemDelete(baseQuery(key) as CFDictionary)
-        guard status == errSecSuccess || status == errSecItemNotFound else { throw Self.failure("delete", status) }
-    }
+    public func removeData(forKey key: String) throws(IdentityFlowError) { try store.removeData(forKey: key) }
 
     /// Every key stored under ``service``.
-    public func keys() throws(IdentityFlowError) -> [String] {
-        var query = baseQuery(nil)
-        query[kSecReturnAttributes as String] = true
-        query[kSecMatchLimit as String] = kSecMatchLimitAll
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        switch status {
-        case errSecSuccess:
-            return (result as? [[String: Any]] ?? []).compactMap { $0[kSecAttrAccount as String] as? String }
-        case errSecItemNotFound: return []
-        default: throw Self.failure("list", status)
-        }
-    }
-
-    /// The item (or every item, for `nil`) of this store, in the data protection keychain.
-    private func baseQuery(_ key: String?) -> [String: Any] {
-        var query: [String: Any] = [
-            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
-            // macOS: the data protection keychain, which honours accessibility and access
-            // controls (the file-based one ignores both). iOS uses no other.
-            kSecUseDataProtectionKeychain as String: true,
-        ]
-        if let key { query[kSecAttrAccount as String] = key }
-        if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
-        return query
-    }
-
-    private static func failure(_ operation: String, _ status: OSStatus) -> IdentityFlowError {
-        IdentityFlowError(.dataStorageNotAvailable, "The keychain could not \(operation) an item (OSStatus \(status)).")
-    }
+    /// - Throws: ``ErrorCode/dataStorageLocked`` when the keychain cannot be listed now.
+    public func keys() throws(IdentityFlowError) -> [String] { try store.keys() }
 }
 #endif
