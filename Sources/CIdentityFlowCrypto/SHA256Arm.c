@@ -6,8 +6,17 @@
 #include <sys/auxv.h>
 #endif
 
+/* The function-level feature: Clang (Apple's compilers, the Swift toolchain) takes "sha2"; GCC
+ * (12) rejects that spelling and guards its SHA2 intrinsics by "+crypto".
+ * scripts/test-arm-crypto.sh builds with both and runs them under qemu-aarch64. */
+#if defined(__clang__)
+#define IFC_TARGET_SHA2 __attribute__((target("sha2")))
+#else
+#define IFC_TARGET_SHA2 __attribute__((target("+crypto")))
+#endif
+
 /* Four rounds per step with the ARMv8 SHA2 instructions; su0/su1 compute W for group g + 4. */
-__attribute__((target("sha2")))
+IFC_TARGET_SHA2
 static void sha256_blocks_armv8(uint32_t state[8], const uint8_t *data, size_t blocks) {
     uint32x4_t state0 = vld1q_u32(&state[0]);
     uint32x4_t state1 = vld1q_u32(&state[4]);
