@@ -37,7 +37,7 @@ enum {
     OPT_POSTFIELDSIZE_LARGE = 30120,
 };
 enum { INFO_RESPONSE_CODE = 0x200002, PROTO_HTTP = 1, PROTO_HTTPS = 2, GLOBAL_DEFAULT = 3 };
-enum { CURLE_OK = 0, CURLE_WRITE_ERROR = 23, CURLE_ABORTED_BY_CALLBACK = 42 };
+enum { CURLE_OK = 0, CURLE_NOT_BUILT_IN = 4, CURLE_WRITE_ERROR = 23, CURLE_ABORTED_BY_CALLBACK = 42 };
 
 typedef struct curl_slist curl_slist;
 typedef void *(*easy_init_fn)(void);
@@ -182,6 +182,11 @@ static int on_progress(void *user, long long dltotal, long long dlnow, long long
     return atomic_load(&context->transfer->cancelled) ? 1 : 0;
 }
 
+/// Whether the request asks (tests only) that setting `option` fail as in a libcurl without it.
+static int is_refused(const ifp_request *request, const char *option) {
+    return request->refused_option != NULL && strcmp(request->refused_option, option) == 0;
+}
+
 void ifp_transfer_perform(ifp_transfer *transfer, const ifp_request *request, ifp_response *response) {
     memset(response, 0, sizeof *response);
     if (!ifp_available()) {
@@ -210,32 +215,48 @@ void ifp_transfer_perform(ifp_transfer *transfer, const ifp_request *request, if
     }
     char error[256] = {0};
     int code = context.failure;
+    // Every option is checked: a libcurl that cannot pin (CURLE_NOT_BUILT_IN for the pin) or
+    // refuses the CA, protocol or redirect setting must not send anything.
+#define SET(option, value)                                                                              \
+    do {                                                                                                \
+        if (code == 0) {                                                                                \
+            int set = is_refused(request, #option) ? CURLE_NOT_BUILT_IN : curl.easy_setopt(easy, OPT_##option, value); \
+            if (set != CURLE_OK) {                                                                    \
+                code = IFP_OPTION_REFUSED;                                                              \
+                snprintf(response->error, sizeof response->error, "libcurl refused CURLOPT_%s: %s", #option, \
+                         curl.easy_strerror(set));                                                      \
+            }                                                                                           \
+        }                                                                                               \
+    } while (0)
     if (code == 0) {
-        curl.easy_setopt(easy, OPT_URL, request->url);
-        curl.easy_setopt(easy, OPT_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
-        curl.easy_setopt(easy, OPT_PINNEDPUBLICKEY, request->pins);
-        if (request->ca_file) curl.easy_setopt(easy, OPT_CAINFO, request->ca_file);
-        curl.easy_setopt(easy, OPT_FOLLOWLOCATION, 0L);
-        curl.easy_setopt(easy, OPT_NOSIGNAL, 1L);
-        curl.easy_setopt(easy, OPT_TIMEOUT_MS, request->timeout_ms);
-        curl.easy_setopt(easy, OPT_ERRORBUFFER, error);
-        curl.easy_setopt(easy, OPT_HTTPHEADER, headers);
-        curl.easy_setopt(easy, OPT_WRITEFUNCTION, on_body);
-        curl.easy_setopt(easy, OPT_WRITEDATA, &context);
-        curl.easy_setopt(easy, OPT_HEADERFUNCTION, on_header);
-        curl.easy_setopt(easy, OPT_HEADERDATA, &context);
-        curl.easy_setopt(easy, OPT_NOPROGRESS, 0L);
-        curl.easy_setopt(easy, OPT_XFERINFOFUNCTION, on_progress);
-        curl.easy_setopt(easy, OPT_XFERINFODATA, &context);
+        SET(URL, request->url);
+        SET(PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
+        SET(PINNEDPUBLICKEY, request->pins);
+        if (request->ca_file) SET(CAINFO, request->ca_file);
+        SET(FOLLOWLOCATION, 0L);
+        SET(NOSIGNAL, 1L);
+        SET(TIMEOUT_MS, request->timeout_ms);
+        SET(ERRORBUFFER, error);
+        SET(HTTPHEADER, headers);
+        SET(WRITEFUNCTION, on_body);
+        SET(WRITEDATA, &context);
+        SET(HEADERFUNCTION, on_header);
+        SET(HEADERDATA, &context);
+        SET(NOPROGRESS, 0L);
+        SET(XFERINFOFUNCTION, on_progress);
+        SET(XFERINFODATA, &context);
         if (strcmp(request->method, "HEAD") == 0) {
-            curl.easy_setopt(easy, OPT_NOBODY, 1L);
+            SET(NOBODY, 1L);
         } else if (request->body || strcmp(request->method, "POST") == 0) {
-            curl.easy_setopt(easy, OPT_POST, 1L);
-            curl.easy_setopt(easy, OPT_POSTFIELDSIZE_LARGE, (long long)request->body_length);
-            curl.easy_setopt(easy, OPT_POSTFIELDS, request->body ? request->body : "");
+            SET(POST, 1L);
+            SET(POSTFIELDSIZE_LARGE, (long long)request->body_length);
+            SET(POSTFIELDS, request->body ? request->body : "");
         }
         if (strcmp(request->method, "GET") != 0 && strcmp(request->method, "POST") != 0 && strcmp(request->method, "HEAD") != 0)
-            curl.easy_setopt(easy, OPT_CUSTOMREQUEST, request->method);
+            SET(CUSTOMREQUEST, request->method);
+    }
+#undef SET
+    if (code == 0) {
         code = curl.easy_perform(easy);
         long status = 0;
         curl.easy_getinfo(easy, INFO_RESPONSE_CODE, &status);

@@ -1,11 +1,12 @@
 import Foundation
-@_spi(Integrator) import IdentityFlow
-import IdentityFlowTesting
 
 // identityflow-crash-writer DIR
+// identityflow-crash-writer guess DIR PROFILE PIN GUESSES MAX
 //
-// Writes into a FileStorage directory until it is killed, for the crash-safety test
-// (Tests/IdentityFlowTests/Storage/CrashSafetyTests.swift, scripts/crash-kill.sh): raw items
+// The child process of the storage tests.
+//
+// With DIR alone: writes into a FileStorage directory until it is killed, for the crash-safety
+// test (Tests/IdentityFlowTests/Storage/CrashSafetyTests.swift, scripts/crash-kill.sh): raw items
 // `stress.0`...`stress.3` with rising versions, profiles stored by one-step registrations, and
 // registration checkpoints written and deleted by browser registrations, all against an
 // in-process reference server. After each write returns it prints a line, flushed:
@@ -13,58 +14,28 @@ import IdentityFlowTesting
 //   profile ID             the profile is stored
 // A store killed at any moment must hold, for every printed line, that version or a newer one,
 // and every printed profile, readable.
+//
+// With `guess`: a device-mode client (maxPinFailures MAX) on the FileStorage in DIR starts,
+// prints `ready`, waits for a line on its standard input, then logs PROFILE in GUESSES times with
+// the wrong PIN (one attempt each) and prints `done`: the counter test's other processes
+// (Tests/IdentityFlowTests/DeviceAuthenticators/VaultCounterTests.swift).
 
 /// Prints a line straight to the file descriptor: no buffer for a kill to lose.
 func report(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
-guard CommandLine.arguments.count == 2 else {
-    FileHandle.standardError.write(Data("usage: identityflow-crash-writer DIR\n".utf8))
+/// Ends the process with a usage line.
+func usage() -> Never {
+    FileHandle.standardError.write(Data("usage: identityflow-crash-writer DIR | guess DIR PROFILE PIN GUESSES MAX\n".utf8))
     exit(2)
 }
-let directory = URL(fileURLWithPath: CommandLine.arguments[1])
 
-func item(_ version: Int, key: String) -> Data {
-    // Big enough that a write takes more than one system call.
-    let padding = String(repeating: "x", count: 8_192 + (version % 7) * 1_024)
-    return Data("{\"key\":\"\(key)\",\"version\":\(version),\"padding\":\"\(padding)\"}".utf8)
-}
-
-do {
-    let storage = try FileStorage(directory: directory)
-    let server = ReferenceIdentityService()
-    let custom = server.addCustomProvider(id: "custom", steps: .oneStep) { _, _ in .status(2000, data: "ok") }
-    var configuration = ClientConfiguration.testing()
-    configuration.callbackExecutor = .immediate
-    let client = UserClient(configuration: configuration, service: server, storage: storage)
-    try await client.start()
-    var version =
-        (try storage.keys().filter { $0.hasPrefix("stress.") }.compactMap { key -> Int? in
-            guard let data = try storage.data(forKey: key),
-                let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-            else { return nil }
-            return json["version"] as? Int
-        }.max() ?? 0)
-    while true {
-        version += 1
-        let key = "stress.\(version % 4)"
-        try storage.setData(item(version, key: key), forKey: key)
-        report("item \(key) \(version)")
-        if version % 3 == 0 {
-            let result = try await client.registerUser(.provider(custom)) { challenge in
-                switch challenge {
-                case .customRegistration(let step): step.sender.respond(with: "data", to: step)
-                case .createPin(let create): create.sender.respond(with: "24680", to: create)
-                default: challenge.cancel()
-                }
-            }
-            report("profile \(result.profile.profileId)")
-        } else if version % 3 == 1 {
-            _ = try? await client.registerUser(.provider(ReferenceIdentityService.browserProvider)) { challenge in
-                challenge.cancel()
-            }
-        }
-    }
-} catch {
-    FileHandle.standardError.write(Data("identityflow-crash-writer: \(error)\n".utf8))
-    exit(1)
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "guess":
+    guard arguments.count == 6, let guesses = Int(arguments[4]), let maximum = Int(arguments[5]) else { usage() }
+    await guessPins(in: URL(fileURLWithPath: arguments[1]), profileId: arguments[2], pin: arguments[3], guesses: guesses, maxPinFailures: maximum)
+case .some(let directory) where arguments.count == 1:
+    await writeUntilKilled(into: URL(fileURLWithPath: directory))
+default:
+    usage()
 }

@@ -26,6 +26,9 @@ typedef struct ifp_request {
     long timeout_ms;
     /// The largest body kept; a larger one ends the transfer with IFP_BODY_TOO_LARGE.
     size_t max_body;
+    /// Tests only, else NULL: the name of one libcurl option ("PINNEDPUBLICKEY", "CAINFO",
+    /// "PROTOCOLS", "FOLLOWLOCATION", ...) whose setting fails as in a libcurl built without it.
+    const char *refused_option;
 } ifp_request;
 
 /// What came back. Free with ifp_response_free.
@@ -51,6 +54,9 @@ typedef struct ifp_response {
 #define IFP_UNAVAILABLE (-3)
 /// Out of memory.
 #define IFP_NO_MEMORY (-4)
+/// libcurl refused one of the transfer's options (the pin, the CA file, the protocols, the
+/// redirect rule, ...): nothing was sent. `error` names the option.
+#define IFP_OPTION_REFUSED (-5)
 /// libcurl's code for a public key that matches no pin.
 #define IFP_PIN_MISMATCH 90
 

@@ -61,7 +61,9 @@ public final class UserClient: Sendable {
     }
 
     /// Loads the stored profiles and reconciles them with the server: profiles it no longer
-    /// knows are removed from the device and reported. Every other call fails with
+    /// knows are removed from the device and reported. A server-mode session that ended without a
+    /// logout (the system ended the app) is revoked at the provider and dropped from the storage,
+    /// unless this launch resumes it (``LaunchPolicy/resumeLastUser``). Every other call fails with
     /// ``ErrorCode/requestInvalid`` until this returns. Call it once per client: a second call
     /// fails with ``ErrorCode/actionAlreadyInProgress``, while the first runs or after it
     /// returned (a failed first call may be retried).
@@ -111,6 +113,7 @@ public final class UserClient: Sendable {
             withClientState { $0.starting = false }
             throw error
         }
+        kept = await serverAuthenticators.dropSessionsLeftBehind(kept)
         sessions.withState { $0.profiles = Dictionary(kept.map { ($0.profile, $0) }, uniquingKeysWith: { first, _ in first }) }
         withClientState { $0.started = true }
         for profile in removed { sessionBroadcast.publish(.profileRemovedAtLaunch(profile)) }

@@ -47,22 +47,25 @@ struct DeviceAuthenticators: AuthenticatorHome {
         try vaultCounters(for: profile)
     }
 
-    /// The device's counters of a profile's wrong PINs, read from its vault.
+    /// The device's counters of a profile's wrong PINs, read from its vault as stored now.
     func vaultCounters(for profile: UserProfile) throws(IdentityFlowError) -> PinCounters {
         let (_, vault) = try usableVault(of: profile)
-        return PinCounters(maxFailureCount: dependencies.configuration.authenticators.maxPinFailures, previousFailureCount: vault.failureCount)
+        return PinCounters(maxFailureCount: maxPinFailures, previousFailureCount: vault.failureCount)
     }
+
+    /// Wrong PINs in a row before the profile is removed.
+    var maxPinFailures: Int { dependencies.configuration.authenticators.maxPinFailures }
 
     /// One PIN attempt on the device. The failure is counted and stored **before** the PIN is
     /// tried, so a process killed in between has used the attempt; the right PIN resets the
+    /// count. The count is read, raised and written in one exclusive section of the storage
+    /// (``SecureStorage/withExclusiveAccess(_:)``), so clients and processes sharing it lose no
     /// count. At the limit the profile's open session, if any, is revoked at the provider, the
     /// check answers `.deregistered` and the flow removes the profile.
     nonisolated(nonsending) func checkPin(_ pin: Redacted<String>, for profile: UserProfile) async throws(IdentityFlowError) -> PinCheck {
-        let (stored, vault) = try usableVault(of: profile)
-        let maximum = dependencies.configuration.authenticators.maxPinFailures
-        guard vault.failureCount < maximum else { return .deregistered }
-        try sessions.updateStoredProfile(profile) { $0.vault?.failureCount = vault.failureCount + 1 }
-        guard let key = try vault.key(pin: pin, pinSecret: try pinSecret(of: stored, vault), profile: profile) else {
+        let maximum = maxPinFailures
+        guard let (vault, pinSecret) = try countAttempt(of: profile) else { return .deregistered }
+        guard let key = try vault.key(pin: pin, pinSecret: pinSecret, profile: profile) else {
             let failures = vault.failureCount + 1
             guard failures >= maximum else { return .rejected(PinCounters(maxFailureCount: maximum, previousFailureCount: failures)) }
             // The profile goes: a session it has open (a PIN change, a biometric registration) is
@@ -73,8 +76,49 @@ struct DeviceAuthenticators: AuthenticatorHome {
             return .deregistered
         }
         let tokens = try vault.tokens(key: key, profile: profile)
-        try sessions.updateStoredProfile(profile) { $0.vault?.failureCount = 0 }
+        try resetCount(of: profile)
         return .accepted(tokens, key: .device(key))
+    }
+
+    /// Counts one attempt before it is tried: in one exclusive section of the storage, the
+    /// profile as stored now (another client or process may have counted since this one loaded
+    /// it), its vault checked (a vault this device cannot open, such as one bound to another
+    /// device's hardware, is refused before anything is counted), one more failure written.
+    /// - Returns: The vault as it was before the count and the secret its PIN key is derived
+    ///   with, or `nil` when the vault is at the limit (it opens for nothing).
+    /// - Throws: ``ErrorCode/sealedDataInvalid`` for a vault that cannot be used; the storage's errors.
+    func countAttempt(of profile: UserProfile) throws(IdentityFlowError) -> (DeviceVault, pinSecret: Redacted<[UInt8]>)? {
+        try sessions.store.storage.withExclusiveAccess { () throws(IdentityFlowError) -> (DeviceVault, pinSecret: Redacted<[UInt8]>)? in
+            let (stored, vault) = try usableVault(of: profile)
+            let pinSecret = try self.pinSecret(of: stored, vault)
+            guard vault.failureCount < maxPinFailures else { return nil }
+            try writeCount(vault.failureCount + 1, of: stored)
+            return (vault, pinSecret)
+        }
+    }
+
+    /// Sets the count back to 0 after a right PIN or a biometric login, in one exclusive section
+    /// of the storage.
+    func resetCount(of profile: UserProfile) throws(IdentityFlowError) {
+        try sessions.store.storage.withExclusiveAccess { () throws(IdentityFlowError) in
+            let (stored, vault) = try usableVault(of: profile)
+            if vault.failureCount != 0 { try writeCount(0, of: stored) }
+        }
+    }
+
+    /// Writes `count` into `stored`'s vault (bound) and keeps the client's copy in step, its live
+    /// tokens kept.
+    private func writeCount(_ count: Int, of stored: StoredProfile) throws(IdentityFlowError) {
+        guard let deviceSecret = stored.deviceSecret else { throw DeviceVault.damaged(stored.profile, "its device secret is missing") }
+        var counted = stored
+        counted.vault?.failureCount = count
+        counted.vault?.bind(deviceSecret: deviceSecret, profile: stored.profile)
+        try sessions.store.save(counted)
+        sessions.withState { state in
+            guard let cached = state.profiles[stored.profile] else { return }
+            counted.tokens = cached.tokens
+            state.profiles[stored.profile] = counted
+        }
     }
 
     /// No: a login unseals the profile's one token set, which must stay live (revoking it would
@@ -86,15 +130,20 @@ struct DeviceAuthenticators: AuthenticatorHome {
     /// A biometric attempt on the device: the biometric key (the store may ask for the user's
     /// presence) unwraps the vault key. A key that does not is a biometric failure: the flow
     /// falls back to the PIN.
+    /// A vault at the PIN limit opens for nothing (the profile is removed, as at a PIN check);
+    /// a biometric login resets the count, as a right PIN does.
     nonisolated(nonsending) func checkBiometricKey(for profile: UserProfile) async throws(IdentityFlowError) -> PinCheck {
         let (_, vault) = try usableVault(of: profile)
+        guard vault.failureCount < maxPinFailures else { return .deregistered }
         guard vault.biometricWrap != nil, let biometricKey = try sessions.store.biometricKey(for: profile) else {
             throw IdentityFlowError(.authenticatorNotRegistered, "Biometrics are not registered for this profile.")
         }
         guard let key = vault.key(unwrapping: vault.biometricWrap, with: biometricKey, purpose: "biometric", profile: profile) else {
             throw IdentityFlowError(.biometricAuthenticatorFailure, "The biometric key does not open this profile's vault.")
         }
-        return .accepted(try vault.tokens(key: key, profile: profile), key: .device(key))
+        let tokens = try vault.tokens(key: key, profile: profile)
+        try resetCount(of: profile)
+        return .accepted(tokens, key: .device(key))
     }
 
     /// Biometric registration on the device: a new biometric key, stored as an item that needs
@@ -225,8 +274,9 @@ struct DeviceAuthenticators: AuthenticatorHome {
     /// Whether a stored profile's vault cannot be used on this device (named damaged at launch).
     func isDamaged(_ stored: StoredProfile) -> Bool {
         guard let vault = stored.vault else { return false }
-        return vault.damage(deviceSecret: stored.deviceSecret, profile: stored.profile, acceptedIterations: dependencies.configuration.acceptedPinKeyIterations)
-            != nil || (try? pinSecret(of: stored, vault)) == nil
+        return vault.damage(
+            deviceSecret: stored.deviceSecret, profile: stored.profile, acceptedIterations: dependencies.configuration.acceptedPinKeyIterations,
+            maxPinFailures: maxPinFailures) != nil || (try? pinSecret(of: stored, vault)) == nil
     }
 
     /// The secret a vault's PIN key is derived with: the device secret and, for a vault bound to
@@ -244,12 +294,17 @@ struct DeviceAuthenticators: AuthenticatorHome {
         return DeviceVault.pinSecret(deviceSecret: deviceSecret, hardwareSecret: secret)
     }
 
-    /// The stored profile and its vault, refused when the vault cannot be used on this device.
+    /// The profile and its vault as the storage holds them now (another client or process may
+    /// have written them since this client loaded them), refused when the vault cannot be used on
+    /// this device.
+    /// - Throws: ``ErrorCode/requestInvalid`` for a profile not registered here; ``ErrorCode/sealedDataInvalid``.
     func usableVault(of profile: UserProfile) throws(IdentityFlowError) -> (StoredProfile, DeviceVault) {
-        let stored = try sessions.storedProfile(profile)
+        let cached = try sessions.storedProfile(profile)
+        let stored = try sessions.store.load(profile) ?? cached
         guard let vault = stored.vault else { throw DeviceVault.damaged(profile, "it has no vault (it was registered with authenticators on the server)") }
         if let damage = vault.damage(
-            deviceSecret: stored.deviceSecret, profile: profile, acceptedIterations: dependencies.configuration.acceptedPinKeyIterations)
+            deviceSecret: stored.deviceSecret, profile: profile, acceptedIterations: dependencies.configuration.acceptedPinKeyIterations,
+            maxPinFailures: maxPinFailures)
         {
             throw damage
         }

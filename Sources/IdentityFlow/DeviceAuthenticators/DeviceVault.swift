@@ -6,14 +6,14 @@ import Foundation
 /// are registered, and under the resume key while a session may survive a launch.
 ///
 /// Nothing in it opens without one of those keys. Its ``binding`` (an HMAC under the device
-/// secret over everything else) tells a corrupt, truncated or foreign vault, found at launch,
-/// from a wrong PIN.
+/// secret over everything else, the failure count included) tells a corrupt, truncated or
+/// foreign vault, found at launch, from a wrong PIN.
 struct DeviceVault: Sendable, Hashable, Codable {
     /// The PBKDF2 salt of the PIN key.
     var salt: [UInt8]
     /// The PBKDF2 iterations of the PIN key.
     var iterations: Int
-    /// Wrong PINs in a row, counted before each check.
+    /// Wrong PINs in a row, counted before each check; bound by ``binding``.
     var failureCount: Int
     /// The vault key sealed under the PIN key.
     var pinWrap: [UInt8]
@@ -23,7 +23,7 @@ struct DeviceVault: Sendable, Hashable, Codable {
     var resumeWrap: [UInt8]?
     /// The token set, sealed under the vault key.
     var sealedTokens: [UInt8]
-    /// HMAC-SHA256 under the device secret over the fields above.
+    /// HMAC-SHA256 under the device secret over the fields above (the failure count included).
     var binding: [UInt8]
     /// The hardware key mixed into the PIN key, where the device has one (``HardwareKey``).
     var hardware: HardwareBinding?
@@ -140,18 +140,28 @@ struct DeviceVault: Sendable, Hashable, Codable {
     // MARK: - Checks
 
     /// Why this vault cannot be used on this device, or `nil` when it is whole: boxes of the
-    /// wrong shape, iterations outside the accepted range, or a binding that the device secret
-    /// does not reproduce (a changed, truncated or foreign vault).
-    func damage(deviceSecret: Redacted<[UInt8]>?, profile: UserProfile, acceptedIterations: ClosedRange<Int>) -> IdentityFlowError? {
+    /// wrong shape, iterations outside the accepted range, a failure count outside
+    /// `0...maxPinFailures`, or a binding that the device secret does not reproduce (a changed,
+    /// truncated or foreign vault, or a count written by something else than a PIN check).
+    func damage(deviceSecret: Redacted<[UInt8]>?, profile: UserProfile, acceptedIterations: ClosedRange<Int>, maxPinFailures: Int)
+        -> IdentityFlowError?
+    {
         guard let deviceSecret else { return Self.damaged(profile, "its device secret is missing") }
         if !acceptedIterations.contains(iterations) {
             return Self.damaged(profile, "its \(iterations) PIN key iterations lie outside \(acceptedIterations.lowerBound)...\(acceptedIterations.upperBound)")
+        }
+        if !(0...maxPinFailures).contains(failureCount) {
+            return Self.damaged(profile, "its failure count \(failureCount) lies outside 0...\(maxPinFailures)")
         }
         let boxes = [pinWrap, sealedTokens] + [biometricWrap, resumeWrap].compactMap { $0 }
         if salt.count != 16 || !boxes.allSatisfy(SealedBox.isWellFormed) || pinWrap.count != SealedBox.overhead + Self.keyLength {
             return Self.damaged(profile, "it is truncated or malformed")
         }
-        if !LegacyPinProof.constantTimeEquals(binding, bindingCode(deviceSecret: deviceSecret, profile: profile)) {
+        let bound = LegacyPinProof.constantTimeEquals(binding, bindingCode(deviceSecret: deviceSecret, profile: profile))
+        // A vault bound before the count was (a count of 0 only): whole; the next write binds the count.
+        let boundBeforeCount =
+            failureCount == 0 && LegacyPinProof.constantTimeEquals(binding, bindingCode(deviceSecret: deviceSecret, profile: profile, coversCount: false))
+        if !bound && !boundBeforeCount {
             return Self.damaged(profile, "it was changed, or sealed on another device")
         }
         return nil
@@ -182,9 +192,12 @@ struct DeviceVault: Sendable, Hashable, Codable {
         Array("identityflow-device-vault-v1".utf8) + [0] + Array(profile.profileId.utf8) + [0] + Array(purpose.utf8)
     }
 
-    private func bindingCode(deviceSecret: Redacted<[UInt8]>, profile: UserProfile) -> [UInt8] {
-        var message = Self.associatedData("binding", profile) + salt
+    /// The binding over every field; `coversCount: false` is the binding of vaults written before
+    /// the count was bound (they read as whole with a count of 0).
+    private func bindingCode(deviceSecret: Redacted<[UInt8]>, profile: UserProfile, coversCount: Bool = true) -> [UInt8] {
+        var message = Self.associatedData(coversCount ? "binding-v2" : "binding", profile) + salt
         withUnsafeBytes(of: Int64(iterations).bigEndian) { message.append(contentsOf: $0) }
+        if coversCount { withUnsafeBytes(of: Int64(failureCount).bigEndian) { message.append(contentsOf: $0) } }
         let hardwareFields = hardware.map { $0.keyBlob + $0.peerPublicKey + $0.check } ?? []
         for box in [pinWrap, biometricWrap ?? [], resumeWrap ?? [], sealedTokens, hardwareFields] {
             withUnsafeBytes(of: UInt32(box.count).bigEndian) { message.append(contentsOf: $0) }

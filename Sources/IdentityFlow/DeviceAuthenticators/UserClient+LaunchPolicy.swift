@@ -41,7 +41,12 @@ extension UserClient {
     /// The tokens and session key a resume item opens, or `nil`.
     private func resumableSession(of stored: StoredProfile, item: Redacted<[UInt8]>) -> (TokenSet, ProvenPinKey)? {
         guard let vault = stored.vault else { return stored.tokens.refreshToken == nil ? nil : (stored.tokens, .none) }
-        guard vault.damage(deviceSecret: stored.deviceSecret, profile: stored.profile, acceptedIterations: configuration.acceptedPinKeyIterations) == nil,
+        let maxPinFailures = configuration.authenticators.maxPinFailures
+        // A vault at the PIN limit opens for nothing, a resume item included.
+        guard
+            vault.damage(
+                deviceSecret: stored.deviceSecret, profile: stored.profile, acceptedIterations: configuration.acceptedPinKeyIterations,
+                maxPinFailures: maxPinFailures) == nil, vault.failureCount < maxPinFailures,
             let key = vault.key(unwrapping: vault.resumeWrap, with: item, purpose: "resume", profile: stored.profile),
             let tokens = try? vault.tokens(key: key, profile: stored.profile), tokens.refreshToken != nil
         else { return nil }

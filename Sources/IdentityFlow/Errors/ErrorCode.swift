@@ -176,7 +176,8 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     /// handshake, before any request byte was sent.
     public static let certificatePinMismatch = ErrorCode(rawValue: 11050)
     /// 11051: public keys are pinned for the request's host, but this platform's transport cannot
-    /// check them (no libcurl with public key pinning on this Linux system): nothing was sent.
+    /// check them (no libcurl with public key pinning on this Linux system, or a libcurl that refuses
+    /// the pin, the CA file, the protocols or the redirect rule): nothing was sent.
     public static let certificatePinningUnavailable = ErrorCode(rawValue: 11051)
     /// 11052: the provider's discovery document lists the client authentication methods of its
     /// token (or revocation) endpoint without the configured one

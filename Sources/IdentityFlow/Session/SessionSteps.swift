@@ -19,7 +19,7 @@ struct SessionSteps: Sendable {
         // A login that unseals the profile's one token set (device mode) replaces nothing live,
         // and that set stays live if the flow fails.
         let issuesTokensPerLogin = sessions.authenticatorHome(of: stored).issuesTokensPerLogin
-        let replaced: TokenSet? = issuesTokensPerLogin ? stored.tokens : nil
+        let replaced: TokenSet? = issuesTokensPerLogin && stored.holdsSession ? stored.tokens : nil
         stored.tokens = tokens
         do {
             _ = try sessions.logIn(stored, pinKey: pinKey)

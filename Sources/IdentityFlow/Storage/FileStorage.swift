@@ -81,6 +81,22 @@ public final class FileStorage: SecureStorage {
         }
     }
 
+    /// Runs `body` while no other process or client holds this directory's lock (`flock` on its
+    /// `.lock` file), nor another section of this process.
+    /// - Parameter body: The section; it must not start another.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``ErrorCode/dataStorageNotAvailable`` when the lock file cannot be opened or locked; `body`'s errors.
+    public func withExclusiveAccess<Result>(_ body: () throws(IdentityFlowError) -> Result) throws(IdentityFlowError) -> Result {
+        let descriptor = open(directory.appendingPathComponent(".lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Self.posixError("Cannot open the storage's lock file", errno) }
+        // Closing the descriptor releases the lock, also when `body` throws.
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw Self.posixError("Cannot lock the storage", errno) }
+        }
+        return try body()
+    }
+
     private func fileURL(for key: String) -> URL {
         directory.appendingPathComponent(Base64URL.encode(Array(key.utf8)) + ".value")
     }

@@ -103,6 +103,16 @@ struct ProfileStore: Sendable {
         return loaded
     }
 
+    /// The profile as the storage holds it now (another client or process may have written it
+    /// since it was loaded), or `nil` when it is gone.
+    /// - Throws: ``ErrorCode/dataStorageNotAvailable`` when it cannot be read.
+    func load(_ profile: UserProfile) throws(IdentityFlowError) -> StoredProfile? {
+        guard let data = try storage.data(forKey: Self.prefix + profile.profileId) else { return nil }
+        do { return try JSONDecoder().decode(StoredProfile.self, from: data) } catch {
+            throw IdentityFlowError(.dataStorageNotAvailable, "The stored profile \(profile.profileId) could not be read.", underlying: error)
+        }
+    }
+
     /// Writes the profile; a stateless one is never written (its session lives in memory).
     func save(_ stored: StoredProfile) throws(IdentityFlowError) {
         guard !stored.profile.isStateless else { return }

@@ -1,4 +1,5 @@
 import Foundation
+import Statechart
 
 /// Where a client keeps profiles, tokens and authenticator registrations. Never the PIN.
 ///
@@ -32,6 +33,14 @@ public protocol SecureStorage: Sendable {
     func removeData(forKey key: String) throws(IdentityFlowError)
     /// Every key stored.
     func keys() throws(IdentityFlowError) -> [String]
+    /// Runs `body` while no other section of this storage runs: the device's PIN counter reads,
+    /// counts and writes inside one, so that clients and processes sharing a storage (an app and
+    /// its extension) lose no count. The default implementation excludes the other sections of
+    /// this process; ``FileStorage`` also excludes other processes (a file lock). Keep `body`
+    /// short: it may block the calling thread while another section runs.
+    /// - Parameter body: The section; it must not start another.
+    /// - Returns: What `body` returns.
+    func withExclusiveAccess<Result>(_ body: () throws(IdentityFlowError) -> Result) throws(IdentityFlowError) -> Result
 }
 
 /// Who may read a stored item back.
@@ -53,4 +62,15 @@ extension SecureStorage {
     public func setData(_ data: Data, forKey key: String, access: StorageAccess) throws(IdentityFlowError) {
         try setData(data, forKey: key)
     }
+
+    /// Runs `body` while no other exclusive section of this process runs (any storage's): this
+    /// store has no lock other processes see.
+    /// - Parameter body: The section; it must not start another.
+    /// - Returns: What `body` returns.
+    public func withExclusiveAccess<Result>(_ body: () throws(IdentityFlowError) -> Result) throws(IdentityFlowError) -> Result {
+        try processExclusiveSection.withLock { _ throws(IdentityFlowError) in try body() }
+    }
 }
+
+/// The lock behind the default ``SecureStorage/withExclusiveAccess(_:)``: one for the process.
+private let processExclusiveSection = Locked(())

@@ -38,9 +38,11 @@ struct DeviceModeTests {
         }
 
         /// A second client on the same server and storage: the app launched again.
-        func relaunched(policy: LaunchPolicy = .requireAuthentication, hardware: (any HardwareKey)? = nil) async throws -> (Setup, LaunchReport) {
+        func relaunched(policy: LaunchPolicy = .requireAuthentication, maxPinFailures: Int = 3, hardware: (any HardwareKey)? = nil) async throws
+            -> (Setup, LaunchReport)
+        {
             var configuration = ClientConfiguration.testing(now: date.now)
-            configuration.authenticators = .device()
+            configuration.authenticators = .device(maxPinFailures: maxPinFailures)
             configuration.launchPolicy = policy
             configuration.hardwareKey = hardware
             let client = UserClient(configuration: configuration, service: server, storage: storage, transport: resource)
@@ -179,7 +181,11 @@ struct DeviceModeTests {
         let setup = try await Setup(maxPinFailures: 2)
         let profile = try await setup.register()
         try await setup.client.logout()
-        try setup.client.updateStoredProfile(profile) { $0.vault?.failureCount = 2 }
+        try setup.client.updateStoredProfile(profile) { stored in
+            stored.vault?.failureCount = 2
+            let deviceSecret = stored.deviceSecret!
+            stored.vault?.bind(deviceSecret: deviceSecret, profile: profile)
+        }
         let error = await #expect(throws: IdentityFlowError.self) {
             _ = try await setup.client.authenticateUser(profile, responder: ScriptedResponder([.pin(.respond("24680"))]))
         }

@@ -213,6 +213,23 @@ struct CertificatePinningTests {
         #expect(try await Self.requestsBefore(marker: server).isEmpty)
     }
 
+    @Test(
+        "a libcurl that refuses the pin, the CA file, the protocols or the redirect rule fails the request with certificatePinningUnavailable, sending nothing",
+        arguments: ["PINNEDPUBLICKEY", "CAINFO", "PROTOCOLS", "FOLLOWLOCATION"])
+    func refusedOptionFailsClosed(option: String) async throws {
+        let server = try await TLSTestServer()
+        defer { server.stop() }
+        var options = Self.options(pins: [TLSTestServer.pin])
+        options.refusedPinningOption = option
+        let service = try Self.service(server, options: options)
+        let error = await HTTPTestSupport.expectError(.certificatePinningUnavailable) { () throws(IdentityFlowError) in
+            try await service.providerMetadata()
+        }
+        #expect(error?.message.contains("CURLOPT_\(option)") == true)
+        #expect(error?.message.contains("not sent") == true)
+        #expect(try await Self.requestsBefore(marker: server).isEmpty)
+    }
+
     @Test("a redirect from an unpinned loopback server to the pinned host goes through the pinned path")
     func redirectToPinnedHost() async throws {
         let server = try await TLSTestServer()

@@ -51,7 +51,7 @@ import Statechart
 /// | ID token: bad signature, `alg` other than RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384 or ES512 (`none`, HS256 ...), a `kid` naming a key that cannot verify the token's `alg`, unknown `kid` after one refetch, wrong `iss` / `aud` / `azp` / `nonce`, expired, `nbf` or `iat` in the future | 11001 ``ErrorCode/invalidServerResponse`` |
 /// | a bare 404 or 405 (no `error` member) at an extension endpoint: a server without the extension API, a proxy, a wrong `extensionBaseURL` | 11020 ``ErrorCode/featureNotSupported`` |
 /// | a pinned host (``HTTPTransportOptions/pinnedPublicKeys``) whose certificate holds none of its keys: closed before any request byte | 11050 ``ErrorCode/certificatePinMismatch`` |
-/// | a pinned host on a Linux system without a usable libcurl: nothing sent | 11051 ``ErrorCode/certificatePinningUnavailable`` |
+/// | a pinned host on a Linux system without a usable libcurl, or whose libcurl refuses one of the transfer's options (the pin, the CA file, the protocols, the redirect rule): nothing sent | 11051 ``ErrorCode/certificatePinningUnavailable`` |
 /// | discovery lists the token (or revocation) endpoint's client authentication methods without the configured ``HTTPServiceConfiguration/clientAuthentication``: nothing sent | 11052 ``ErrorCode/clientAuthenticationMethodNotSupported`` |
 ///
 /// `profileExists` answers `false` for `404 unknown_profile` and 410; `deregister` and

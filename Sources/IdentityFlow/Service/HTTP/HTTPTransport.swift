@@ -58,7 +58,7 @@ struct HTTPTransport: Sendable {
         if let pins = options.pins(for: url) {
             let response = try await PinnedTLSTransfer.send(
                 request, pins: pins, trustedCertificatesFile: options.trustedCertificatesFile, timeout: timeout, maxBodySize: maxBodySize,
-                available: !options.simulatesMissingPinningSupport)
+                available: !options.simulatesMissingPinningSupport, refusedOption: options.refusedPinningOption)
             return try await following(response, of: request, redirectsFollowed: redirectsFollowed)
         }
         #endif

@@ -58,6 +58,10 @@ public struct HTTPTransportOptions: Sendable, Hashable {
     /// Behave as on a Linux system without a usable libcurl (tests only: the refusal is then
     /// ``ErrorCode/certificatePinningUnavailable``).
     package var simulatesMissingPinningSupport = false
+    /// The name of one libcurl option (`"PINNEDPUBLICKEY"`, `"CAINFO"`, ...) whose setting fails
+    /// on the Linux pinned path as in a libcurl built without it (tests only: the request then
+    /// fails with ``ErrorCode/certificatePinningUnavailable`` before anything is sent).
+    package var refusedPinningOption: String?
 
     /// Creates options.
     /// - Parameters:

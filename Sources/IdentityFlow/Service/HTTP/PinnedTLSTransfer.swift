@@ -24,12 +24,15 @@ enum PinnedTLSTransfer {
     ///   - timeout: The whole exchange's deadline, in seconds.
     ///   - maxBodySize: The body cap, in bytes.
     ///   - available: `false` behaves as a system without libcurl (tests).
+    ///   - refusedOption: A libcurl option whose setting fails, as in a libcurl built without it (tests).
     /// - Returns: The answer, whatever its status.
     /// - Throws: ``ErrorCode/certificatePinMismatch`` when no key of the chain is pinned (nothing
-    ///   was sent); ``ErrorCode/certificatePinningUnavailable`` without libcurl; the transport
-    ///   errors of ``HTTPIdentityService``'s table otherwise.
+    ///   was sent); ``ErrorCode/certificatePinningUnavailable`` without libcurl, or when libcurl
+    ///   refuses one of the transfer's options (the pin, the CA file, the protocols, the redirect
+    ///   rule: nothing was sent); the transport errors of ``HTTPIdentityService``'s table otherwise.
     static func send(
-        _ request: URLRequest, pins: Set<String>, trustedCertificatesFile: String?, timeout: TimeInterval, maxBodySize: Int, available: Bool = true
+        _ request: URLRequest, pins: Set<String>, trustedCertificatesFile: String?, timeout: TimeInterval, maxBodySize: Int, available: Bool = true,
+        refusedOption: String? = nil
     ) async throws(IdentityFlowError) -> HTTPResponse {
         guard let url = request.url else { throw IdentityFlowError(.configurationInvalid, "A request has no URL.") }
         guard available, isAvailable else {
@@ -44,7 +47,8 @@ enum PinnedTLSTransfer {
             // "Expect:" keeps libcurl from asking for a 100-continue before a larger body.
             headers: (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" } + ["Expect:"],
             body: request.httpBody, pins: pins.sorted().map { "sha256//\($0)" }.joined(separator: ";"),
-            caFile: trustedCertificatesFile, timeoutMilliseconds: Int(min(timeout, 86_400) * 1000), maxBody: maxBodySize)
+            caFile: trustedCertificatesFile, timeoutMilliseconds: Int(min(timeout, 86_400) * 1000), maxBody: maxBodySize,
+            refusedOption: refusedOption)
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
                 let thread = Thread { continuation.resume(returning: job.perform(on: handle)) }
@@ -84,6 +88,7 @@ enum PinnedTLSTransfer {
         let caFile: String?
         let timeoutMilliseconds: Int
         let maxBody: Int
+        let refusedOption: String?
 
         /// Runs the blocking transfer and copies its answer out of C memory.
         func perform(on handle: TransferHandle) -> Outcome {
@@ -97,13 +102,15 @@ enum PinnedTLSTransfer {
                 method.withCString { method in
                     pins.withCString { pins in
                         withOptionalCString(caFile) { caFile in
-                            headerPointers.withUnsafeBufferPointer { headerBuffer in
-                                withOptionalBytes(bodyBytes) { body, bodyLength in
-                                    var request = ifp_request(
-                                        url: url, method: method, headers: headerBuffer.baseAddress, header_count: headerBuffer.count,
-                                        body: body, body_length: bodyLength, pins: pins, ca_file: caFile,
-                                        timeout_ms: timeoutMilliseconds, max_body: maxBody)
-                                    ifp_transfer_perform(transfer, &request, &response)
+                            withOptionalCString(refusedOption) { refusedOption in
+                                headerPointers.withUnsafeBufferPointer { headerBuffer in
+                                    withOptionalBytes(bodyBytes) { body, bodyLength in
+                                        var request = ifp_request(
+                                            url: url, method: method, headers: headerBuffer.baseAddress, header_count: headerBuffer.count,
+                                            body: body, body_length: bodyLength, pins: pins, ca_file: caFile,
+                                            timeout_ms: timeoutMilliseconds, max_body: maxBody, refused_option: refusedOption)
+                                        ifp_transfer_perform(transfer, &request, &response)
+                                    }
                                 }
                             }
                         }
@@ -155,6 +162,11 @@ enum PinnedTLSTransfer {
                 throw IdentityFlowError(.invalidServerResponse, "The server's answer is larger than the \(maxBodySize)-byte limit.")
             case IFP_UNAVAILABLE:
                 throw IdentityFlowError(.certificatePinningUnavailable, "libcurl with public key pinning was not found; nothing was sent.")
+            case IFP_OPTION_REFUSED:
+                throw IdentityFlowError(
+                    .certificatePinningUnavailable,
+                    "The request to \(url.host ?? "the server") was not sent: libcurl cannot apply the pinned transfer's settings (\(error)).",
+                    underlying: underlying)
             case 28:  // CURLE_OPERATION_TIMEDOUT
                 throw IdentityFlowError(.serverNotReachable, "The server did not answer in time: no complete answer within \(timeout) s.")
             case 18:  // CURLE_PARTIAL_FILE
