@@ -73,11 +73,11 @@ status=0
 report() {
     local name="$1" log="$2" rc="$3"
     local errors warnings
-    errors="$(grep -c ': error:' "$log" || true)"
+    errors="$(grep -cE '(^|: )error:' "$log" || true)"
     warnings="$(grep -c ': warning:' "$log" || true)"
     echo "check-ios: $name: $errors errors, $warnings warnings"
     if [ "$rc" -ne 0 ] || [ "$errors" -ne 0 ] || [ "$warnings" -ne 0 ]; then
-        grep -E ': (error|warning):' "$log" | sort -u || cat "$log"
+        grep -E '(^|: )(error|warning):' "$log" | sort -u || cat "$log"
         status=1
     fi
 }

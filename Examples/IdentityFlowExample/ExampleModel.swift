@@ -24,34 +24,43 @@ final class ExampleModel: ObservableObject {
     @Published var pinRequest: PinRequest?
 
     private let client: UserClient?
-    private let browser: WebAuthenticationAnswerer
-    private let biometrics: BiometricAnswerer
+    private let storage: KeychainStorage
+    private let configuration: ClientConfiguration
+    private let configurationProblem: String?
+    private lazy var browser = WebAuthenticationAnswerer(configuration: configuration) { Self.keyWindow() }
+    private lazy var biometrics = BiometricAnswerer(reason: "Log in to the IdentityFlow example", keychain: storage)
     private var pinAnswer: CheckedContinuation<String?, Never>?
 
-    init() {
+    /// Nonisolated, so SwiftUI's `@StateObject` can make it (the iOS 16 SDK's `App` is not
+    /// main-actor isolated); the main-actor parts are made on first use.
+    nonisolated init() {
         // Your provider: its issuer, the app's client ID and redirect URI (a custom scheme the
         // app declares in CFBundleURLTypes, or https from iOS 17.4 with an associated domain).
         let redirectURI = URL(string: "com.example.identityflow://callback")!
         var configuration = ClientConfiguration(redirectURI: redirectURI)
         configuration.authenticators = .device()
+        self.configuration = configuration
         let storage = KeychainStorage(service: "com.example.identityflow")
-        browser = WebAuthenticationAnswerer(configuration: configuration) { Self.keyWindow() }
-        biometrics = BiometricAnswerer(reason: "Log in to the IdentityFlow example", keychain: storage)
+        self.storage = storage
         do {
             let server = try IdentityServer.openIDConnect(
                 HTTPServiceConfiguration(
                     issuer: URL(string: "https://sso.example.com/realms/app")!, clientID: "identityflow-example",
                     redirectURI: redirectURI, scopes: ["openid", "profile", "offline_access"]))
             client = UserClient(configuration: configuration, server: server, storage: storage)
+            configurationProblem = nil
         } catch {
             client = nil
-            status = "The server configuration is invalid: \(error.message)"
+            configurationProblem = "The server configuration is invalid: \(error.message)"
         }
     }
 
     /// Loads the profiles; a device locked since it started keeps them unavailable, not gone.
     func start() async {
-        guard let client else { return }
+        guard let client else {
+            status = configurationProblem ?? "No client."
+            return
+        }
         do {
             let report = try await client.start()
             profile = report.profiles.first
@@ -99,13 +108,15 @@ final class ExampleModel: ObservableObject {
         pinAnswer = nil
     }
 
-    private func run(_ done: String, _ flow: (UserClient) async throws(IdentityFlowError) -> Void) async {
+    private func run(_ done: String, _ flow: (UserClient) async throws -> Void) async {
         guard let client else { return }
         do {
             try await flow(client)
             status = done
-        } catch {
+        } catch let error as IdentityFlowError {
             status = "\(error.code): \(error.message)"
+        } catch {
+            status = "\(error)"
         }
     }
 

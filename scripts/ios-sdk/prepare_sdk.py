@@ -20,6 +20,8 @@ Additions to the SDK copy, each declared with the availability Apple gives it:
     typed throws in Optional.map / flatMap and Result.get (SE-0413) with the runtime hooks a
     typed `throw` needs, BitwiseCopyable (SE-0426);
   * Dispatch objects are Sendable, as newer SDKs declare them;
+  * one os_log message in SwiftUI's inlinable Environment.wrappedValue loses its interpolation
+    (the 6.3 type checker rejects it there, and SwiftUI could not be built);
   * ASWebAuthenticationSession.Callback (iOS 17.4 SDK), for https redirect URIs (this SDK's
     availability macros predate visionOS, so that platform is left out of its declaration).
 A new use of a newer standard library API needs a declaration here. Nothing here is committed to
@@ -31,7 +33,7 @@ import shutil
 import subprocess
 import sys
 
-VERSION = "identityflow-ios-sdk 2"
+VERSION = "identityflow-ios-sdk 3"
 SDK_NAME = "iPhoneOS16.5.sdk"
 MARK = "// Added by IdentityFlow's scripts/ios-sdk/prepare_sdk.py"
 
@@ -242,6 +244,15 @@ NS_ASSUME_NONNULL_END
 """
 
 
+# SwiftUI's Environment.wrappedValue logs with an interpolated os_log message in an inlinable body;
+# the 6.3 type checker resolves that call to the StaticString overload and rejects the
+# interpolation, so the module cannot be built. The message loses its type name; nothing else.
+SWIFTUI_ENVIRONMENT_LOG = (
+    "Accessing Environment<\\(Value.self)>'s value outside of \\\n                    being installed on a View. \\",
+    "Accessing Environment's value outside of \\\n                    being installed on a View. \\",
+)
+
+
 def patch(sdk):
     swift = sdk / "usr/lib/swift"
     append_once(swift / "_Concurrency.swiftmodule/arm64-apple-ios.swiftinterface", CONCURRENCY_ADDITIONS, CONCURRENCY_TASK_ENTRY_POINTS)
@@ -253,6 +264,12 @@ def patch(sdk):
             assert text.count(old) == 1, old
             text = text.replace(old, new)
         header.write_text(text + "\n/* " + MARK[3:] + " */\n")
+    swiftui = sdk / "System/Library/Frameworks/SwiftUI.framework/Modules/SwiftUI.swiftmodule/arm64-apple-ios.swiftinterface"
+    text = swiftui.read_text()
+    if MARK not in text:
+        old, new = SWIFTUI_ENVIRONMENT_LOG
+        assert text.count(old) == 1, old
+        swiftui.write_text(text.replace(old, new) + "\n" + MARK + "\n")
     # AuthenticationServices lives in the OS cryptex of this SDK; the framework path links there.
     session = next(sdk.glob("**/AuthenticationServices.framework/Headers/ASWebAuthenticationSession.h"))
     text = session.read_text()

@@ -17,15 +17,17 @@ struct SystemBiometricEvaluator: BiometricEvaluator {
         guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &availability) else {
             return BiometricAnswerOutcome(laErrorCode: availability?.code ?? LAError.Code.biometryNotAvailable.rawValue)
         }
-        do {
-            guard try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: reason) else { return .failed }
-            keychain?.authenticateNextBiometricKeyRead(with: context)
-            return .confirmed
-        } catch let error as LAError {
-            return BiometricAnswerOutcome(laErrorCode: error.code.rawValue)
-        } catch {
-            return BiometricAnswerOutcome(laErrorCode: (error as NSError).code)
+        // The completion-handler form: Swift 6.3 crashes lowering the imported async form against
+        // the iPhoneOS 16.5 SDK's Swift 5.8 concurrency interface.
+        let evaluation: (confirmed: Bool, error: NSError?) = await withCheckedContinuation { continuation in
+            context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: reason) { confirmed, error in
+                continuation.resume(returning: (confirmed, error.map { $0 as NSError }))
+            }
         }
+        if let error = evaluation.error { return BiometricAnswerOutcome(laErrorCode: error.code) }
+        guard evaluation.confirmed else { return .failed }
+        keychain?.authenticateNextBiometricKeyRead(with: context)
+        return .confirmed
     }
 }
 #endif
