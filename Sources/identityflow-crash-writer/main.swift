@@ -2,6 +2,7 @@ import Foundation
 
 // identityflow-crash-writer DIR
 // identityflow-crash-writer guess DIR PROFILE PIN GUESSES MAX
+// identityflow-crash-writer change-pin DIR
 //
 // The child process of the storage tests.
 //
@@ -19,13 +20,18 @@ import Foundation
 // prints `ready`, waits for a line on its standard input, then logs PROFILE in GUESSES times with
 // the wrong PIN (one attempt each) and prints `done`: the counter test's other processes
 // (Tests/IdentityFlowTests/DeviceAuthenticators/VaultCounterTests.swift).
+//
+// With `change-pin`: registers a device-mode profile in DIR (`pin 24680`), then changes its PIN
+// back and forth until killed, printing `changing` before each change and `pin P` after it: a
+// vault killed at any step of the rotation must open with the last printed PIN, or after a
+// `changing` with the next one (Tests/IdentityFlowTests/DeviceAuthenticators/VaultRotationTests.swift).
 
 /// Prints a line straight to the file descriptor: no buffer for a kill to lose.
 func report(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
 /// Ends the process with a usage line.
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: identityflow-crash-writer DIR | guess DIR PROFILE PIN GUESSES MAX\n".utf8))
+    FileHandle.standardError.write(Data("usage: identityflow-crash-writer DIR | guess DIR PROFILE PIN GUESSES MAX | change-pin DIR\n".utf8))
     exit(2)
 }
 
@@ -34,6 +40,9 @@ switch arguments.first {
 case "guess":
     guard arguments.count == 6, let guesses = Int(arguments[4]), let maximum = Int(arguments[5]) else { usage() }
     await guessPins(in: URL(fileURLWithPath: arguments[1]), profileId: arguments[2], pin: arguments[3], guesses: guesses, maxPinFailures: maximum)
+case "change-pin":
+    guard arguments.count == 2 else { usage() }
+    await changePinUntilKilled(in: URL(fileURLWithPath: arguments[1]))
 case .some(let directory) where arguments.count == 1:
     await writeUntilKilled(into: URL(fileURLWithPath: directory))
 default:

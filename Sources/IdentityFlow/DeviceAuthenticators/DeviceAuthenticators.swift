@@ -184,23 +184,40 @@ struct DeviceAuthenticators: AuthenticatorHome {
 
     // MARK: - PIN change
 
-    /// A PIN change on the device: the vault key, proven by the current PIN, is wrapped under
-    /// the new PIN (fresh salt); the old wrap is gone.
+    /// A PIN change on the device rotates everything that opened the vault: the token set,
+    /// opened with the key the current PIN proved, is sealed under a new vault key, wrapped under
+    /// the new PIN with a new device secret and, with biometrics, under a new biometric key; the
+    /// resume item goes (the session keeps a new one). The profile is written in one atomic write
+    /// before the new biometric key: a kill at any step leaves a vault that the PIN of that write
+    /// opens (the old before it, the new after), at worst with a biometric key that falls back to it.
+    /// - Returns: The new vault key, for the session.
     nonisolated(nonsending) func enrolNewPin(
         _ pin: Redacted<String>, for profile: UserProfile, currentKey: ProvenPinKey, accessToken: Redacted<String>
     ) async throws(IdentityFlowError) -> ProvenPinKey {
         guard let key = currentKey.vaultKey else { throw currentKey.proofRequired }
         let (stored, vault) = try usableVault(of: profile)
-        guard let deviceSecret = stored.deviceSecret else { throw DeviceVault.damaged(profile, "its device secret is missing") }
-        let pinSecret = try self.pinSecret(of: stored, vault)
-        var failure: IdentityFlowError?
-        try sessions.updateStoredProfile(profile) { stored in
-            do throws(IdentityFlowError) {
-                try stored.vault?.wrap(key, underPin: pin, pinSecret: pinSecret, deviceSecret: deviceSecret, profile: profile)
-            } catch { failure = error }
+        let tokens = try vault.tokens(key: key, profile: profile)
+        let deviceSecret = try PinProof.newDeviceSecret()
+        let hardwareSecret = try vault.hardware.map { binding throws(IdentityFlowError) in
+            guard let hardwareKey = dependencies.configuration.hardwareKey else {
+                throw DeviceVault.damaged(profile, "it is bound to a hardware key this device does not offer")
+            }
+            return try hardwareKey.secret(for: binding)
         }
-        if let failure { throw failure }
-        return currentKey
+        let rotated = try vault.rotated(
+            pin: pin, tokens: tokens, pinSecret: DeviceVault.pinSecret(deviceSecret: deviceSecret, hardwareSecret: hardwareSecret),
+            deviceSecret: deviceSecret, profile: profile)
+        try sessions.updateStoredProfile(profile) { stored in
+            stored.deviceSecret = deviceSecret
+            stored.vault = rotated.vault
+        }
+        try? sessions.store.deleteResumeItem(for: profile)
+        if let biometricKey = rotated.biometricKey {
+            do { try sessions.store.saveBiometricKey(biometricKey, for: profile) } catch {
+                sessions.logger.log(.warning, "The new biometric key could not be stored; biometric logins fall back to the PIN: \(error)", flow: nil)
+            }
+        }
+        return .device(rotated.key)
     }
 
     // MARK: - Deregistration

@@ -88,6 +88,29 @@ struct DeviceVault: Sendable, Hashable, Codable {
         bind(deviceSecret: deviceSecret, profile: profile)
     }
 
+    /// This vault drawn anew for a PIN change: a new vault key seals `tokens` and is wrapped under
+    /// the new PIN (fresh salt, the new device secret in `pinSecret` and `deviceSecret`) and, when
+    /// biometrics are registered, under a new biometric key; the resume wrap is dropped (the
+    /// session writes its own); the hardware binding is kept. What opened the old vault (its key,
+    /// its PIN wrap, its biometric or resume key) opens nothing of the new one.
+    /// - Returns: The vault, its key, and the new biometric key to store when biometrics are registered.
+    func rotated(
+        pin: Redacted<String>, tokens: TokenSet, pinSecret: Redacted<[UInt8]>, deviceSecret: Redacted<[UInt8]>, profile: UserProfile
+    ) throws(IdentityFlowError) -> (vault: DeviceVault, key: Redacted<[UInt8]>, biometricKey: Redacted<[UInt8]>?) {
+        let key = Redacted(try PinProof.randomBytes(Self.keyLength))
+        var vault = self
+        vault.resumeWrap = nil
+        var biometricKey: Redacted<[UInt8]>?
+        if biometricWrap != nil {
+            let drawn = Redacted(try PinProof.randomBytes(Self.keyLength))
+            vault.biometricWrap = try Self.wrap(key, with: drawn, purpose: "biometric", profile: profile)
+            biometricKey = drawn
+        }
+        try vault.wrap(key, underPin: pin, pinSecret: pinSecret, deviceSecret: deviceSecret, profile: profile)
+        try vault.seal(tokens, key: key, deviceSecret: deviceSecret, profile: profile)
+        return (vault, key, biometricKey)
+    }
+
     /// Wraps the vault key under `wrappingKey` for `purpose` ("biometric" or "resume").
     static func wrap(_ key: Redacted<[UInt8]>, with wrappingKey: Redacted<[UInt8]>, purpose: String, profile: UserProfile) throws(IdentityFlowError) -> [UInt8]
     {

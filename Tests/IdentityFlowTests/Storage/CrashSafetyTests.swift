@@ -72,12 +72,13 @@ enum CrashWriter {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    /// Runs the writer until it has printed `killAfterLines` lines (or ended), kills it, and
-    /// returns every complete line it printed and whether it ended by the kill.
-    static func run(directory: URL, killAfterLines: Int) async throws -> (lines: [String], killed: Bool) {
+    /// Runs the writer (with `arguments`, by default the directory alone) until it has printed
+    /// `killAfterLines` lines (or ended), kills it, and returns every complete line it printed and
+    /// whether it ended by the kill.
+    static func run(directory: URL, arguments: [String]? = nil, killAfterLines: Int) async throws -> (lines: [String], killed: Bool) {
         let process = Process()
         process.executableURL = binary
-        process.arguments = [directory.path]
+        process.arguments = arguments ?? [directory.path]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
