@@ -26,6 +26,8 @@ enum DemoCommand {
           --client-id ID, --redirect-uri URI, --scope S (repeatable; default openid)
           --extension-base URL  where the registration and PIN endpoints live (default
                           <issuer origin>/identityflow)
+          --device        device mode whatever the provider serves (the extension API is
+                          not probed)
           --sign-in-only  show only the OpenID Connect part: sign-in, ID token validation,
                           userinfo and revocation, straight through the service
           --storage DIR   keep profiles and the registration checkpoint in DIR (FileStorage):
@@ -42,8 +44,8 @@ enum DemoCommand {
             switch argument {
             case "--interactive", "-i":
                 interactive = true
-            case "--sign-in-only":
-                options["--sign-in-only"] = "yes"
+            case "--sign-in-only", "--device":
+                options[argument] = "yes"
             case "--help", "-h":
                 print(usage)
                 return 0
@@ -70,7 +72,7 @@ enum DemoCommand {
             configuration.extensionBaseURL = options["--extension-base"].flatMap(URL.init(string:))
             return await OpenIDDemo(
                 configuration: configuration, storageDirectory: options["--storage"].map { URL(fileURLWithPath: $0) },
-                signInOnly: options["--sign-in-only"] != nil
+                signInOnly: options["--sign-in-only"] != nil, forceDevice: options["--device"] != nil
             ).run()
         }
         let answers: any DemoAnswerSource = interactive ? InteractiveAnswers() : ScriptedDemoAnswers()

@@ -9,8 +9,9 @@ import FoundationNetworking
 /// the printed URL, signs in, and pastes the URL the browser was redirected to.
 ///
 /// A provider without IdentityFlow's extension API (any stock provider) runs in device mode:
-/// the same flows, the PIN checked and the tokens sealed on the device. `--sign-in-only` shows
-/// the OpenID Connect part alone, straight through the service.
+/// the same flows, the PIN checked and the tokens sealed on the device; `--device` chooses device
+/// mode without asking the provider. `--sign-in-only` shows the OpenID Connect part alone,
+/// straight through the service.
 ///
 /// With `--storage DIR` the client keeps its profiles and the registration checkpoint in a
 /// ``FileStorage``: a demo killed while it waits for the redirect continues in the next run.
@@ -18,6 +19,8 @@ struct OpenIDDemo {
     let configuration: HTTPServiceConfiguration
     var storageDirectory: URL?
     var signInOnly = false
+    /// Device mode whatever the provider serves (`--device`): the extension API is not probed.
+    var forceDevice = false
 
     func run() async -> Int32 {
         section("IdentityFlow demo against \(configuration.issuer?.absoluteString ?? configuration.discoveryURL?.absoluteString ?? "?")")
@@ -32,7 +35,11 @@ struct OpenIDDemo {
             var clientConfiguration = ClientConfiguration(
                 redirectURI: configuration.redirectURI, defaultScopes: configuration.scopes,
                 callbackExecutor: .immediate)
-            if try await !hasExtensionEndpoints(service) {
+            if forceDevice {
+                clientConfiguration.authenticators = .device()
+                line("mode", "device (--device): the PIN is checked and the provider's tokens are sealed on this device")
+                line("", "(docs/device-authenticators.md)")
+            } else if try await !service.servesExtensionEndpoints(logger: clientConfiguration.logger) {
                 clientConfiguration.authenticators = .device()
                 line("mode", "device: the provider has no IdentityFlow extension API, so the PIN is checked and the")
                 line("", "provider's tokens are sealed on this device (docs/device-authenticators.md)")
@@ -86,14 +93,15 @@ struct OpenIDDemo {
             return fail("login failed", error)
         }
 
-        if client.configuration.authenticators.isOnDevice, let userinfo = try? await service.providerMetadata().userinfoEndpoint {
-            section("3. Call an API with the session: the provider's userinfo endpoint")
+        if client.configuration.authenticators.isOnDevice, (try? await service.providerMetadata().userinfoEndpoint) != nil {
+            section("3. Call an API with the session: userInfo(), the provider's userinfo endpoint")
             do throws(IdentityFlowError) {
-                let (data, response) = try await client.authenticatedRequest(URLRequest(url: userinfo))
-                let keys = ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?.keys.sorted() ?? []
-                line("result", "HTTP \(response.statusCode); claims: \(keys.joined(separator: ", "))")
+                // The library's call: the answer's sub must be the ID token's (OpenID Connect Core §5.3.2).
+                let info = try await client.userInfo()
+                line("subject", "\(info.subject), the ID token's subject (checked)")
+                line("result", "claims: \(info.all.keys.sorted().joined(separator: ", "))")
             } catch {
-                return fail("API call", error)
+                return fail("userinfo", error)
             }
         }
 
@@ -108,14 +116,6 @@ struct OpenIDDemo {
             return fail("logout", error)
         }
         return 0
-    }
-
-    // MARK: - Providers without IdentityFlow's extension endpoints
-
-    /// Whether the provider serves the registration and PIN endpoints (`docs/extension-api.openapi.yaml`):
-    /// `false` only when they answer 404; any other failure is the library's error, reported as it is.
-    private func hasExtensionEndpoints(_ service: HTTPIdentityService) async throws(IdentityFlowError) -> Bool {
-        try await service.servesExtensionEndpoints()
     }
 
     /// The OpenID Connect part alone: PKCE sign-in, code exchange with ID token validation,

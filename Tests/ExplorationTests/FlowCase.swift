@@ -59,6 +59,12 @@ struct FlowCase: Sendable, CustomStringConvertible {
         case deviceMode = ", authenticators on the device"
         /// The provider signs the user in with another `acr` than the one asked for.
         case stepUpRefused = ", another acr claimed"
+        /// Authenticators on the device, and a refresh on its way that the provider answers only
+        /// after the flow ended (``PathRun`` then lets it land).
+        case refreshInFlight = ", authenticators on the device, a refresh on its way"
+        /// How long the refresh of ``refreshInFlight`` waits on the path's clock: far beyond what
+        /// the flow's own slow answers move it.
+        static let refreshLatency = Duration.seconds(3600)
     }
 
     let kind: Kind
@@ -132,6 +138,9 @@ struct FlowCase: Sendable, CustomStringConvertible {
         FlowCase(kind: .biometricRegistration, setup: .deviceMode),
         FlowCase(kind: .logout, setup: .deviceMode),
         FlowCase(kind: .deregistration, setup: .deviceMode),
+        FlowCase(kind: .logout, setup: .refreshInFlight),
+        FlowCase(kind: .providerLogout, setup: .refreshInFlight),
+        FlowCase(kind: .deregistration, setup: .refreshInFlight),
     ]
 }
 
@@ -170,7 +179,7 @@ struct PathWorld {
         var configuration = ClientConfiguration.testing(clock: control.deviceClock, now: { Date().addingTimeInterval(skew) }, logger: logs.logger)
         configuration.reusesValidSession = flow.setup == .validSessionReused
         if flow.setup == .intermediateRedirect { configuration.intermediateRedirects = [ExploringHost.bankIDReturn] }
-        if flow.setup == .deviceMode { configuration.authenticators = .device(maxPinFailures: 2) }
+        if flow.setup == .deviceMode || flow.setup == .refreshInFlight { configuration.authenticators = .device(maxPinFailures: 2) }
         storage = ExploringStorage(control: control)
         client = UserClient(configuration: configuration, service: ExploringService(reference: reference, control: control), storage: storage)
         self.reference = reference
@@ -196,6 +205,14 @@ struct PathWorld {
         case .plain, .clientClockAhead, .validSessionReused, .interactionRequired, .refusedToken, .intermediateRedirect, .deviceMode, .stepUpRefused:
             break
         case .otherUserLoggedIn: _ = try await registerProfile()
+        case .refreshInFlight:
+            // A refresh the provider answers only when the path's clock moves on: the flow under
+            // test runs while it is on its way.
+            reference.inject(.latency(FlowCase.Setup.refreshLatency), into: .refresh)
+            let sleeps = control.clock.sleepsStarted + 1
+            let client = self.client
+            control.helper { _ = try? await client.freshAccessToken(minimumValidity: 86_400) }
+            await control.clock.waitForSleepsStarted(sleeps)
         case .unknownToServer: reference.removeProfile(profile)
         case .lastAttempt: reference.setMaxPinFailures(1)
         case .pinChangedElsewhere:

@@ -45,6 +45,11 @@ struct PathRun {
             intermediateFirst: flow.setup == .intermediateRedirect)
         control.notes.withLock { $0.armed = true }
         let outcome = await start(world, profile: profile, host: host)
+        if flow.setup == .refreshInFlight {
+            // The refresh lands now, after the session ended; what it does is not explored.
+            control.notes.withLock { $0.armed = false }
+            control.clock.advance(by: FlowCase.Setup.refreshLatency)
+        }
         for answer in control.heldAnswers.current where answer() {
             control.violation("a challenge held until the flow ended accepted a late answer")
         }
@@ -53,6 +58,7 @@ struct PathRun {
         observation.cancel()
         let taken = records.current
         check(world, before: before, outcome: outcome, host: host, records: taken, profile: profile)
+        if flow.setup == .refreshInFlight, let profile { await checkRefreshLanding(world, profile: profile) }
         await checkClientAcceptsNewFlow(world)
         return PathReport(trace: control.chooser.trace, records: taken, violations: control.notes.withLock { $0.violations })
     }
@@ -231,6 +237,29 @@ struct PathRun {
                 control.violation("lockout \(lockedOut ? "after" : "missing after") \(notes.wrongPinsChecked) wrong PIN(s) checked (limit \(limit))")
             }
             if lockedOut, world.client.userProfiles.contains(profile) { control.violation("the locked-out profile is still on the device") }
+        }
+    }
+
+    /// A refresh that landed after its session ended kept nothing live that nobody holds: after a
+    /// logout its rotated refresh token is the vault's, so the next PIN login calls the API; after
+    /// a provider logout or a deregistration it was revoked.
+    private func checkRefreshLanding(_ world: PathWorld, profile: UserProfile) async {
+        let control = world.control
+        guard flow.kind == .logout else {
+            if world.reference.activeRefreshTokenCount != 0 {
+                control.violation("a refresh that landed after the \(flow.kind.rawValue) left its refresh token live")
+            }
+            return
+        }
+        do {
+            _ = try await world.client.authenticateUser(
+                profile,
+                answering: { challenge in
+                    if case .pin(let prompt) = challenge { prompt.sender.respond(with: Secrets.pin, to: prompt) } else { challenge.cancel() }
+                })
+            _ = try await world.client.freshAccessToken(minimumValidity: 86_400)
+        } catch {
+            control.violation("after a refresh landed behind the logout, the next PIN login could not call the API: \(error)")
         }
     }
 

@@ -13,6 +13,9 @@ struct OpenIDDemoTests {
     struct Script: Sendable {
         var userinfoSubject = "user-1"
         var offersRevocation = true
+        /// Revocation for confidential clients only, refused to this public client with a bare
+        /// `401` (glewlwyd), as its discovery says.
+        var revokesForConfidentialClientsOnly = false
     }
 
     /// A provider for the demo: discovery, JWKS, a token endpoint issuing an ES256 ID token for
@@ -34,6 +37,7 @@ struct OpenIDDemoTests {
                     "userinfo_endpoint": "\(origin)/o/userinfo/", "jwks_uri": "\(origin)/o/jwks/", "code_challenge_methods_supported": ["S256"],
                 ]
                 if script.offersRevocation { document["revocation_endpoint"] = "\(origin)/o/revoke/" }
+                if script.revokesForConfidentialClientsOnly { document["revocation_endpoint_auth_methods_supported"] = ["client_secret_basic"] }
                 return .json(200, object: document)
             case "/o/jwks/":
                 return .json(200, signer.jwks)
@@ -42,6 +46,8 @@ struct OpenIDDemoTests {
                 return .json(200, object: ["access_token": "access-demo", "token_type": "Bearer", "expires_in": 300, "id_token": idToken])
             case "/o/userinfo/":
                 return .json(200, object: ["sub": script.userinfoSubject, "email": "alice@example.test"])
+            case "/o/revoke/" where script.revokesForConfidentialClientsOnly:
+                return .response(status: 401, headers: [:], body: Data())
             case "/o/revoke/" where script.offersRevocation:
                 revoked.withLock { $0.append(request.form["token"] ?? "") }
                 return .response(status: 200, headers: [:], body: Data())
@@ -99,5 +105,13 @@ struct OpenIDDemoTests {
         #expect(output.contains("email, sub"), "\(output)")
         #expect(output.contains("signed in, validated and revoked"), "\(output)")
         #expect(provider.revoked.current == ["access-demo"])
+    }
+
+    @Test("a revocation endpoint that refuses this public client with a bare 401 (its discovery lists client_secret_basic only): explained, exit 0")
+    func revocationForConfidentialClientsOnly() async throws {
+        let (status, output, _) = try await Self.run(Script(revokesForConfidentialClientsOnly: true))
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("lets only clients with a secret revoke tokens"), "\(output)")
+        #expect(output.contains("on this device only"), "\(output)")
     }
 }

@@ -69,9 +69,19 @@ extension InteropSuite {
             let (status, output) = await Self.choosePinThenLogIn(demo)
             #expect(status == 0, "\(output)")
             #expect(output.contains("device: the provider has no IdentityFlow extension API"))
-            #expect(output.contains("HTTP 200; claims: "))
+            #expect(output.contains("the ID token's subject (checked)"), "\(output)")
             #expect(output.contains("the refresh token stays sealed"))
             #expect(!output.contains("73914"))
+        }
+
+        @Test("--device runs device mode without probing, against a provider that serves the extension API too", .timeLimit(.minutes(2)))
+        func forcedDeviceMode() async throws {
+            let demo = try DemoProcess(arguments: try Self.arguments(["--device"]))
+            _ = try await Self.signIn(demo)
+            let (status, output) = await Self.choosePinThenLogIn(demo)
+            #expect(status == 0, "\(output)")
+            #expect(output.contains("device (--device)"), "\(output)")
+            #expect(output.contains("the ID token's subject (checked)"), "\(output)")
         }
 
         @Test(

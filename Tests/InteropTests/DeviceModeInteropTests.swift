@@ -119,6 +119,43 @@ extension InteropSuite {
             #expect(loggedOut == profile && client.authenticatedUserProfile == nil)
         }
 
+        @Test(
+            "launch, PIN login, deregister: the refresh token and the last access token are revoked (no empty token is sent), or 10003 where the provider does not revoke",
+            arguments: InteropProvider.all)
+        func deregisterAfterPinLogin(_ provider: InteropProvider) async throws {
+            let storage = InMemoryStorage()
+            let (first, _) = try await Self.client(provider, storage: storage)
+            let profile = try await first.registerUser(.provider(InteropEnvironment.browserProvider), responder: InteropResponder()).profile
+            let (client, _) = try await Self.client(provider, storage: storage)
+            try await client.authenticateUser(profile, responder: Self.pin(["73914"]))
+            do {
+                try await client.deregister(profile)
+                #expect(provider.revocation == .offered, "deregistration revoked the tokens at the provider")
+            } catch {
+                #expect(provider.revocation != .offered && error.code == .localDeregistration, "\(error)")
+            }
+            #expect(try storage.keys().isEmpty)
+        }
+
+        @Test(
+            "a provider logout ends the sign-in: the next PIN login fails with 11042 before any API call and removes the profile",
+            arguments: InteropProvider.all)
+        func providerLogoutEndsSignIn(_ provider: InteropProvider) async throws {
+            let storage = InMemoryStorage()
+            let (client, _) = try await Self.client(provider, storage: storage)
+            let profile = try await client.registerUser(.provider(InteropEnvironment.browserProvider), responder: InteropResponder()).profile
+            // The responder does not open the logout page: the session and the sign-in end on the device all the same.
+            await #expect(throws: IdentityFlowError.self) { try await client.providerLogout(responder: InteropResponder()) }
+            do {
+                try await client.authenticateUser(profile, responder: Self.pin(["73914"]))
+                Issue.record("a PIN login after the provider logout opened a session")
+            } catch {
+                #expect(error.code == .signInEnded, "\(error)")
+            }
+            #expect(!client.userProfiles.contains(profile))
+            #expect(try storage.keys().isEmpty)
+        }
+
         @Test("a server-mode client of a provider without the extension API fails before the browser opens (11020)", arguments: InteropProvider.all)
         func serverModeRefusedEarly(_ provider: InteropProvider) async throws {
             guard !provider.servesExtensionAPI else { return }

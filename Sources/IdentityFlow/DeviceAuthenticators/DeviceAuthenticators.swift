@@ -77,6 +77,7 @@ struct DeviceAuthenticators: AuthenticatorHome {
         }
         let tokens = try vault.tokens(key: key, profile: profile)
         try resetCount(of: profile)
+        try requireSignIn(tokens, of: profile)
         return .accepted(tokens, key: .device(key))
     }
 
@@ -121,6 +122,21 @@ struct DeviceAuthenticators: AuthenticatorHome {
         }
     }
 
+    /// Refuses a vault whose sign-in ended with its last session (``SessionEnd/signInEnded``): no
+    /// refresh token and a spent access token could call the API. The profile is removed, before
+    /// any API call, so that no path leaves one that logs in and then cannot call the API.
+    /// - Throws: ``ErrorCode/signInEnded``, carrying the profile.
+    func requireSignIn(_ tokens: TokenSet, of profile: UserProfile) throws(IdentityFlowError) {
+        guard tokens.refreshToken == nil, !tokens.isAccessTokenValid(at: dependencies.configuration.now()) else { return }
+        sessions.forgetProfile(profile, flow: nil)
+        var error = IdentityFlowError(
+            .signInEnded,
+            "The sign-in of profile \(profile.profileId) at the identity provider has ended (a provider logout, or a refresh the provider refused): the profile was removed from this device; register again."
+        )
+        error.userProfile = profile
+        throw error
+    }
+
     /// No: a login unseals the profile's one token set, which must stay live (revoking it would
     /// end the profile's sign-in).
     var issuesTokensPerLogin: Bool { false }
@@ -143,6 +159,7 @@ struct DeviceAuthenticators: AuthenticatorHome {
         }
         let tokens = try vault.tokens(key: key, profile: profile)
         try resetCount(of: profile)
+        try requireSignIn(tokens, of: profile)
         return .accepted(tokens, key: .device(key))
     }
 
@@ -265,25 +282,44 @@ struct DeviceAuthenticators: AuthenticatorHome {
         try sessions.store.saveResumeItem(resumeKey, for: stored.profile)
     }
 
-    /// The vault keeps the refresh token sealed with the access token forgotten (the next login
-    /// refreshes) and no resume wrap.
-    func sessionEnded(_ stored: StoredProfile, key: ProvenPinKey) {
-        guard !stored.profile.isStateless else { return }
-        var closed = stored
-        closed.vault?.resumeWrap = nil
-        closed.tokens.accessToken = Redacted("")
-        closed.tokens.expiresAt = .distantPast
-        do throws(IdentityFlowError) {
-            try closed.resealTokens(with: key)
-            if let deviceSecret = closed.deviceSecret { closed.vault?.bind(deviceSecret: deviceSecret, profile: closed.profile) }
-            try sessions.store.save(closed)
-            closed.lockVault()
-            sessions.withState { state in
-                if state.profiles[closed.profile] != nil, state.authenticatedProfile != closed.profile { state.profiles[closed.profile] = closed }
-            }
-        } catch {
-            sessions.logger.log(.warning, "Could not reseal the ended session's tokens: \(error)", flow: nil)
-        }
+    /// What the vault keeps when the session ends (``SessionEnd``; `docs/device-authenticators.md`,
+    /// "What a session end does"): the session's last token set with its access token marked
+    /// spent (kept sealed, so that a deregistration can revoke it; never emptied), and no resume
+    /// wrap. When the sign-in ends with the session, the refresh token goes too: the next PIN
+    /// login finds nothing that could call the API and says so (``ErrorCode/signInEnded``).
+    func closeSession(of stored: inout StoredProfile, key: ProvenPinKey, _ end: SessionEnd) throws(IdentityFlowError) -> Bool {
+        guard stored.vault != nil, key.vaultKey != nil else { return false }
+        stored.vault?.resumeWrap = nil
+        stored.tokens.expiresAt = .distantPast
+        if end == .signInEnded { stored.tokens.refreshToken = nil }
+        try stored.resealTokens(with: key)
+        return true
+    }
+
+    /// Seals a refresh answer that came back after its session ended, when the vault still holds
+    /// the refresh token it replaces (a logout: the sign-in outlives the session), with its access
+    /// token marked spent; not when the vault's sign-in ended or moved on, nor without the
+    /// session's key.
+    func keepLateRefresh(_ fresh: TokenSet, replacing spent: Redacted<String>, in stored: inout StoredProfile, key: ProvenPinKey)
+        throws(IdentityFlowError) -> Bool
+    {
+        guard let vaultKey = key.vaultKey, let vault = stored.vault, let sealed = try? vault.tokens(key: vaultKey, profile: stored.profile),
+            sealed.refreshToken == spent
+        else { return false }
+        stored.tokens = fresh
+        stored.tokens.expiresAt = .distantPast
+        try stored.resealTokens(with: key)
+        stored.lockVault()
+        return true
+    }
+
+    /// Takes the vault's sign-in when a refresh of the ended session sealed a newer one after this
+    /// login opened the vault.
+    func adoptNewerSignIn(from latest: StoredProfile, into stored: inout StoredProfile, key: ProvenPinKey) {
+        guard let vaultKey = key.vaultKey, let vault = latest.vault, let sealed = try? vault.tokens(key: vaultKey, profile: latest.profile),
+            sealed.refreshToken != nil, sealed.refreshToken != stored.tokens.refreshToken
+        else { return }
+        stored.tokens = sealed
     }
 
     // MARK: - The vault

@@ -55,8 +55,9 @@ extension UserClient {
 }
 
 extension StoredProfile {
-    /// Forgets a device-mode profile's live tokens in memory (they stay sealed in its vault).
+    /// Forgets a device-mode profile's live tokens in memory (they stay sealed in its vault); the
+    /// ID token stays, for ``UserClient/identityClaims(of:)``.
     mutating func lockVault() {
-        if vault != nil { tokens = TokenSet(accessToken: "") }
+        if vault != nil { tokens = tokens.withoutCredentials }
     }
 }

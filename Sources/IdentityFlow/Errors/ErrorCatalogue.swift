@@ -90,6 +90,9 @@ extension ErrorCode {
         entry(
             .sealedDataInvalid, .authentication, "sealedDataInvalid",
             "The profile's sealed data is corrupt, truncated or from another device; the profile is kept, deregister it to register again."),
+        entry(
+            .signInEnded, .authentication, "signInEnded",
+            "The profile's sign-in at the identity provider has ended (a provider logout or a refused refresh); the profile was removed, register again."),
         entry(.partialRegistrationExpired, .registration, "partialRegistrationExpired", "The partial registration expired; start again."),
         entry(
             .certificatePinMismatch, .generic, "certificatePinMismatch",

@@ -168,6 +168,10 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     /// 11041: a device-mode profile's sealed data is corrupt, truncated or from another device: the
     /// profile is kept (``LaunchReport/damagedProfiles``) and cannot log in until it is deregistered.
     public static let sealedDataInvalid = ErrorCode(rawValue: 11041)
+    /// 11042: a device-mode profile's sign-in at the provider has ended (a provider logout, or a
+    /// refresh the provider refused): the PIN was right, but the profile holds no tokens that
+    /// could call the API, so it was removed from this device; register again.
+    public static let signInEnded = ErrorCode(rawValue: 11042)
 
     // MARK: - The host's transport and confidential clients
 

@@ -147,6 +147,39 @@ protocol AuthenticatorHome: Sendable {
     /// Whether a logout revokes the session's tokens at the provider.
     var revokesTokensAtLogout: Bool { get }
 
+    /// What a stored profile keeps when its session ends (``SessionEnd``), run under the cache's
+    /// lock as the session ends; the caller writes the profile when this returns `true`.
+    /// - Parameters:
+    ///   - stored: The profile as it was in the session; changed to what it keeps.
+    ///   - key: The session's key.
+    ///   - end: Whether the profile's sign-in at the provider outlives the session.
+    /// - Returns: Whether `stored` changed and must be written.
+    /// - Throws: The sealing's errors.
+    func closeSession(of stored: inout StoredProfile, key: ProvenPinKey, _ end: SessionEnd) throws(IdentityFlowError) -> Bool
+
+    /// Keeps a refresh answer that came back after its session ended, when the profile still
+    /// holds the refresh token it replaces (on the device: sealed in the vault for the next
+    /// login); run under the cache's lock.
+    /// - Parameters:
+    ///   - fresh: The refresh's answer.
+    ///   - spent: The refresh token it replaces.
+    ///   - stored: The profile; changed to what it keeps.
+    ///   - key: The ended session's key.
+    /// - Returns: Whether `stored` keeps `fresh` (to be written); `false` means nobody will use
+    ///   `fresh`, and the caller revokes it.
+    /// - Throws: The sealing's errors.
+    func keepLateRefresh(_ fresh: TokenSet, replacing spent: Redacted<String>, in stored: inout StoredProfile, key: ProvenPinKey)
+        throws(IdentityFlowError) -> Bool
+
+    /// Before a login writes its session, under the cache's lock: takes the sign-in `latest`
+    /// holds when it is newer than the one the login opened (a refresh of an ended session
+    /// landed in between); nothing where each login has a sign-in of its own.
+    /// - Parameters:
+    ///   - latest: The profile as the cache holds it now.
+    ///   - stored: The profile the login is about to write.
+    ///   - key: The login's key.
+    func adoptNewerSignIn(from latest: StoredProfile, into stored: inout StoredProfile, key: ProvenPinKey)
+
     // MARK: The launch policy
 
     /// Keeps a new session for the next launch (``LaunchPolicy/resumeLastUser``): writes the
@@ -156,12 +189,6 @@ protocol AuthenticatorHome: Sendable {
     ///   - pinKey: The key that proved the session.
     /// - Throws: The storage's errors.
     func keepForNextLaunch(_ stored: inout StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError)
-
-    /// After a stored profile's session ended on this device (its resume item is gone already).
-    /// - Parameters:
-    ///   - stored: The profile as it was in the session.
-    ///   - key: The session's key.
-    func sessionEnded(_ stored: StoredProfile, key: ProvenPinKey)
 }
 
 extension FlowDependencies {

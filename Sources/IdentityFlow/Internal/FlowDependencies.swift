@@ -22,6 +22,10 @@ final class FlowDependencies: Sendable {
     let store: ProfileStore
     /// The client's state; each view reads and changes its own part.
     let state = Locked(State())
+    /// Held across each write of a profile's token set (the check of its session, the storage
+    /// write, the cache's update; ``ProfileSessions``), apart from `state`: the storage is the
+    /// host's and may call the client back.
+    let sessionWrites = Locked(())
 
     /// Everything that changes, under one lock (each part is changed by its view only).
     struct State: Sendable {

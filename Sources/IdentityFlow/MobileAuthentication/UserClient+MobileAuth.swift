@@ -27,9 +27,13 @@ extension UserClient {
     /// announces them by push. The profile must be enrolled for mobile authentication first.
     /// Call it again when the platform hands you a new token.
     /// - Parameter deviceToken: The push token, as the platform handed it over.
-    /// - Throws: ``ErrorCode/mobileAuthNotEnrolled`` before ``enrollMobileAuthentication()``; as it otherwise.
+    /// - Throws: ``ErrorCode/serverAuthenticatorsRequired`` when the client keeps its
+    ///   authenticators on the device; ``ErrorCode/mobileAuthNotEnrolled`` before
+    ///   ``enrollMobileAuthentication()``; as it otherwise.
     public func enrollPushMobileAuthentication(deviceToken: Data) async throws(IdentityFlowError) {
         let (stored, tokens) = try loggedInProfileWithKeys(for: "Push mobile authentication")
+        // Before the enrolment check: in device mode no enrolment could ever come first.
+        try authenticatorHome.requireServerAuthenticators()
         guard stored.mobileAuthEnrolled else { throw MobileAuthSteps.notEnrolled(stored.profile) }
         guard !deviceToken.isEmpty else { throw IdentityFlowError(.requestInvalid, "The push token is empty.") }
         try await service.enrolPushMobileAuthentication(deviceToken: Array(deviceToken), for: stored.profile, accessToken: tokens.accessToken)

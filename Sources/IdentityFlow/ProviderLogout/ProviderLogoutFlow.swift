@@ -10,6 +10,9 @@ final class ProviderLogoutFlow: FlowPerformer {
     private let profile: UserProfile
     private let request: EndSessionRequest
     private let host: FlowHost<UserProfile, UserProfile>
+    /// The session's last tokens when it ended here, which the revocation takes over the ones the
+    /// flow began with (a refresh may have replaced those since).
+    private let endedTokens = Locked<TokenSet?>(nil)
 
     /// A provider logout that makes its I/O through `steps`.
     /// - Parameters:
@@ -32,7 +35,8 @@ final class ProviderLogoutFlow: FlowPerformer {
     func perform(_ effect: ProviderLogoutMachine.Effect) -> EffectWork<ProviderLogoutMachine.Event> {
         switch effect {
         case .endLocalSession:
-            steps.endSessionLocally()
+            let ended = steps.endSessionLocally()
+            endedTokens.withLock { $0 = ended }
             host.started(profile)
             return .done
         case .buildLogoutPage:
@@ -52,7 +56,7 @@ final class ProviderLogoutFlow: FlowPerformer {
         case .revokeTokens(let tokens):
             // The session is over on the device: nothing a cancel could undo from here.
             engine.commit()
-            let steps = self.steps, id = engine.id
+            let steps = self.steps, id = engine.id, tokens = endedTokens.withLock { $0 } ?? tokens
             return .run {
                 await steps.revokeUnused(tokens, flow: id)
                 return .revocationFinished

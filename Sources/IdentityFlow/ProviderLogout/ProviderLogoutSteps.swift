@@ -8,8 +8,12 @@ struct ProviderLogoutSteps: Sendable {
     /// What the steps are built from.
     let dependencies: FlowDependencies
 
-    /// Ends the session on this device.
-    func endSessionLocally() { dependencies.sessions.endSessionLocally() }
+    /// Ends the session on this device, and with it the profile's sign-in: in device mode the
+    /// vault drops its refresh token, and the next PIN login says the profile must register again
+    /// (``SessionEnd/signInEnded``).
+    /// - Returns: The session's last tokens, the ones to revoke (a refresh may have replaced the
+    ///   ones the flow began with), or `nil` when nobody was logged in.
+    func endSessionLocally() -> TokenSet? { dependencies.sessions.endSessionLocally(.signInEnded)?.tokens }
 
     /// The provider's logout page for `request`, or `nil` when it has none.
     nonisolated(nonsending) func logoutPage(for request: EndSessionRequest) async throws(IdentityFlowError) -> URL? {

@@ -24,7 +24,7 @@ struct ServerAuthenticators: AuthenticatorHome {
     /// - Throws: ``ErrorCode/featureNotSupported``, saying to configure device mode.
     nonisolated(nonsending) func requirePinHome(for context: RegistrationMachine.Context) async throws(IdentityFlowError) {
         guard !context.stateless, let http = service as? HTTPIdentityService else { return }
-        guard try await http.servesExtensionEndpoints() else {
+        guard try await http.servesExtensionEndpoints(logger: dependencies.logger) else {
             throw IdentityFlowError(
                 .featureNotSupported,
                 "The provider has no IdentityFlow extension API, so a PIN cannot be enrolled on the server: set ClientConfiguration.authenticators = .device() to keep authenticators on the device, or register stateless."
@@ -205,13 +205,21 @@ struct ServerAuthenticators: AuthenticatorHome {
     /// Yes: the next login opens a session of its own.
     var revokesTokensAtLogout: Bool { true }
 
+    /// Nothing to keep: the next login opens a session of its own.
+    func closeSession(of stored: inout StoredProfile, key: ProvenPinKey, _ end: SessionEnd) throws(IdentityFlowError) -> Bool { false }
+
+    /// No: the ended session's tokens were its own, and the next login gets new ones.
+    func keepLateRefresh(_ fresh: TokenSet, replacing spent: Redacted<String>, in stored: inout StoredProfile, key: ProvenPinKey)
+        throws(IdentityFlowError) -> Bool
+    { false }
+
+    /// Nothing: each login has a sign-in of its own.
+    func adoptNewerSignIn(from latest: StoredProfile, into stored: inout StoredProfile, key: ProvenPinKey) {}
+
     // MARK: - The launch policy
 
     /// The resume item marks the session; its tokens are stored as they are.
     func keepForNextLaunch(_ stored: inout StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) {
         try sessions.store.saveResumeItem(Redacted([0]), for: stored.profile)
     }
-
-    /// Nothing more: the server holds the session's state.
-    func sessionEnded(_ stored: StoredProfile, key: ProvenPinKey) {}
 }

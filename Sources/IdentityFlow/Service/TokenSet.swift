@@ -60,6 +60,10 @@ public struct TokenSet: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Encodes the token set under the keys its properties are named after.
     public func encode(to encoder: any Encoder) throws { try fields.value.encode(to: encoder) }
 
+    /// The set with its access and refresh tokens left out (the access token empty), the ID
+    /// token kept: what a device-mode profile shows of its sealed set while logged out.
+    package var withoutCredentials: TokenSet { TokenSet(accessToken: "", idToken: idToken?.value) }
+
     /// Whether the access token is still valid at `date`, allowing `leeway` before expiry.
     /// - Parameters:
     ///   - date: The moment to check.

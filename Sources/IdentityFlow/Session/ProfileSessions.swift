@@ -11,14 +11,24 @@ struct ProfileSessions: Sendable {
     struct State: Sendable {
         /// The profiles of this device (a stateless one while it is logged in).
         var profiles: [UserProfile: StoredProfile] = [:]
-        /// The logged-in profile. Whenever it changes, the session's PIN key is forgotten.
+        /// The logged-in profile. Whenever it changes, the session's PIN key is forgotten; whenever
+        /// it is set, a new session number begins.
         var authenticatedProfile: UserProfile? {
-            didSet { if authenticatedProfile != oldValue { sessionPinKey = .none } }
+            didSet {
+                sessionNumber &+= 1
+                if authenticatedProfile != oldValue { sessionPinKey = .none }
+            }
         }
         /// The key that proved the PIN for the logged-in profile's session (in memory only), so
         /// that the session can prove the PIN for a credential change; `.none` after a biometric
         /// login or without a session.
         var sessionPinKey: ProvenPinKey = .none
+        /// The current session's number: a new one at every login, resumed session and end, so
+        /// that a token write for a session that has ended since, even one of the same profile,
+        /// is told from a write for the current one.
+        private(set) var sessionNumber: UInt64 = 0
+        /// The kinds of revocation failure already logged as a warning (``SessionSteps/revokeUnused(_:flow:)``).
+        var revocationFailuresLogged: Set<String> = []
     }
 
     /// The profiles and session of `dependencies`' client.
@@ -37,6 +47,14 @@ struct ProfileSessions: Sendable {
 
     /// Reads or changes the cache and the session under their lock.
     func withState<Result>(_ body: (inout State) -> Result) -> Result { dependencies.state.withLock { body(&$0.sessions) } }
+
+    /// Runs one write of a profile's token set (the check of its session, the storage write, the
+    /// cache's update) with no other such write in between: under a lock of its own, so that the
+    /// host's storage, which may call the client back, runs outside the cache's lock. `body` must
+    /// not start another write.
+    func writing<Result>(_ body: () throws(IdentityFlowError) -> Result) throws(IdentityFlowError) -> Result {
+        try dependencies.sessionWrites.withLock { _ throws(IdentityFlowError) in try body() }
+    }
 
     /// The stored profile, or ``ErrorCode/requestInvalid`` when it is not registered here.
     func storedProfile(_ profile: UserProfile) throws(IdentityFlowError) -> StoredProfile {
@@ -67,14 +85,18 @@ struct ProfileSessions: Sendable {
         return tokens
     }
 
-    /// Saves changes to a stored profile (new tokens, a biometric key).
+    /// Saves changes to a stored profile (new tokens, a biometric key): read, changed, sealed and
+    /// written as one token write (``writing(_:)``), so that no other write (a refresh landing, a
+    /// session end) falls between the read and the write and is lost.
     func updateStoredProfile(_ profile: UserProfile, _ change: (inout StoredProfile) -> Void) throws(IdentityFlowError) {
-        var stored = try storedProfile(profile)
-        let tokens = stored.tokens
-        change(&stored)
-        if stored.tokens != tokens { try authenticatorHome(of: stored).sealTokens(of: &stored, key: sessionPinKey(for: profile)) }
-        try store.save(stored)
-        withState { $0.profiles[profile] = stored }
+        try writing { () throws(IdentityFlowError) in
+            var stored = try storedProfile(profile)
+            let tokens = stored.tokens
+            change(&stored)
+            if stored.tokens != tokens { try authenticatorHome(of: stored).sealTokens(of: &stored, key: sessionPinKey(for: profile)) }
+            try store.save(stored)
+            withState { $0.profiles[profile] = stored }
+        }
     }
 
     /// Stores `stored` with its new session and logs it in, keeping the PIN key that proved it.
@@ -87,25 +109,34 @@ struct ProfileSessions: Sendable {
     func logIn(_ stored: StoredProfile, pinKey: ProvenPinKey, endingStateless: Bool = false) throws(IdentityFlowError) -> TokenSet? {
         var stored = stored
         try keepForNextLaunch(&stored, pinKey: pinKey)
-        try authenticatorHome(of: stored).sealTokens(of: &stored, key: pinKey)
-        try store.save(stored)
-        return withState { state -> TokenSet? in
-            let previous =
-                endingStateless
-                ? state.authenticatedProfile.flatMap { $0.isStateless && $0 != stored.profile ? state.profiles.removeValue(forKey: $0) : nil } : nil
-            state.profiles[stored.profile] = stored
-            state.authenticatedProfile = stored.profile
-            state.sessionPinKey = pinKey
-            return previous?.tokens
+        let home = authenticatorHome(of: stored)
+        return try writing { () throws(IdentityFlowError) -> TokenSet? in
+            // A refresh of an ended session may have sealed a newer sign-in since this login
+            // opened the vault: it is taken, not overwritten.
+            if let latest = withState({ $0.profiles[stored.profile] }) { home.adoptNewerSignIn(from: latest, into: &stored, key: pinKey) }
+            try home.sealTokens(of: &stored, key: pinKey)
+            try store.save(stored)
+            return withState { state -> TokenSet? in
+                let previous =
+                    endingStateless
+                    ? state.authenticatedProfile.flatMap { $0.isStateless && $0 != stored.profile ? state.profiles.removeValue(forKey: $0) : nil } : nil
+                state.profiles[stored.profile] = stored
+                state.authenticatedProfile = stored.profile
+                state.sessionPinKey = pinKey
+                return previous?.tokens
+            }
         }
     }
 
-    /// Removes a profile and everything of it from this device.
+    /// Removes a profile and everything of it from this device, under the cache's lock (a refresh
+    /// landing later finds it gone and writes nothing back).
     func deleteProfileLocally(_ profile: UserProfile) throws(IdentityFlowError) {
-        try store.delete(profile)
-        withState { state in
-            state.profiles[profile] = nil
-            if state.authenticatedProfile == profile { state.authenticatedProfile = nil }
+        try writing { () throws(IdentityFlowError) in
+            try store.delete(profile)
+            withState { state in
+                state.profiles[profile] = nil
+                if state.authenticatedProfile == profile { state.authenticatedProfile = nil }
+            }
         }
     }
 
@@ -120,28 +151,57 @@ struct ProfileSessions: Sendable {
         }
     }
 
-    /// Ends the session of the authenticated profile on this device; returns its tokens to revoke,
-    /// `nil` for a device-mode profile (``AuthenticatorHome/revokesTokensAtLogout``). A stateless
-    /// profile ends with its session: it is forgotten.
+    /// Ends the session of the authenticated profile on this device, as `end` says
+    /// (``SessionEnd``), as one token write (``writing(_:)``). A stateless profile ends with its
+    /// session: it is forgotten.
+    /// - Parameter end: Whether the profile's sign-in at the provider outlives the session.
+    /// - Returns: The profile and the session's last tokens, or `nil` when nobody was logged in.
     @discardableResult
-    func endSessionLocally() -> (UserProfile, TokenSet?)? {
-        let ended = withState { state -> (StoredProfile, ProvenPinKey)? in
-            guard let profile = state.authenticatedProfile, let stored = state.profiles[profile] else {
-                state.authenticatedProfile = nil
-                return nil
+    func endSessionLocally(_ end: SessionEnd = .signInKept) -> EndedSession? {
+        closeSession(end) { state in state.authenticatedProfile }
+    }
+
+    /// Ends `session` as `end` says, if it is still the current session (a refresh refused).
+    /// - Returns: Whether it was, and has ended now.
+    func endSession(_ session: SessionHandle, _ end: SessionEnd) -> Bool {
+        closeSession(end) { state in
+            state.sessionNumber == session.number && state.authenticatedProfile == session.profile ? session.profile : nil
+        } != nil
+    }
+
+    /// Logs out the profile `current` names, if any, and writes what its ``AuthenticatorHome``
+    /// keeps of the session (``AuthenticatorHome/closeSession(of:key:_:)``), as one token write,
+    /// so that a refresh answer landing later finds the session ended and the profile as it was
+    /// left. The resume item goes.
+    private func closeSession(_ end: SessionEnd, current: (State) -> UserProfile?) -> EndedSession? {
+        let ended = try? writing { () -> EndedSession? in
+            let closing = withState { state -> (StoredProfile, ProvenPinKey)? in
+                guard let profile = current(state) else { return nil }
+                defer { state.authenticatedProfile = nil }
+                guard let stored = state.profiles[profile] else { return nil }
+                if profile.isStateless { state.profiles[profile] = nil }
+                return (stored, state.sessionPinKey)
             }
-            let key = state.sessionPinKey
-            state.authenticatedProfile = nil
-            if profile.isStateless { state.profiles[profile] = nil }
-            if var kept = state.profiles[profile] {
-                authenticatorHome(of: kept).forgetLiveTokens(of: &kept)
-                state.profiles[profile] = kept
+            guard let (stored, key) = closing else { return nil }
+            let home = authenticatorHome(of: stored)
+            if !stored.profile.isStateless {
+                var kept = stored
+                do throws(IdentityFlowError) {
+                    if try home.closeSession(of: &kept, key: key, end) { try store.save(kept) }
+                } catch {
+                    kept = stored
+                    logger.log(.warning, "Could not seal the ended session's sign-in: \(error)", flow: nil)
+                }
+                home.forgetLiveTokens(of: &kept)
+                withState { state in
+                    if state.profiles[kept.profile] != nil, state.authenticatedProfile != kept.profile { state.profiles[kept.profile] = kept }
+                }
             }
-            return (stored, key)
+            return EndedSession(profile: stored.profile, tokens: stored.tokens, revokesTokensAtLogout: home.revokesTokensAtLogout)
         }
-        guard let (stored, key) = ended else { return nil }
-        closeSession(of: stored, key: key)
-        return (stored.profile, authenticatorHome(of: stored).revokesTokensAtLogout ? stored.tokens : nil)
+        guard let ended else { return nil }
+        try? store.deleteResumeItem(for: ended.profile)
+        return ended
     }
 
     // MARK: - The launch policy
@@ -153,13 +213,5 @@ struct ProfileSessions: Sendable {
         guard launchPolicy == .resumeLastUser, !stored.profile.isStateless else { return }
         for other in withState({ Array($0.profiles.keys) }) where other != stored.profile { try? store.deleteResumeItem(for: other) }
         try authenticatorHome(of: stored).keepForNextLaunch(&stored, pinKey: pinKey)
-    }
-
-    /// After a session ended on this device: its resume item is removed and the profile's
-    /// ``AuthenticatorHome`` closes what it keeps (on the device, the vault keeps the refresh
-    /// token sealed with the access token forgotten and no resume wrap).
-    func closeSession(of stored: StoredProfile, key: ProvenPinKey) {
-        try? store.deleteResumeItem(for: stored.profile)
-        authenticatorHome(of: stored).sessionEnded(stored, key: key)
     }
 }

@@ -34,17 +34,24 @@ struct SessionSteps: Sendable {
         }
     }
 
-    /// Revokes a token set nobody will use any more (best effort: a failure is logged).
+    /// Revokes a token set nobody will use any more (best effort: a failure is logged). A
+    /// provider that cannot revoke fails the same way at every refresh: the first failure of a
+    /// kind is a warning, once per client, and the ones like it are logged at debug level.
     nonisolated(nonsending) func revokeUnused(_ tokens: TokenSet, flow: FlowID?) async {
         do { try await service.revoke(tokens) } catch {
-            dependencies.logger.log(.warning, "Could not revoke a token set that is no longer used: \(error)", flow: flow)
+            let kind = "\(error.code) \(error.oauthError ?? "")"
+            let first = sessions.withState { $0.revocationFailuresLogged.insert(kind).inserted }
+            dependencies.logger.log(
+                first ? .warning : .debug,
+                "Could not revoke a token set that is no longer used: \(error)\(first ? " (failures like it are logged at debug level from now on)" : "")",
+                flow: flow)
         }
     }
 
     /// Logs the authenticated user out on this device and revokes its tokens, best effort.
     nonisolated(nonsending) func logOutLocallyRevoking(flow: FlowID) async {
-        guard let (_, ended) = sessions.endSessionLocally(), let tokens = ended else { return }
-        do { try await service.revoke(tokens) } catch {
+        guard let ended = sessions.endSessionLocally(), ended.revokesTokensAtLogout else { return }
+        do { try await service.revoke(ended.tokens) } catch {
             dependencies.logger.log(.warning, "Could not revoke the previous user's tokens: \(error)", flow: flow)
         }
     }

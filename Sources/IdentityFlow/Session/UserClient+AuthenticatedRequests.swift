@@ -68,43 +68,59 @@ extension UserClient {
         }.get()
     }
 
+    /// One refresh for the current session. Its answer is written only where it still belongs,
+    /// checked under the cache's lock (``ProfileSessions/storeRefreshed(_:replacing:for:)``): a
+    /// session that ended while the refresh was on its way gets nothing, and its rotated refresh
+    /// token is sealed for the next login or revoked, never dropped.
     private func refreshOnce(replacing stale: TokenSet) async throws(IdentityFlowError) -> TokenSet {
-        let current = try sessionTokens()
+        let (session, current) = try sessions.currentSession()
         guard current.accessToken == stale.accessToken else { return current }
-        guard let profile = authenticatedUserProfile else { throw IdentityFlowError(.userNotAuthenticated) }
         guard let refreshToken = current.refreshToken else {
-            throw endSession(of: profile, because: IdentityFlowError(.userNotAuthenticated, "The access token expired and there is no refresh token."))
+            throw endSession(
+                session, .signInEnded, because: IdentityFlowError(.userNotAuthenticated, "The access token expired and there is no refresh token."))
         }
         var fresh: TokenSet
         do { fresh = try await service.refresh(refreshToken) } catch {
             if PinEntry.isRecoverable(error) { throw error }
-            throw endSession(of: profile, because: error)
+            // invalid_grant: the provider no longer honours the sign-in; another refusal (the
+            // client's configuration, a malformed answer) leaves it for the next login.
+            throw endSession(session, error.oauthError == "invalid_grant" ? .signInEnded : .signInKept, because: error)
         }
         if fresh.refreshToken == nil { fresh.refreshToken = refreshToken }
         if let problem = IdTokenContinuity.problem(previous: current.idToken, refreshed: fresh.idToken) {
             // Tokens for someone else, or from elsewhere: never stored, never left live.
             await revokeUnused(fresh, flow: nil)
             throw endSession(
-                of: profile, because: IdentityFlowError(.invalidServerResponse, "The refresh was refused: \(problem) (OpenID Connect Core §12.2)."))
+                session, .signInEnded,
+                because: IdentityFlowError(.invalidServerResponse, "The refresh was refused: \(problem) (OpenID Connect Core §12.2)."))
         }
         // A refresh may omit the ID token; the session keeps the one it began with.
         if fresh.idToken == nil { fresh.idToken = current.idToken }
-        try updateStoredProfile(profile) { $0.tokens = fresh }
-        sessionBroadcast.publish(.tokensRefreshed(profile))
-        // The refresh token was spent; the old access token would stay live until it expires.
-        await revokeUnused(TokenSet(accessToken: current.accessToken.value), flow: nil)
+        let landing: RefreshLanding
+        do { landing = try sessions.storeRefreshed(fresh, replacing: refreshToken, for: session) } catch {
+            // Nobody will hold the answer: it would stay live at the provider.
+            await revokeUnused(fresh, flow: nil)
+            throw error
+        }
+        if landing == .orphaned {
+            await revokeUnused(fresh, flow: nil)
+            throw IdentityFlowError(.userNotAuthenticated, "The session ended while its refresh was on its way; the refreshed tokens were revoked.")
+        }
+        // The refresh token was spent; the old access token, while it has not expired, would stay
+        // live until it does.
+        if current.isAccessTokenValid(at: configuration.now()) { await revokeUnused(TokenSet(accessToken: current.accessToken.value), flow: nil) }
+        guard landing == .stored else {
+            throw IdentityFlowError(
+                .userNotAuthenticated, "The session ended while its refresh was on its way; the refreshed sign-in is kept for the next login.")
+        }
+        sessionBroadcast.publish(.tokensRefreshed(session.profile))
         return fresh
     }
 
-    /// Logs the profile out on this device after a refused refresh and says so.
-    private func endSession(of profile: UserProfile, because cause: IdentityFlowError) -> IdentityFlowError {
-        let ended = withState { state -> (StoredProfile, ProvenPinKey)? in
-            guard state.authenticatedProfile == profile, let stored = state.profiles[profile] else { return nil }
-            defer { state.authenticatedProfile = nil }
-            return (stored, state.sessionPinKey)
-        }
-        if let (stored, key) = ended { sessions.closeSession(of: stored, key: key) }
-        sessionBroadcast.publish(.loggedOut(profile, reason: cause.code))
+    /// Logs the profile out on this device after a refused refresh, when `session` is still the
+    /// current one, and says so.
+    private func endSession(_ session: SessionHandle, _ end: SessionEnd, because cause: IdentityFlowError) -> IdentityFlowError {
+        if sessions.endSession(session, end) { sessionBroadcast.publish(.loggedOut(session.profile, reason: cause.code)) }
         return IdentityFlowError(.userNotAuthenticated, "The session expired and could not be refreshed; log in again.", underlying: cause)
     }
 }

@@ -18,8 +18,9 @@ extension StoredProfile {
         writer.punctuation("}")
         writer.punctuation(",")
         writer.key("tokens")
-        // A device-mode profile's tokens are in its vault, sealed: none is written in clear.
-        try (vault == nil ? tokens : TokenSet(accessToken: "")).writeJSON(to: &writer)
+        // A device-mode profile's tokens are in its vault, sealed: only the ID token, which grants
+        // nothing at the provider, is written in clear, for identityClaims(of:) while logged out.
+        try (vault == nil ? tokens : tokens.withoutCredentials).writeJSON(to: &writer)
         if let deviceSecret {
             writer.punctuation(",")
             writer.key("deviceSecret")

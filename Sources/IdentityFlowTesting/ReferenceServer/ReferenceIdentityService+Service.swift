@@ -283,12 +283,18 @@ extension ReferenceIdentityService {
         }
     }
 
-    /// Forgets the tokens.
+    /// Forgets the tokens, the refresh token first, as an RFC 7009 endpoint asked once a token:
+    /// an empty token is refused with `invalid_request` (the `token` parameter is required), after
+    /// the refresh token before it was revoked.
     public nonisolated(nonsending) func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
         try await enter(.revoke)
-        state.withLock { state in
+        try state.withLock { state throws(IdentityFlowError) in
+            if let refresh = tokens.refreshToken {
+                guard !refresh.value.isEmpty else { throw Self.invalidRequest("The revocation request has an empty token (RFC 7009 §2.1).") }
+                state.refreshTokens[refresh.value] = nil
+            }
+            guard !tokens.accessToken.value.isEmpty else { throw Self.invalidRequest("The revocation request has an empty token (RFC 7009 §2.1).") }
             state.accessTokens[tokens.accessToken.value] = nil
-            if let refresh = tokens.refreshToken { state.refreshTokens[refresh.value] = nil }
         }
     }
 

@@ -23,17 +23,19 @@ struct DeviceModeTests {
 
         init(
             policy: LaunchPolicy = .requireAuthentication, maxPinFailures: Int = 3, server: ReferenceIdentityService? = nil,
-            storage: any SecureStorage = InMemoryStorage(), hardware: (any HardwareKey)? = nil
+            storage: any SecureStorage = InMemoryStorage(), hardware: (any HardwareKey)? = nil,
+            service: ((ReferenceIdentityService) -> any IdentityService)? = nil,
+            logger: IdentityFlowLogger = .disabled
         ) async throws {
             let server = server ?? ReferenceIdentityService(accessTokenLifetime: 60, now: date.now)
             self.server = server
             self.storage = storage
             resource = ReferenceResourceServer(trusting: server)
-            var configuration = ClientConfiguration.testing(now: date.now)
+            var configuration = ClientConfiguration.testing(now: date.now, logger: logger)
             configuration.authenticators = .device(maxPinFailures: maxPinFailures)
             configuration.launchPolicy = policy
             configuration.hardwareKey = hardware
-            client = UserClient(configuration: configuration, service: server, storage: storage, transport: resource)
+            client = UserClient(configuration: configuration, service: service?(server) ?? server, storage: storage, transport: resource)
             try await client.start()
         }
 
@@ -411,6 +413,8 @@ struct DeviceModeTests {
         let needsServer: @Sendable (any Error) -> Bool = { ($0 as? IdentityFlowError)?.code == .serverAuthenticatorsRequired }
         await #expect { try await setup.client.enrollMobileAuthentication() } throws: { needsServer($0) }
         await #expect { try await setup.client.enrollImplicitAuthentication() } throws: { needsServer($0) }
+        // Not 11014 (enrol first): no enrolment could ever come before it in device mode.
+        await #expect { try await setup.client.enrollPushMobileAuthentication(deviceToken: Data([1, 2, 3])) } throws: { needsServer($0) }
         await #expect { _ = try await setup.client.pendingMobileAuthRequests() } throws: { needsServer($0) }
         await #expect { _ = try await setup.client.implicitlyAuthenticate(profile, scopes: ["read"]) } throws: { needsServer($0) }
         let push = MobileAuthPush(requestId: "r1", userProfile: profile)

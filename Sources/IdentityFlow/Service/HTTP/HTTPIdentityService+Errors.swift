@@ -73,6 +73,9 @@ extension HTTPIdentityService {
         return error
     }
 
+    /// The context a code exchange's errors name.
+    static let codeExchange = "the code exchange"
+
     /// Maps an OAuth token or revocation endpoint error answer (RFC 6749 §5.2).
     static func oauthError(_ response: HTTPResponse, context: String) -> IdentityFlowError {
         guard response.status < 500, response.status != 429, let code = errorCode(of: response) else { return statusError(response, context: context) }
@@ -86,8 +89,10 @@ extension HTTPIdentityService {
             error = IdentityFlowError(
                 .configurationInvalid, "The provider refused the client at \(context) (\(code)): check the client id, its grant types and scopes.")
         case "invalid_request", "unsupported_token_type":
-            error = IdentityFlowError(
-                .requestInvalid, "The provider refused the request at \(context) (\(code)), e.g. a redirect URI that differs from the authorization request's.")
+            // Only a code exchange sends a redirect URI that could differ from the authorization
+            // request's; a refresh or a revocation has none.
+            let hint = context == codeExchange ? ", e.g. a redirect URI that differs from the authorization request's" : ""
+            error = IdentityFlowError(.requestInvalid, "The provider refused the request at \(context) (\(code))\(hint).")
         default:
             error = IdentityFlowError(.externalIdentityProviderFailure, "The provider refused the request at \(context) (\(code)).")
         }

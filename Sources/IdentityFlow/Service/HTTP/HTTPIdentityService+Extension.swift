@@ -13,36 +13,50 @@ extension HTTPIdentityService {
     /// - Throws: As the table in the type's discussion.
     public func identityProviders() async throws(IdentityFlowError) -> [IdentityProvider] {
         if let configured = configuration.identityProviders { return configured }
-        guard let providers = try await providerList(absentOn404: false) else { return [] }
-        return providers
-    }
-
-    /// Whether the server offers the extension endpoints at all: `false` when the provider list
-    /// answers 404, `true` when it answers a valid list.
-    /// - Throws: Every other failure, mapped as the table in the type's discussion.
-    package func servesExtensionEndpoints() async throws(IdentityFlowError) -> Bool {
-        try await providerList(absentOn404: true) != nil
-    }
-
-    /// The provider list; `nil` for a 404 when `absentOn404`.
-    private func providerList(absentOn404: Bool) async throws(IdentityFlowError) -> [IdentityProvider]? {
         let response = try await send("GET", path: "identity-providers", body: nil, context: "the identity providers")
-        if absentOn404, response.status == 404 { return nil }
         guard response.status == 200 else { throw Self.extensionError(response, context: "the identity providers") }
-        guard let entries = try Self.jsonObject(response, context: "The identity provider list").arrayValue else {
+        return try Self.providers(from: response)
+    }
+
+    /// Whether the server offers the extension endpoints at all, decided by the shape of the
+    /// provider list's answer: only the documented list (a `200` JSON array of entries with `id`,
+    /// `name` and `type`) means it does. Any other answer (another status, HTML, other JSON) means
+    /// it does not, and is described at debug level: providers answer unknown paths with `404`,
+    /// `401` JSON or a login page alike.
+    /// - Parameter logger: Where an answer taken as "no extension API" is described.
+    /// - Returns: Whether the provider list answered as documented.
+    /// - Throws: The transport's errors (no answer at all).
+    package func servesExtensionEndpoints(logger: IdentityFlowLogger) async throws(IdentityFlowError) -> Bool {
+        let response = try await send("GET", path: "identity-providers", body: nil, context: "the identity providers")
+        do throws(IdentityFlowError) {
+            guard response.status == 200 else { throw Self.extensionError(response, context: "the identity providers") }
+            _ = try Self.providers(from: response)
+            return true
+        } catch {
+            logger.log(
+                .debug,
+                "The provider list\(response.url.map { " at \($0.path)" } ?? "") answered HTTP \(response.status) (\(response.mediaType ?? "no content type")), not the documented list, so the provider is taken to serve no IdentityFlow extension API: \(error.message)"
+            )
+            return false
+        }
+    }
+
+    /// The providers of a `200` answer of the provider list, in the documented shape.
+    private static func providers(from response: HTTPResponse) throws(IdentityFlowError) -> [IdentityProvider] {
+        guard let entries = try jsonObject(response, context: "The identity provider list").arrayValue else {
             throw IdentityFlowError(.invalidServerResponse, "The identity provider list is not a JSON array.")
         }
         var providers: [IdentityProvider] = []
         for entry in entries {
             guard let id = entry["id"]?.stringValue, let name = entry["name"]?.stringValue, let type = entry["type"]?.stringValue else {
-                throw Self.malformed("An identity provider entry", member: "id/name/type")
+                throw malformed("An identity provider entry", member: "id/name/type")
             }
             switch (type, entry["steps"]?.intValue) {
             case ("browser", _): providers.append(IdentityProvider(identifier: id, name: name, kind: .browser))
             case ("custom", let steps?):
-                guard let kind = CustomRegistrationSteps(rawValue: steps) else { throw Self.malformed("A custom identity provider entry", member: "steps") }
+                guard let kind = CustomRegistrationSteps(rawValue: steps) else { throw malformed("A custom identity provider entry", member: "steps") }
                 providers.append(IdentityProvider(identifier: id, name: name, kind: .custom(kind)))
-            default: throw Self.malformed("An identity provider entry", member: "type/steps")
+            default: throw malformed("An identity provider entry", member: "type/steps")
             }
         }
         return providers

@@ -119,7 +119,7 @@ extension HTTPIdentityService {
                     ("redirect_uri", request.redirectURI.absoluteString),
                     ("code_verifier", request.codeVerifier.value),
                 ], metadata: metadata))
-        guard response.status == 200 else { throw Self.oauthError(response, context: "the code exchange") }
+        guard response.status == 200 else { throw Self.oauthError(response, context: Self.codeExchange) }
         let scopes = request.scopes.isEmpty ? configuration.scopes : request.scopes
         let tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: scopes)
         do throws(IdentityFlowError) {
@@ -196,16 +196,17 @@ extension HTTPIdentityService {
         }
     }
 
-    /// A revocation's error; `invalid_client` from an endpoint that names its client
-    /// authentication methods without `none` is a provider that lets only confidential clients
-    /// revoke, and says so.
+    /// A revocation's error; `invalid_client`, or a bare `401` without an OAuth error (glewlwyd),
+    /// from an endpoint that names its client authentication methods without `none` is a
+    /// provider that lets only confidential clients revoke, and says so.
     private static func revocationError(_ response: HTTPResponse, metadata: OpenIDProviderMetadata, publicClient: Bool) -> IdentityFlowError {
         var error = oauthError(response, context: "the revocation")
         let methods = metadata.revocationEndpointAuthMethods
-        if publicClient, error.oauthError == "invalid_client", !methods.isEmpty, !methods.contains("none") {
+        let refusesClient = error.oauthError == "invalid_client" || (response.status == 401 && errorCode(of: response) == nil)
+        if publicClient, refusesClient, !methods.isEmpty, !methods.contains("none") {
             error = IdentityFlowError(
                 .configurationInvalid,
-                "The provider lets only clients with a secret revoke tokens (revocation_endpoint_auth_methods_supported: \(methods.joined(separator: ", "))) and refused this public client (invalid_client): its tokens stay valid until they expire."
+                "The provider lets only clients with a secret revoke tokens (revocation_endpoint_auth_methods_supported: \(methods.joined(separator: ", "))) and refused this public client (HTTP \(response.status)): its tokens stay valid until they expire."
             )
             error.oauthError = "invalid_client"
         }
