@@ -190,13 +190,13 @@ struct DeviceAuthenticators: AuthenticatorHome {
 
     // MARK: - The launch policy
 
-    /// Keeps the vault key wrapped under a new resume key, which the resume item holds (a
+    /// Keeps the vault key wrapped under a new resume key, which the resume record holds (a
     /// biometric session, without the vault key, keeps nothing).
-    func keepForNextLaunch(_ stored: inout StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) {
-        guard let vaultKey = pinKey.vaultKey else { return }
+    func keepForNextLaunch(_ stored: inout StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) -> Redacted<[UInt8]>? {
+        guard let vaultKey = pinKey.vaultKey else { return nil }
         let resumeKey = Redacted(try PinProof.randomBytes(DeviceVault.keyLength))
         stored.vault?.resumeWrap = try DeviceVault.wrap(vaultKey, with: resumeKey, purpose: "resume", profile: stored.profile)
-        try sessions.store.saveResumeItem(resumeKey, for: stored.profile)
+        return resumeKey
     }
 
     /// The vault keeps the refresh token sealed with the access token forgotten (the next login

@@ -149,15 +149,16 @@ protocol AuthenticatorHome: Sendable {
 
     // MARK: The launch policy
 
-    /// Keeps a new session for the next launch (``LaunchPolicy/resumeLastUser``): writes the
-    /// resume item and whatever `stored` keeps with it.
+    /// Keeps a new session for the next launch (``LaunchPolicy/resumeLastUser``): prepares what
+    /// `stored` keeps with it and returns the key for the resume record, which the caller writes.
     /// - Parameters:
     ///   - stored: The profile about to be stored with its session.
     ///   - pinKey: The key that proved the session.
-    /// - Throws: The storage's errors.
-    func keepForNextLaunch(_ stored: inout StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError)
+    /// - Returns: The resume key, or `nil` when this session is not to be resumed.
+    /// - Throws: The errors of the key's generation.
+    func keepForNextLaunch(_ stored: inout StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) -> Redacted<[UInt8]>?
 
-    /// After a stored profile's session ended on this device (its resume item is gone already).
+    /// After a stored profile's session ended on this device (its resume record is gone already).
     /// - Parameters:
     ///   - stored: The profile as it was in the session.
     ///   - key: The session's key.

@@ -147,19 +147,23 @@ struct ProfileSessions: Sendable {
     // MARK: - The launch policy
 
     /// Keeps a new session for the next launch when the policy says so: the profile's
-    /// ``AuthenticatorHome`` writes the resume item (and, on the device, wraps the vault key
-    /// under the resume key it holds).
+    /// ``AuthenticatorHome`` gives the resume key (on the device, after wrapping the vault key
+    /// under it) and the one resume record names this profile in place of the previous one, a
+    /// single write whatever the number of profiles. A session kept for nobody removes the record.
     func keepForNextLaunch(_ stored: inout StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) {
         guard launchPolicy == .resumeLastUser, !stored.profile.isStateless else { return }
-        for other in withState({ Array($0.profiles.keys) }) where other != stored.profile { try? store.deleteResumeItem(for: other) }
-        try authenticatorHome(of: stored).keepForNextLaunch(&stored, pinKey: pinKey)
+        if let resumeKey = try authenticatorHome(of: stored).keepForNextLaunch(&stored, pinKey: pinKey) {
+            try store.saveResumeRecord(resumeKey, for: stored.profile)
+        } else {
+            try? store.deleteResumeRecord()
+        }
     }
 
-    /// After a session ended on this device: its resume item is removed and the profile's
-    /// ``AuthenticatorHome`` closes what it keeps (on the device, the vault keeps the refresh
-    /// token sealed with the access token forgotten and no resume wrap).
+    /// After a session ended on this device: the resume record is removed when it names the
+    /// profile, and the profile's ``AuthenticatorHome`` closes what it keeps (on the device, the
+    /// vault keeps the refresh token sealed with the access token forgotten and no resume wrap).
     func closeSession(of stored: StoredProfile, key: ProvenPinKey) {
-        try? store.deleteResumeItem(for: stored.profile)
+        try? store.deleteResumeRecord(of: stored.profile)
         authenticatorHome(of: stored).sessionEnded(stored, key: key)
     }
 }
