@@ -42,9 +42,9 @@ struct StoredProfile: Sendable, Hashable, Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         profile = try container.decode(UserProfile.self, forKey: .profile)
         tokens = try container.decode(TokenSet.self, forKey: .tokens)
-        deviceSecret = try container.decodeIfPresent(Redacted<[UInt8]>.self, forKey: .deviceSecret)
+        deviceSecret = try container.decodeBytesIfPresent(forKey: .deviceSecret).map(Redacted.init)
         hasBiometricKey = try container.decodeIfPresent(Bool.self, forKey: .hasBiometricKey) ?? false
-        biometricKey = try container.decodeIfPresent(Redacted<[UInt8]>.self, forKey: .biometricKey)
+        biometricKey = try container.decodeBytesIfPresent(forKey: .biometricKey).map(Redacted.init)
         mobileAuthEnrolled = try container.decodeIfPresent(Bool.self, forKey: .mobileAuthEnrolled) ?? false
         pushMobileAuthEnrolled = try container.decodeIfPresent(Bool.self, forKey: .pushMobileAuthEnrolled) ?? false
         biometricRevocationPending = try container.decodeIfPresent(Bool.self, forKey: .biometricRevocationPending) ?? false
