@@ -125,7 +125,7 @@ struct BenchSuite {
             return row
         }
 
-        let profileCountRows = try await ProfileCountScenarios.rows(settings, only: only)
+        let profileCountRows = try await ProfileCountScenarios.rows(settings, only: only) + ProfileCountScenarios.launchRows(settings, only: only)
         let cryptoRows = await CryptoScenarios.rows(settings, only: only)
 
         let notes = [

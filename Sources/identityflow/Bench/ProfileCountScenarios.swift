@@ -12,7 +12,8 @@ enum ProfileCountScenarios {
     static let rowIDs: Set<String> = Set(
         [LaunchPolicy.requireAuthentication, .resumeLastUser].flatMap { policy in
             [1, 100, 1_000].flatMap { count in ["login", "registration"].map { id($0, count, policy) } }
-        })
+        }
+    ).union(["n-launch-server", "n-launch-device"])
 
     /// Answers a PIN challenge with the registered PIN.
     private struct PinHost: ChallengeResponder {
@@ -58,6 +59,51 @@ enum ProfileCountScenarios {
             for policy in [LaunchPolicy.requireAuthentication, .resumeLastUser] {
                 rows += try await measure(settings, only: only, nominal: nominal, count: count, policy: policy, server: server, storage: storage)
             }
+        }
+        return rows
+    }
+
+    /// `start()` per stored profile with 1,000 profiles on `FileStorage`, in server and device
+    /// mode: a launch may be linear in the profiles, and a device-mode profile (its vault) should
+    /// cost no more than twice a server-mode one.
+    static func launchRows(_ settings: BenchSettings, only: Set<String>?) async throws -> [BenchRow] {
+        var rows: [BenchRow] = []
+        for (id, placement) in [("n-launch-server", AuthenticatorPlacement.server), ("n-launch-device", .device())] where only?.contains(id) ?? true {
+            let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+                .appendingPathComponent(".build/bench-launch-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let server = ReferenceIdentityService()
+            var configuration = ClientConfiguration.testing()
+            configuration.pinKeyIterations = settings.pinKeyIterations
+            configuration.acceptedPinKeyIterations = 1...max(settings.pinKeyIterations, 1_000_000)
+            configuration.authenticators = placement
+            let memory = InMemoryStorage()
+            let seeding = UserClient(configuration: configuration, service: server, storage: memory)
+            try await seeding.start()
+            let count = settings.count(1_000)
+            for _ in 0..<count {
+                guard (try? await seeding.registerUser(.provider(ReferenceIdentityService.browserProvider), responder: BenchHost(server: server))) != nil
+                else { throw BenchFailure(description: "a profile for the launch rows could not be registered") }
+            }
+            let storage = try FileStorage(directory: directory)
+            for key in try memory.keys() where key.hasPrefix("identityflow.profile.") {
+                if let data = try memory.data(forKey: key) { try storage.setData(data, forKey: key) }
+            }
+            let stats = try await Harness.measure(settings) {
+                let client = UserClient(configuration: configuration, service: server, storage: storage)
+                let start = ContinuousClock.now
+                let report = try await client.start()
+                let elapsed = start.duration(to: .now)
+                guard report.profiles.count == count, report.damagedProfiles.isEmpty else {
+                    throw BenchFailure(description: "the launch rows' store holds \(report.profiles.count) usable profiles, not \(count)")
+                }
+                return Harness.nanoseconds(elapsed, per: count) / 1000
+            }
+            let mode = placement == .server ? "server" : "device"
+            rows.append(BenchRow(id, "start() per stored profile, FileStorage, \(count) profiles, \(mode) mode", unit: "µs", stats))
+        }
+        if let server = rows.first(where: { $0.id == "n-launch-server" }), let index = rows.firstIndex(where: { $0.id == "n-launch-device" }) {
+            rows[index] = rows[index].against(server, atMost: 2)
         }
         return rows
     }
