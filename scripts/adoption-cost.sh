@@ -9,8 +9,9 @@
 #   2. size: two minimal executables, built -c release and stripped, one printing a line and one
 #      creating a UserClient over HTTP (the README's quick start) and a P-256 device key: the
 #      difference is what linking IdentityFlow adds. Then the largest parts of the difference, by
-#      module (from the unstripped binary's symbol sizes) with the C tables in .bss, the sections,
-#      and the same host built with -Osize.
+#      module (from the unstripped binary's symbol sizes) with the C tables in .bss, IdentityFlow's
+#      symbols by kind (generic specialisations, metadata, witness tables, closures, code) and its
+#      fifteen heaviest types, the sections (.eh_frame included), and the same host built with -Osize.
 #
 # ADOPTION_KEEP=1 keeps the scratch directory (its path is printed) for a closer look.
 #
@@ -93,6 +94,37 @@ nm --size-sort -S -t d "$work/linked.unstripped" 2>/dev/null | awk '
         for (m in bytes) if (bytes[m] >= 4096) printf "%d|%s|in the file\n", bytes[m], m
         for (m in bss) if (bss[m] >= 4096) printf "%d|%s|zero-initialised (.bss)\n", bss[m], m
     }' | sort -t'|' -k1,1 -n -r | awk -F'|' '{ printf "size:   %-34s %9d B %s\n", $2, $1, $3 }'
+# IdentityFlow's own Swift symbols by kind (from the mangling's suffix: generic
+# specialisations, type metadata and descriptors, witness tables, the rest code), and the types
+# whose symbols weigh most (demangled, specialisations counted with the type they specialise),
+# so the next drift shows where it happened.
+nm --size-sort -S -t d "$work/linked.unstripped" 2>/dev/null | awk '$4 ~ /^\$s12IdentityFlow/ && $3 !~ /[bB]/ {
+        name = $4; size = $2 + 0
+        if (name ~ /T[gG]q?5/) kind = "generic specialisations"
+        else if (name ~ /(M[nfFNpaVrlLmoqsuz]|Mn[a-zA-Z]?)$/) kind = "type metadata and descriptors"
+        else if (name ~ /(W[PpVvLlaGIi]|WOy|WOe|WOh|WOs|WOb|WOc|WOd|WOf|WOw|WOx|WOz)$/) kind = "witness tables and outlined value ops"
+        else if (name ~ /TA$|fU[0-9]*_|fu[0-9]*_/) kind = "closures and partial applies"
+        else if (name ~ /Tu$|TQ[0-9]+_$|TY[0-9]+_$/) kind = "async function pointers and continuations"
+        else kind = "functions"
+        total[kind] += size
+    }
+    END { for (k in total) printf "%d|%s\n", total[k], k }' | sort -t'|' -k1,1 -n -r |
+    awk -F'|' '{ printf "size:   IdentityFlow %-42s %9d B\n", $2, $1 }'
+if command -v swift-demangle >/dev/null 2>&1 || swift demangle --help >/dev/null 2>&1; then
+    nm -S -t d "$work/linked.unstripped" 2>/dev/null | awk '$4 ~ /^\$s12IdentityFlow/ && $3 !~ /[bB]/ { print $2 + 0, $4 }' >"$work/symbols"
+    cut -d' ' -f2 "$work/symbols" | swift demangle 2>/dev/null >"$work/demangled" || true
+    paste -d'|' "$work/symbols" "$work/demangled" | awk -F'|' '{
+            split($1, parts, " "); size = parts[1] + 0; text = $2
+            while (gsub(/<[^<>]*>/, "", text) > 0) {}
+            sub(/^\([0-9]+\) /, "", text)
+            head = text; if (index(head, "(") > 0) head = substr(head, 1, index(head, "(") - 1)
+            if (match(head, /IdentityFlow\.[A-Za-z0-9_]+/)) type = substr(head, RSTART + 13, RLENGTH - 13)
+            else type = "(Swift generics specialised here)"
+            total[type] += size
+        }
+        END { for (t in total) printf "%d|%s\n", total[t], t }' | sort -t'|' -k1,1 -n -r | head -15 |
+        awk -F'|' '{ printf "size:   IdentityFlow type %-37s %9d B\n", $2, $1 }'
+fi
 size -A "$work/linked.stripped" | awk '$1 ~ /^\.(text|rodata|data|bss|eh_frame|data\.rel\.ro)$/ { printf "size:   section %-26s %9d B\n", $1, $2 }'
 
 # What a host can choose: the same host with every module compiled for size (-Osize).

@@ -19,7 +19,11 @@ struct BenchSmokeTests {
     }()
 
     static let rows = ["a", "b", "c", "c2", "d", "d2", "d3", "d4", "l", "l2", "e", "e3", "e2", "f", "g1", "g2", "g3", "g4", "g5"]
-    static let cryptoRows = (1...13).map { "k\($0)" }
+    static let cryptoRows = (1...14).map { "k\($0)" }
+    /// The rows with 1, 100 and 1,000 stored profiles, and the launch rows.
+    static let profileCountRows =
+        ["", "-resume"].flatMap { policy in [1, 100, 1_000].flatMap { count in ["login", "registration"].map { "n-\($0)-\(count)\(policy)" } } }
+        + ["n-launch-server", "n-launch-device"]
 
     /// Runs the binary and returns its exit code and standard output.
     func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
@@ -40,7 +44,7 @@ struct BenchSmokeTests {
         let (status, output) = try run([])
         #expect(status == 0)
         let ids = Set(output.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) })
-        for row in Self.rows + Self.cryptoRows { #expect(ids.contains(row), "row \(row) is missing") }
+        for row in Self.rows + Self.profileCountRows + Self.cryptoRows { #expect(ids.contains(row), "row \(row) is missing") }
         #expect(output.contains("pinKeyIterations = 1"))
     }
 
@@ -50,7 +54,7 @@ struct BenchSmokeTests {
         #expect(status == 0)
         struct Report: Decodable { struct Row: Decodable { let id: String }; let rows: [Row] }
         let report = try JSONDecoder().decode(Report.self, from: Data(output.utf8))
-        #expect(report.rows.map(\.id).sorted() == (Self.rows + Self.cryptoRows).sorted())
+        #expect(report.rows.map(\.id).sorted() == (Self.rows + Self.profileCountRows + Self.cryptoRows).sorted())
     }
 
     @Test("--only crypto prints just the crypto rows", .enabled(if: binary != nil, "the identityflow executable was not built beside the tests"))
@@ -60,5 +64,16 @@ struct BenchSmokeTests {
         struct Report: Decodable { struct Row: Decodable { let id: String }; let rows: [Row] }
         let report = try JSONDecoder().decode(Report.self, from: Data(output.utf8))
         #expect(report.rows.map(\.id) == Self.cryptoRows)
+    }
+
+    @Test(
+        "--only n prints just the rows with 1, 100 and 1,000 stored profiles",
+        .enabled(if: binary != nil, "the identityflow executable was not built beside the tests"))
+    func onlyProfileCounts() throws {
+        let (status, output) = try run(["--json", "--only", "n"])
+        #expect(status == 0)
+        struct Report: Decodable { struct Row: Decodable { let id: String }; let rows: [Row] }
+        let report = try JSONDecoder().decode(Report.self, from: Data(output.utf8))
+        #expect(report.rows.map(\.id).sorted() == Self.profileCountRows.sorted())
     }
 }

@@ -228,7 +228,7 @@ struct DeviceAuthenticators: AuthenticatorHome {
             stored.deviceSecret = deviceSecret
             stored.vault = rotated.vault
         }
-        try? sessions.store.deleteResumeItem(for: profile)
+        try? sessions.store.deleteResumeRecord(of: profile)
         if let biometricKey = rotated.biometricKey {
             do { try sessions.store.saveBiometricKey(biometricKey, for: profile) } catch {
                 sessions.logger.log(.warning, "The new biometric key could not be stored; biometric logins fall back to the PIN: \(error)", flow: nil)
@@ -273,13 +273,13 @@ struct DeviceAuthenticators: AuthenticatorHome {
 
     // MARK: - The launch policy
 
-    /// Keeps the vault key wrapped under a new resume key, which the resume item holds (a
+    /// Keeps the vault key wrapped under a new resume key, which the resume record holds (a
     /// biometric session, without the vault key, keeps nothing).
-    func keepForNextLaunch(_ stored: inout StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) {
-        guard let vaultKey = pinKey.vaultKey else { return }
+    func keepForNextLaunch(_ stored: inout StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) -> Redacted<[UInt8]>? {
+        guard let vaultKey = pinKey.vaultKey else { return nil }
         let resumeKey = Redacted(try PinProof.randomBytes(DeviceVault.keyLength))
         stored.vault?.resumeWrap = try DeviceVault.wrap(vaultKey, with: resumeKey, purpose: "resume", profile: stored.profile)
-        try sessions.store.saveResumeItem(resumeKey, for: stored.profile)
+        return resumeKey
     }
 
     /// What the vault keeps when the session ends (``SessionEnd``; `docs/device-authenticators.md`,

@@ -8,7 +8,7 @@ import Foundation
 /// Nothing in it opens without one of those keys. Its ``binding`` (an HMAC under the device
 /// secret over everything else, the failure count included) tells a corrupt, truncated or
 /// foreign vault, found at launch, from a wrong PIN.
-struct DeviceVault: Sendable, Hashable, Codable {
+struct DeviceVault: Sendable, Hashable, Decodable {
     /// The PBKDF2 salt of the PIN key.
     var salt: [UInt8]
     /// The PBKDF2 iterations of the PIN key.
@@ -231,12 +231,30 @@ struct DeviceVault: Sendable, Hashable, Codable {
 }
 
 extension DeviceVault {
-    /// Writes the vault as `JSONEncoder` would (``StoredProfile/jsonData()`` writes it in the profile).
+    private enum CodingKeys: String, CodingKey {
+        case salt, iterations, failureCount, pinWrap, biometricWrap, resumeWrap, sealedTokens, binding, hardware
+    }
+
+    /// Reads a stored vault, its byte fields in base64 or as the arrays earlier versions wrote.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        salt = try container.decodeBytes(forKey: .salt)
+        iterations = try container.decode(Int.self, forKey: .iterations)
+        failureCount = try container.decode(Int.self, forKey: .failureCount)
+        pinWrap = try container.decodeBytes(forKey: .pinWrap)
+        biometricWrap = try container.decodeBytesIfPresent(forKey: .biometricWrap)
+        resumeWrap = try container.decodeBytesIfPresent(forKey: .resumeWrap)
+        sealedTokens = try container.decodeBytes(forKey: .sealedTokens)
+        binding = try container.decodeBytes(forKey: .binding)
+        hardware = try container.decodeIfPresent(HardwareBinding.self, forKey: .hardware)
+    }
+
+    /// Writes the vault with its byte fields in base64 (``StoredProfile/jsonData()`` writes it in the profile).
     /// - Parameter writer: The profile's writer.
     func writeJSON(to writer: inout JSONWriter) {
         writer.punctuation("{")
         writer.key("salt")
-        writer.byteArray(salt)
+        writer.base64(salt)
         writer.punctuation(",")
         writer.key("iterations")
         writer.integer(iterations)
@@ -245,31 +263,31 @@ extension DeviceVault {
         writer.integer(failureCount)
         writer.punctuation(",")
         writer.key("pinWrap")
-        writer.byteArray(pinWrap)
+        writer.base64(pinWrap)
         for (name, box) in [("biometricWrap", biometricWrap), ("resumeWrap", resumeWrap)] {
             guard let box else { continue }
             writer.punctuation(",")
             writer.key(name)
-            writer.byteArray(box)
+            writer.base64(box)
         }
         writer.punctuation(",")
         writer.key("sealedTokens")
-        writer.byteArray(sealedTokens)
+        writer.base64(sealedTokens)
         writer.punctuation(",")
         writer.key("binding")
-        writer.byteArray(binding)
+        writer.base64(binding)
         if let hardware {
             writer.punctuation(",")
             writer.key("hardware")
             writer.punctuation("{")
             writer.key("keyBlob")
-            writer.byteArray(hardware.keyBlob)
+            writer.base64(hardware.keyBlob)
             writer.punctuation(",")
             writer.key("peerPublicKey")
-            writer.byteArray(hardware.peerPublicKey)
+            writer.base64(hardware.peerPublicKey)
             writer.punctuation(",")
             writer.key("check")
-            writer.byteArray(hardware.check)
+            writer.base64(hardware.check)
             writer.punctuation("}")
         }
         writer.punctuation("}")

@@ -19,10 +19,24 @@ protocol HardwareKey: Sendable {
 /// How a vault reaches its hardware key: the key's opaque handle (a Secure Enclave key's data
 /// representation, usable by that enclave only), the public half of the key agreement's peer,
 /// and a check value of the secret.
-struct HardwareBinding: Sendable, Hashable, Codable {
+struct HardwareBinding: Sendable, Hashable, Decodable {
     var keyBlob: [UInt8]
     var peerPublicKey: [UInt8]
     var check: [UInt8] = []
+}
+
+extension HardwareBinding {
+    private enum CodingKeys: String, CodingKey {
+        case keyBlob, peerPublicKey, check
+    }
+
+    /// Reads a stored binding, its fields in base64 or as the arrays earlier versions wrote.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        keyBlob = try container.decodeBytes(forKey: .keyBlob)
+        peerPublicKey = try container.decodeBytes(forKey: .peerPublicKey)
+        check = try container.decodeBytesIfPresent(forKey: .check) ?? []
+    }
 }
 
 enum HardwareKeys {

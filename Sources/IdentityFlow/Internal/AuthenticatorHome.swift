@@ -182,13 +182,14 @@ protocol AuthenticatorHome: Sendable {
 
     // MARK: The launch policy
 
-    /// Keeps a new session for the next launch (``LaunchPolicy/resumeLastUser``): writes the
-    /// resume item and whatever `stored` keeps with it.
+    /// Keeps a new session for the next launch (``LaunchPolicy/resumeLastUser``): prepares what
+    /// `stored` keeps with it and returns the key for the resume record, which the caller writes.
     /// - Parameters:
     ///   - stored: The profile about to be stored with its session.
     ///   - pinKey: The key that proved the session.
-    /// - Throws: The storage's errors.
-    func keepForNextLaunch(_ stored: inout StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError)
+    /// - Returns: The resume key, or `nil` when this session is not to be resumed.
+    /// - Throws: The errors of the key's generation.
+    func keepForNextLaunch(_ stored: inout StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) -> Redacted<[UInt8]>?
 }
 
 extension FlowDependencies {

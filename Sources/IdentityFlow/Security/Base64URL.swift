@@ -61,8 +61,13 @@ package enum Base64URL {
     /// bits are all rejected, so every byte sequence has exactly one accepted unpadded form.
     /// - Parameter string: The encoded text.
     /// - Returns: The decoded bytes, or `nil` if `string` is not valid base64url.
-    package static func decode(_ string: String) -> [UInt8]? {
-        var characters = Array(string.utf8)
+    package static func decode(_ string: String) -> [UInt8]? { decode(utf8: string.utf8) }
+
+    /// Decodes base64url given as its UTF-8 bytes, as ``decode(_:)`` decodes a string.
+    /// - Parameter utf8: The encoded text's bytes.
+    /// - Returns: The decoded bytes, or `nil` if they are not valid base64url.
+    package static func decode(utf8: some Collection<UInt8>) -> [UInt8]? {
+        var characters = Array(utf8)
         if let firstPad = characters.firstIndex(of: UInt8(ascii: "=")) {
             let padCount = characters.count - firstPad
             guard characters.count % 4 == 0,

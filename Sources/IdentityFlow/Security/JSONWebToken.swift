@@ -70,14 +70,17 @@ package struct JSONWebToken: Sendable {
     ///   not have exactly three parts, a part is not unpadded base64url, or the header or payload
     ///   is not a JSON object.
     package init(compact: String) throws {
-        let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else {
-            throw CryptoError(.malformedToken, reason: "a compact JWS has 3 parts, found \(parts.count)")
+        // Split on the UTF-8 bytes: splitting the String walks grapheme clusters, and the token is
+        // ASCII when it is valid at all.
+        let utf8 = Array(compact.utf8)
+        let dots = utf8.indices.filter { utf8[$0] == UInt8(ascii: ".") }
+        guard dots.count == 2 else {
+            throw CryptoError(.malformedToken, reason: "a compact JWS has 3 parts, found \(dots.count + 1)")
         }
-        header = try Self.decodeObject(parts[0], name: "header")
-        claims = try Self.decodeObject(parts[1], name: "payload")
-        signature = try Self.decodePart(parts[2], name: "signature")
-        signingInput = Array(compact.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
+        header = try Self.decodeObject(utf8[..<dots[0]], name: "header")
+        claims = try Self.decodeObject(utf8[(dots[0] + 1)..<dots[1]], name: "payload")
+        signature = try Self.decodePart(utf8[(dots[1] + 1)...], name: "signature")
+        signingInput = Array(utf8[..<dots[1]])
     }
 
     /// Verifies the signature as `RS256` (RSASSA-PKCS1-v1_5 with SHA-256).
@@ -133,14 +136,14 @@ package struct JSONWebToken: Sendable {
 
     // MARK: - Decoding
 
-    private static func decodePart(_ part: Substring, name: String) throws -> [UInt8] {
-        guard !part.contains("="), let bytes = Base64URL.decode(String(part)) else {
+    private static func decodePart(_ part: ArraySlice<UInt8>, name: String) throws -> [UInt8] {
+        guard !part.contains(UInt8(ascii: "=")), let bytes = Base64URL.decode(utf8: part) else {
             throw CryptoError(.malformedToken, reason: "the JWS \(name) is not unpadded base64url")
         }
         return bytes
     }
 
-    private static func decodeObject(_ part: Substring, name: String) throws -> [String: JSONValue] {
+    private static func decodeObject(_ part: ArraySlice<UInt8>, name: String) throws -> [String: JSONValue] {
         let bytes = try decodePart(part, name: name)
         guard let object = StrictJSONParser.parse(bytes)?.objectValue else {
             throw CryptoError(.malformedToken, reason: "the JWS \(name) is not a JSON object with unique member names")

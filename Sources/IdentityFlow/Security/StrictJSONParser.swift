@@ -75,13 +75,17 @@ struct StrictJSONParser {
         index += 1
         var scalars = String.UnicodeScalarView()
         var runStart = index
+        var escaped = false
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 guard let run = StrictUTF8.decode(bytes[runStart..<index]) else { return nil }
-                scalars.append(contentsOf: run.unicodeScalars)
                 index += 1
+                // Most strings have no escape: the run is the string, with no scalar-by-scalar copy.
+                if byte == UInt8(ascii: "\""), !escaped { return run }
+                scalars.append(contentsOf: run.unicodeScalars)
                 if byte == UInt8(ascii: "\"") { return String(scalars) }
+                escaped = true
                 guard let escaped = escape() else { return nil }
                 scalars.append(escaped)
                 runStart = index

@@ -29,7 +29,7 @@ extension ServerAuthenticators {
 
     /// Whether the launch may resume `profile`'s session.
     private func resumes(_ profile: UserProfile) -> Bool {
-        dependencies.configuration.launchPolicy == .resumeLastUser && (try? sessions.store.resumeItem(for: profile)) != nil
+        dependencies.configuration.launchPolicy == .resumeLastUser && (try? sessions.store.resumeRecord())??.profileId == profile.profileId
     }
 
     /// Revokes a set left behind; `false` when the provider could not be reached (keep it for the next launch).

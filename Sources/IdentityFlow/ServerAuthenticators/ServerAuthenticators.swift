@@ -218,8 +218,8 @@ struct ServerAuthenticators: AuthenticatorHome {
 
     // MARK: - The launch policy
 
-    /// The resume item marks the session; its tokens are stored as they are.
-    func keepForNextLaunch(_ stored: inout StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) {
-        try sessions.store.saveResumeItem(Redacted([0]), for: stored.profile)
+    /// The resume record marks the session with a marker byte; its tokens are stored as they are.
+    func keepForNextLaunch(_ stored: inout StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) -> Redacted<[UInt8]>? {
+        Redacted([0])
     }
 }

@@ -200,18 +200,22 @@ struct ProfileSessions: Sendable {
             return EndedSession(profile: stored.profile, tokens: stored.tokens, revokesTokensAtLogout: home.revokesTokensAtLogout)
         }
         guard let ended else { return nil }
-        try? store.deleteResumeItem(for: ended.profile)
+        try? store.deleteResumeRecord(of: ended.profile)
         return ended
     }
 
     // MARK: - The launch policy
 
     /// Keeps a new session for the next launch when the policy says so: the profile's
-    /// ``AuthenticatorHome`` writes the resume item (and, on the device, wraps the vault key
-    /// under the resume key it holds).
+    /// ``AuthenticatorHome`` gives the resume key (on the device, after wrapping the vault key
+    /// under it) and the one resume record names this profile in place of the previous one, a
+    /// single write whatever the number of profiles. A session kept for nobody removes the record.
     func keepForNextLaunch(_ stored: inout StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) {
         guard launchPolicy == .resumeLastUser, !stored.profile.isStateless else { return }
-        for other in withState({ Array($0.profiles.keys) }) where other != stored.profile { try? store.deleteResumeItem(for: other) }
-        try authenticatorHome(of: stored).keepForNextLaunch(&stored, pinKey: pinKey)
+        if let resumeKey = try authenticatorHome(of: stored).keepForNextLaunch(&stored, pinKey: pinKey) {
+            try store.saveResumeRecord(resumeKey, for: stored.profile)
+        } else {
+            try? store.deleteResumeRecord()
+        }
     }
 }

@@ -18,12 +18,20 @@ public final class FileStorage: SecureStorage {
     /// The directory the files live in.
     public let directory: URL
     private let lock = Locked(())
+    /// Makes a change of the directory durable (`fsync` of the directory); tests count the calls.
+    private let syncDirectory: @Sendable (String) -> Void
 
     /// Opens (and creates, if needed) a store in a directory.
     /// - Parameter directory: The directory; created with permissions 0700.
     /// - Throws: ``ErrorCode/dataStorageNotAvailable`` if it cannot be created.
-    public init(directory: URL) throws(IdentityFlowError) {
+    public convenience init(directory: URL) throws(IdentityFlowError) {
+        try self.init(directory: directory, syncDirectory: Self.fsyncDirectory)
+    }
+
+    /// Opens a store that makes its directory's changes durable with `syncDirectory`.
+    init(directory: URL, syncDirectory: @escaping @Sendable (String) -> Void) throws(IdentityFlowError) {
         self.directory = directory
+        self.syncDirectory = syncDirectory
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
@@ -54,16 +62,20 @@ public final class FileStorage: SecureStorage {
                 unlink(temporary.path)
                 throw Self.posixError("Cannot replace a stored value", code)
             }
-            Self.syncDirectory(directory.path)
+            syncDirectory(directory.path)
         }
     }
 
-    /// Removes a key.
+    /// Removes a key. Removing a key that is not stored changes nothing on disk, so it costs no
+    /// `fsync`.
     public func removeData(forKey key: String) throws(IdentityFlowError) {
         let path = fileURL(for: key).path
         try lock.withLock { _ throws(IdentityFlowError) in
-            guard unlink(path) == 0 || errno == ENOENT else { throw Self.posixError("Cannot remove a stored value", errno) }
-            Self.syncDirectory(directory.path)
+            if unlink(path) != 0 {
+                guard errno == ENOENT else { throw Self.posixError("Cannot remove a stored value", errno) }
+                return
+            }
+            syncDirectory(directory.path)
         }
     }
 
@@ -120,7 +132,7 @@ public final class FileStorage: SecureStorage {
         }
     }
 
-    private static func syncDirectory(_ path: String) {
+    private static func fsyncDirectory(_ path: String) {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { return }
         fsync(descriptor)

@@ -42,9 +42,9 @@ struct StoredProfile: Sendable, Hashable, Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         profile = try container.decode(UserProfile.self, forKey: .profile)
         tokens = try container.decode(TokenSet.self, forKey: .tokens)
-        deviceSecret = try container.decodeIfPresent(Redacted<[UInt8]>.self, forKey: .deviceSecret)
+        deviceSecret = try container.decodeBytesIfPresent(forKey: .deviceSecret).map(Redacted.init)
         hasBiometricKey = try container.decodeIfPresent(Bool.self, forKey: .hasBiometricKey) ?? false
-        biometricKey = try container.decodeIfPresent(Redacted<[UInt8]>.self, forKey: .biometricKey)
+        biometricKey = try container.decodeBytesIfPresent(forKey: .biometricKey).map(Redacted.init)
         mobileAuthEnrolled = try container.decodeIfPresent(Bool.self, forKey: .mobileAuthEnrolled) ?? false
         pushMobileAuthEnrolled = try container.decodeIfPresent(Bool.self, forKey: .pushMobileAuthEnrolled) ?? false
         biometricRevocationPending = try container.decodeIfPresent(Bool.self, forKey: .biometricRevocationPending) ?? false
@@ -61,7 +61,10 @@ struct ProfileStore: Sendable {
     private static let prefix = "identityflow.profile."
     /// The storage key prefix of biometric keys (`KeychainStorage` reads them with the `LAContext` `BiometricAnswerer` evaluated).
     static let biometricPrefix = "identityflow.biometric-key."
-    private static let resumePrefix = "identityflow.resume."
+    /// The one resume record: which profile resumes at the next launch, and its resume key.
+    private static let resumeRecordKey = "identityflow.resume"
+    /// The layout before the resume record: one resume item per profile, migrated by ``loadAll()``.
+    private static let legacyResumePrefix = "identityflow.resume."
 
     /// What ``loadAll()`` found.
     struct Loaded {
@@ -75,10 +78,14 @@ struct ProfileStore: Sendable {
     }
 
     /// Every stored profile, the storage keys of those that could not be decoded (left in place
-    /// for the host to inspect or remove), and those the storage cannot hand out now.
+    /// for the host to inspect or remove), and those the storage cannot hand out now. Resume
+    /// items of the earlier one-item-per-profile layout become the resume record
+    /// (``migrateResumeItems(_:)``).
     func loadAll() throws(IdentityFlowError) -> Loaded {
         var loaded = Loaded()
-        for key in try storage.keys() where key.hasPrefix(Self.prefix) {
+        let keys = try storage.keys()
+        try migrateResumeItems(keys.filter { $0.hasPrefix(Self.legacyResumePrefix) })
+        for key in keys where key.hasPrefix(Self.prefix) {
             let stored: Data?
             do { stored = try storage.data(forKey: key) } catch {
                 guard error.code == .dataStorageLocked else { throw error }
@@ -123,9 +130,9 @@ struct ProfileStore: Sendable {
         try storage.setData(data, forKey: Self.prefix + stored.profile.profileId)
     }
 
-    /// Removes the profile and its biometric key.
+    /// Removes the profile, its biometric key and the resume record when it names the profile.
     func delete(_ profile: UserProfile) throws(IdentityFlowError) {
-        try storage.removeData(forKey: Self.resumePrefix + profile.profileId)
+        try deleteResumeRecord(of: profile)
         try storage.removeData(forKey: Self.biometricPrefix + profile.profileId)
         try storage.removeData(forKey: Self.prefix + profile.profileId)
     }
@@ -142,22 +149,42 @@ struct ProfileStore: Sendable {
         try storage.data(forKey: Self.biometricPrefix + profile.profileId).map { Redacted(Array($0)) }
     }
 
-    // MARK: - The resume item: the last session, kept for the next launch (LaunchPolicy.resumeLastUser)
+    // MARK: - The resume record: the last session, kept for the next launch (LaunchPolicy.resumeLastUser)
 
-    /// Marks the profile's session to be resumed at the next launch; in device mode `key` is the
-    /// resume key that unwraps its vault key.
-    func saveResumeItem(_ key: Redacted<[UInt8]>, for profile: UserProfile) throws(IdentityFlowError) {
-        try storage.setData(Data(key.value), forKey: Self.resumePrefix + profile.profileId)
+    /// Marks the profile's session as the one to resume at the next launch, in place of any
+    /// other (one write, whatever the number of profiles); in device mode `key` is the resume key
+    /// that unwraps its vault key.
+    func saveResumeRecord(_ key: Redacted<[UInt8]>, for profile: UserProfile) throws(IdentityFlowError) {
+        try storage.setData(ResumeRecord(profileId: profile.profileId, key: key.value).encoded(), forKey: Self.resumeRecordKey)
     }
 
-    /// The profile's resume item, or `nil` when its session is not to be resumed.
-    func resumeItem(for profile: UserProfile) throws(IdentityFlowError) -> Redacted<[UInt8]>? {
-        try storage.data(forKey: Self.resumePrefix + profile.profileId).map { Redacted(Array($0)) }
+    /// The profile whose session resumes at the next launch and its resume key, or `nil` when
+    /// none does (or the record cannot be read).
+    func resumeRecord() throws(IdentityFlowError) -> (profileId: String, key: Redacted<[UInt8]>)? {
+        guard let data = try storage.data(forKey: Self.resumeRecordKey), let record = ResumeRecord(decoding: data) else { return nil }
+        return (record.profileId, Redacted(record.key))
     }
 
-    /// Removes the profile's resume item.
-    func deleteResumeItem(for profile: UserProfile) throws(IdentityFlowError) {
-        try storage.removeData(forKey: Self.resumePrefix + profile.profileId)
+    /// Removes the resume record: no session resumes at the next launch.
+    func deleteResumeRecord() throws(IdentityFlowError) {
+        try storage.removeData(forKey: Self.resumeRecordKey)
+    }
+
+    /// Removes the resume record when it names `profile` (another profile's stays).
+    func deleteResumeRecord(of profile: UserProfile) throws(IdentityFlowError) {
+        guard try resumeRecord()?.profileId == profile.profileId else { return }
+        try deleteResumeRecord()
+    }
+
+    /// Turns resume items of the earlier layout (`identityflow.resume.<profileId>`, one per
+    /// profile) into the resume record: that layout kept at most one after every session start,
+    /// so the first is the last session's. A resume record already written wins.
+    private func migrateResumeItems(_ legacyKeys: [String]) throws(IdentityFlowError) {
+        guard let first = legacyKeys.first else { return }
+        if try storage.data(forKey: Self.resumeRecordKey) == nil, let key = try storage.data(forKey: first) {
+            try saveResumeRecord(Redacted(Array(key)), for: UserProfile(profileId: String(first.dropFirst(Self.legacyResumePrefix.count))))
+        }
+        for key in legacyKeys { try storage.removeData(forKey: key) }
     }
 
     /// Removes the biometric private key.

@@ -24,7 +24,7 @@ extension StoredProfile {
         if let deviceSecret {
             writer.punctuation(",")
             writer.key("deviceSecret")
-            writer.byteArray(deviceSecret.value)
+            writer.base64(deviceSecret.value)
         }
         if hasBiometricKey {
             writer.punctuation(",")
@@ -34,7 +34,7 @@ extension StoredProfile {
         if let biometricKey {
             writer.punctuation(",")
             writer.key("biometricKey")
-            writer.byteArray(biometricKey.value)
+            writer.base64(biometricKey.value)
         }
         if mobileAuthEnrolled {
             writer.punctuation(",")

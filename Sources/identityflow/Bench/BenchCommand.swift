@@ -14,7 +14,8 @@ enum BenchCommand {
           --scale X       multiply every scenario's operation count (default 1)
           --quick         a smoke run: 2 runs, a thousandth of the work, 200 waiting flows
           --only IDS      measure only these rows, e.g. --only a,g1 (for profiling);
-                          `crypto` stands for the crypto rows k1…k13 (IdentityFlow vs OpenSSL)
+                          `crypto` stands for the crypto rows k1…k14 (IdentityFlow vs OpenSSL),
+                          `n` for the rows with 1, 100 and 1,000 stored profiles
         """
 
     static func run(_ arguments: [String]) async -> Int32 {
@@ -39,6 +40,7 @@ enum BenchCommand {
                 guard let list = remaining.popFirst() else { return fail("--only needs a list of row ids") }
                 let ids = Set(list.split(separator: ",").map(String.init))
                 only = ids.contains("crypto") ? ids.union(CryptoScenarios.rowIDs) : ids
+                if ids.contains("n") { only?.formUnion(ProfileCountScenarios.rowIDs) }
             case "--help", "-h":
                 print(usage)
                 return 0

@@ -5,6 +5,10 @@ enum BenchECDSAKeys {
     static let message = Array(
         "eyJhbGciOiJFUzM4NCIsImtpZCI6ImJlbmNoIn0.eyJpc3MiOiJodHRwczovL2lkcC50ZXN0Iiwic3ViIjoiYWxpY2UiLCJhdWQiOiJjbGllbnQiLCJleHAiOjE3MDAwMDAwMDB9".utf8)
 
+    /// The claims of the ES256 ID-token row (k14): what an OpenID Connect provider signs at a login.
+    static let idTokenClaims =
+        #"{"iss":"https://idp.example","sub":"248289761001","aud":"app","exp":1767225600,"iat":1767222000,"auth_time":1767221990,"nonce":"n-0S6_WzA2Mj","at_hash":"77QmUPtjPfzWtF2AnpK9RQ","name":"Jane Doe","email":"jane@example.com","email_verified":true}"#
+
     /// The P-384 key's x coordinate.
     static let p384X: [UInt8] = [
         0x9a, 0xff, 0x97, 0x06, 0xe4, 0x9c, 0xc2, 0xf2, 0x04, 0xab, 0x07, 0xeb, 0x06, 0x87, 0xf8, 0x83,

@@ -125,6 +125,7 @@ struct BenchSuite {
             return row
         }
 
+        let profileCountRows = try await ProfileCountScenarios.rows(settings, only: only) + ProfileCountScenarios.launchRows(settings, only: only)
         let cryptoRows = await CryptoScenarios.rows(settings, only: only)
 
         let notes = [
@@ -139,7 +140,8 @@ struct BenchSuite {
             transition, event, roundTripAsync, roundTripDelegate, asyncFlows, immediateFlows, mainActorFlows, defaultFlows, login, deviceLogin,
             suspended, suspendedDelegate, idleClient, scaling, floorSwitch, floorActor, floorLock, floorStream, floorTask,
         ]
-        return BenchReport(machine: Self.machineDescription, cores: cores, settings: settings, notes: notes, rows: rows.compactMap { $0 } + cryptoRows)
+        return BenchReport(
+            machine: Self.machineDescription, cores: cores, settings: settings, notes: notes, rows: rows.compactMap { $0 } + profileCountRows + cryptoRows)
     }
 
     private func flowsRow(_ id: String, _ measure: String, api: FlowScenarios.API) async throws -> BenchRow {

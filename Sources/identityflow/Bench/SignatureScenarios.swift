@@ -2,11 +2,12 @@ import CIdentityFlowCrypto
 import Foundation
 @_spi(Integrator) import IdentityFlow
 
-/// The crypto rows k6…k13: SHA-512, ES384 and ES512 verification (ID tokens), and P-256
-/// verification, signing and public keys (PIN proofs, ES256), each beside OpenSSL in the same run.
+/// The crypto rows k6…k14: SHA-512, ES384 and ES512 verification (ID tokens), and P-256
+/// verification, signing and public keys (PIN proofs, ES256), and the whole ES256 ID-token check,
+/// each beside OpenSSL in the same run.
 /// A verification row includes the message's hash, as a token check pays it.
 enum SignatureScenarios {
-    /// Measures the rows k6…k13 that `only` lets through (all when `nil`).
+    /// Measures the rows k6…k14 that `only` lets through (all when `nil`).
     static func rows(_ settings: BenchSettings, only: Set<String>?) async -> [BenchRow] {
         let openSSL = OpenSSLSignatures.shared
         var rows: [BenchRow] = []
@@ -111,6 +112,32 @@ enum SignatureScenarios {
                             _ = lib.pointMultiply(group, point, scalarNumber, nil, nil, context)
                             _ = lib.pointToBytes(group, point, OpenSSLSignatures.uncompressed, out, 65, context)
                         }
+                    } / 1_000
+                })
+
+        // The whole ES256 ID-token check: the compact token split and decoded (base64url, the
+        // header's and the claims' JSON), then SHA-256 of the signing input and the verification;
+        // OpenSSL's side is the hash and the verification of the same signing input (it parses no JWS).
+        let header = Base64URL.encode(Array(#"{"alg":"ES256","kid":"bench-es256","typ":"JWT"}"#.utf8))
+        let payload = Base64URL.encode(Array(BenchECDSAKeys.idTokenClaims.utf8))
+        let signingInput = Array("\(header).\(payload)".utf8)
+        let tokenSignature = deviceKey.sign(signingInput)
+        let token = "\(header).\(payload).\(Base64URL.encode(tokenSignature))"
+        let theirTokenSignature = openSSL?.signature(tokenSignature)
+        await add(
+            "k14", "ES256 ID token: parse and verify", unit: "µs", target: 1.3,
+            ours: {
+                hashLoop(p256Count) {
+                    guard let parsed = try? JSONWebToken(compact: token) else { return [] }
+                    return parsed.verifyES256(with: deviceKey.publicKey) ? [1] : []
+                } / 1_000
+            },
+            theirs: theirPrivate == nil || sha256 == nil || theirTokenSignature == nil
+                ? nil
+                : { lib in
+                    hashLoop(p256Count) {
+                        let hashed = digest(32) { out in signingInput.withUnsafeBufferPointer { _ = sha256?($0.baseAddress, $0.count, out) } }
+                        return lib.verify(hashed, 32, theirTokenSignature, theirPrivate) == 1 ? [1] : []
                     } / 1_000
                 })
         return rows

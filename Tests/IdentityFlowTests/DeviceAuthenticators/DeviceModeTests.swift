@@ -351,7 +351,7 @@ struct DeviceModeTests {
         setup.server.revokeAllRefreshTokens()
         setup.server.revokeAllAccessTokens()
         await #expect(throws: IdentityFlowError.self) { _ = try await setup.client.authenticatedRequest(Self.api) }
-        #expect(try setup.storage.data(forKey: "identityflow.resume." + profile.profileId) == nil)
+        #expect(try setup.storage.data(forKey: "identityflow.resume") == nil)
         let (again, report) = try await setup.relaunched(policy: .resumeLastUser)
         #expect(report.resumedProfile == nil)
         #expect(again.client.authenticatedUserProfile == nil)

@@ -52,7 +52,8 @@ struct PinAttackTests {
         let copy = victim.storage.snapshot()
         let record = try #require(victim.record)
         let stored = try #require(copy.values.first { String(decoding: $0, as: UTF8.self).contains("deviceSecret") })
-        let deviceSecret = try #require((try JSONSerialization.jsonObject(with: stored) as? [String: Any])?["deviceSecret"] as? [Int]).map(UInt8.init)
+        let deviceSecret = Array(
+            try #require(((try JSONSerialization.jsonObject(with: stored) as? [String: Any])?["deviceSecret"] as? String).flatMap { Data(base64Encoded: $0) }))
         // The right PIN's public key (which the attacker could compute with the copied secret and
         // the salt the challenge endpoint hands anyone) appears nowhere in the copy: there is
         // nothing to compare a guess with, so no PIN can be tested offline.

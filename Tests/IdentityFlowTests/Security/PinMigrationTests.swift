@@ -37,7 +37,7 @@ struct PinMigrationTests {
         _ = try await client.authenticateUser(Self.profile, authenticator: .pin, responder: ScriptedResponder([.pin(.respond("24680"))]))
         #expect(server.pinProofVersion(of: Self.profile) == 2)
         let stored = try Self.storedJSON(directory)
-        #expect((stored["deviceSecret"] as? [Int])?.count == 32)
+        #expect((stored["deviceSecret"] as? String).flatMap { Data(base64Encoded: $0) }?.count == 32, "written in base64")
         #expect(stored["biometricKey"] == nil, "the v1 key (the old verifier) is removed")
         #expect(!client.registeredAuthenticators(for: Self.profile).contains(.biometric), "biometrics must be registered again")
         // From now on it logs in with v2, and a v1 answer from the server would be a downgrade.

@@ -43,14 +43,45 @@ struct ProfileStoreTests {
         #expect(Set(try store.loadAll().profiles) == [Self.legacy, Self.minimal])
     }
 
+    /// A device-mode profile as versions before issue 38 wrote it: every byte field an array of numbers.
+    static let arrayFormDevice =
+        #"{"profile":{"profileId":"d"},"tokens":{"accessToken":"","scopes":[]},"deviceSecret":[1,2,3],"vault":{"salt":[4,5],"iterations":7,"failureCount":1,"pinWrap":[6],"biometricWrap":[8],"resumeWrap":[9],"sealedTokens":[10,11],"binding":[12],"hardware":{"keyBlob":[13],"peerPublicKey":[14],"check":[15]}}}"#
+
+    @Test("a device-mode profile stored with byte arrays (before issue 38) loads, and is written back with every byte field in base64")
+    func arrayFormMigrates() throws {
+        let old = try JSONDecoder().decode(StoredProfile.self, from: Data(Self.arrayFormDevice.utf8))
+        #expect(old.deviceSecret?.value == [1, 2, 3])
+        #expect(old.vault?.salt == [4, 5])
+        #expect(old.vault?.pinWrap == [6])
+        #expect(old.vault?.biometricWrap == [8])
+        #expect(old.vault?.resumeWrap == [9])
+        #expect(old.vault?.sealedTokens == [10, 11])
+        #expect(old.vault?.binding == [12])
+        #expect(old.vault?.hardware == HardwareBinding(keyBlob: [13], peerPublicKey: [14], check: [15]))
+        let written = String(decoding: try old.jsonData(), as: UTF8.self)
+        #expect(
+            written
+                == #"{"profile":{"profileId":"d"},"tokens":{"accessToken":"","scopes":[]},"deviceSecret":"AQID","vault":{"salt":"BAU=","iterations":7,"failureCount":1,"pinWrap":"Bg==","biometricWrap":"CA==","resumeWrap":"CQ==","sealedTokens":"Cgs=","binding":"DA==","hardware":{"keyBlob":"DQ==","peerPublicKey":"Dg==","check":"Dw=="}}}"#
+        )
+        #expect(try JSONDecoder().decode(StoredProfile.self, from: Data(written.utf8)) == old)
+    }
+
+    @Test("a byte field that is neither base64 nor an array of bytes makes the profile unreadable")
+    func byteFieldNotBase64() {
+        for field in [#""*not base64*""#, "[1,256]", "7"] {
+            let json = #"{"profile":{"profileId":"q"},"tokens":{"accessToken":"","scopes":[]},"deviceSecret":"# + field + "}"
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(StoredProfile.self, from: Data(json.utf8)) }
+        }
+    }
+
     @Test("the written JSON is the members JSONEncoder writes, in its order of declaration")
     func writtenForm() throws {
         let json = String(decoding: try Self.full.jsonData(), as: UTF8.self)
         #expect(
             json
-                == #"{"profile":{"profileId":"p/1 \"é\""},"tokens":{"accessToken":"at-1","refreshToken":"rt-1","idToken":"eyJ.x.y","expiresAt":767000000.25,"scopes":["openid","profile"]},"deviceSecret":[9,0,255],"hasBiometricKey":true}"#
+                == #"{"profile":{"profileId":"p/1 \"é\""},"tokens":{"accessToken":"at-1","refreshToken":"rt-1","idToken":"eyJ.x.y","expiresAt":767000000.25,"scopes":["openid","profile"]},"deviceSecret":"CQD/","hasBiometricKey":true}"#
         )
-        #expect(String(decoding: try Self.legacy.jsonData(), as: UTF8.self).hasSuffix(#""biometricKey":[0,7,255]}"#))
+        #expect(String(decoding: try Self.legacy.jsonData(), as: UTF8.self).hasSuffix(#""biometricKey":"AAf/"}"#))
         #expect(String(decoding: try Self.minimal.jsonData(), as: UTF8.self) == #"{"profile":{"profileId":"q"},"tokens":{"accessToken":"at-2","scopes":[]}}"#)
     }
 
