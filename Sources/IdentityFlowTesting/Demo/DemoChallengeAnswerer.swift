@@ -73,7 +73,7 @@ final class DemoRegistrationDelegate: RegistrationDelegate {
     }
 
     func userClient(_ client: UserClient, didStartRegistrationOf profile: UserProfile) {
-        answerer.transcript.line("delegate", "didStartRegistration(\(profile))")
+        answerer.transcript.line("delegate", "didStartRegistrationOf(\(profile))")
     }
 
     func userClient(_ client: UserClient, didReceiveBrowserRegistrationChallenge challenge: BrowserRegistrationChallenge) {

@@ -4,6 +4,10 @@ import Statechart
 
 /// An in-memory identity server for tests, demos and hosts' own unit tests.
 ///
+/// It knows the users `alice` and `bob` (``users``; ``addUser(_:)`` adds one): ``logIn(at:as:consent:)``
+/// for anyone else throws, and a ``ScriptedResponder`` step that calls it cancels the flow with
+/// that reason.
+///
 /// It offers a browser identity provider (tests play the browser with ``logIn(at:as:consent:)``),
 /// scripted custom identity providers, PKCE-checked code exchange, PIN enrolment and PIN-proof
 /// login with server-side failure counting, refresh with rotation, revocation and
@@ -186,7 +190,11 @@ public final class ReferenceIdentityService: Sendable {
         case .session:
             let scopes = query("scope")?.split(separator: " ").map(String.init) ?? []
             let session = try state.withLock { state throws(IdentityFlowError) in
-                guard state.users.contains(username) else { throw IdentityFlowError(.requestInvalid, "No user \(username) on the reference server.") }
+                guard state.users.contains(username) else {
+                    throw IdentityFlowError(
+                        .requestInvalid,
+                        "No user \(username) on the reference server; it knows \(state.users.sorted().joined(separator: ", ")) (add one with addUser(_:)).")
+                }
                 let session = "zs-" + state.nextSerial()
                 state.grants[session] = ServerState.Grant(user: username, codeChallenge: challenge, redirectURI: redirect, scopes: scopes)
                 return session
@@ -198,7 +206,11 @@ public final class ReferenceIdentityService: Sendable {
                 // An autologin token (7Pass) signs its user in; the interaction it stood for is done.
                 let username = query("autologin_token").flatMap { state.autologinTokens.removeValue(forKey: $0) } ?? username
                 state.usersNeedingInteraction.remove(username)
-                guard state.users.contains(username) else { throw IdentityFlowError(.requestInvalid, "No user \(username) on the reference server.") }
+                guard state.users.contains(username) else {
+                    throw IdentityFlowError(
+                        .requestInvalid,
+                        "No user \(username) on the reference server; it knows \(state.users.sorted().joined(separator: ", ")) (add one with addUser(_:)).")
+                }
                 let code = "code-" + state.nextSerial()
                 state.grants[code] = ServerState.Grant(
                     user: username, codeChallenge: challenge, redirectURI: redirect, scopes: scopes, nonce: query("nonce"),

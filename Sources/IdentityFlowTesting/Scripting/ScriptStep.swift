@@ -158,6 +158,19 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Expects a ``ProviderLogoutChallenge``.
+    /// - Parameter action: What to do; the answer is the redirect the provider's logout page sent
+    ///   the browser to (``ReferenceIdentityService/logOut(at:error:)`` plays that page).
+    /// - Returns: The step.
+    public static func providerLogout(_ action: ScriptAction<ProviderLogoutChallenge, URL>) -> ScriptStep {
+        ScriptStep(kind: .providerLogout, expectedError: nil) { challenge, responder in
+            guard case .providerLogout(let logout) = challenge else { return "" }
+            return try responder.apply(
+                action, to: logout, wrapped: challenge, answer: { logout.sender.respond(with: $0, to: logout) },
+                cancel: { logout.sender.cancel(logout) })
+        }
+    }
+
     private static func custom(_ kind: ChallengeKind, _ action: ScriptAction<CustomRegistrationChallenge, String?>, _ error: ErrorCode?) -> ScriptStep {
         ScriptStep(kind: kind, expectedError: error) { challenge, responder in
             guard case .customRegistration(let custom) = challenge else { return "" }
