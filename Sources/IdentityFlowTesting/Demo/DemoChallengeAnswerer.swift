@@ -11,7 +11,7 @@ struct DemoChallengeAnswerer: ChallengeResponder {
     let browserUser: String
     let answers: any DemoAnswerSource
     let transcript: DemoTranscript
-    /// The last PIN chosen at a ``CreatePinChallenge`` (the one the registration enrolled), for
+    /// The last PIN chosen at a `CreatePinChallenge` (the one the registration enrolled), for
     /// the mobile authentication step-up that follows.
     let chosenPin = Locked<String?>(nil)
 

@@ -102,7 +102,7 @@ public final class ReferenceIdentityService: Sendable {
     }
 
     /// Removes a profile as the server's operator would, without the PIN key's proof that
-    /// ``deregister(_:authorization:)`` needs: its enrolment, device keys, requests and its user's
+    /// `deregister(_:authorization:)` needs: its enrolment, device keys, requests and its user's
     /// tokens. For tests of a profile the server no longer knows.
     /// - Parameter profile: The profile.
     public func removeProfile(_ profile: UserProfile) { state.withLock { $0.forget(profile) } }
@@ -164,7 +164,7 @@ public final class ReferenceIdentityService: Sendable {
     ///   - consent: Allow or deny.
     /// - Returns: The redirect URL, with `code` (or `error`) and `state`; Zephr's callbacks
     ///   (``Consent/partial(identifier:)``, ``Consent/session``) without `state`.
-    /// - Throws: ``ErrorCode/requestInvalid`` for a URL this server did not produce or an unknown user.
+    /// - Throws: `ErrorCode/requestInvalid` for a URL this server did not produce or an unknown user.
     public func logIn(at url: URL, as username: String = "alice", consent: Consent = .allow) throws(IdentityFlowError) -> URL {
         let items = URLQuery.items(of: url) ?? []
         func query(_ name: String) -> String? { items.last { $0.name == name }.map { $0.value ?? "" } }

@@ -3,13 +3,13 @@ import Foundation
 import Statechart
 
 /// Answers a flow's challenges from a script, for hosts' unit tests. Works with the async API
-/// (as a ``ChallengeResponder``) and as a delegate.
+/// (as a `ChallengeResponder`) and as a delegate.
 ///
 /// Each challenge is matched against the next ``ScriptStep``: its kind and the error it carries
 /// must be the expected ones. An unexpected challenge, or a step whose answer cannot be computed
 /// (say `server.logIn(at:as:)` for a user the reference server does not know), is recorded and
 /// cancelled, so the flow ends instead of hanging: the flow's error
-/// (``ErrorCode/actionCancelled``) carries the reason in its message ("The host cancelled the
+/// (`ErrorCode/actionCancelled`) carries the reason in its message ("The host cancelled the
 /// challenge: step 1: computing the answer failed: ..."), and ``verify()`` fails naming what was
 /// expected and what came.
 ///
