@@ -4,7 +4,7 @@ import Statechart
 
 extension ClientConfiguration {
     /// A configuration for tests: callbacks at once on the flow's context, a fast PIN key
-    /// derivation (16 iterations, and ``ClientConfiguration/acceptedPinKeyIterations`` widened
+    /// derivation (16 iterations, and `ClientConfiguration.acceptedPinKeyIterations` widened
     /// down to 1 to allow it), a redirect URI of its own and no logging unless a logger is given.
     /// - Parameters:
     ///   - pinPolicy: The PIN rules.
@@ -64,7 +64,7 @@ extension UserClient {
     ///   - configuration: How the client behaves; ``ClientConfiguration/testing(pinPolicy:challengeTimeout:clock:now:logger:)`` suits tests.
     ///   - service: The reference server.
     ///   - storage: Where profiles and tokens are kept.
-    ///   - transport: Sends ``UserClient/authenticatedRequest(_:)``s (a ``ReferenceResourceServer`` in tests).
+    ///   - transport: Sends `UserClient.authenticatedRequest(_:)` calls (a ``ReferenceResourceServer`` in tests).
     public convenience init(
         configuration: ClientConfiguration, service: ReferenceIdentityService, storage: any SecureStorage, transport: (any ResourceTransport)? = nil
     ) {

@@ -118,24 +118,6 @@ struct ManualClockTests {
     }
 }
 
-@Suite("ScriptedResponder")
-struct ScriptedResponderTests {
-    @Test("an expected challenge that never came is named with how the flow ended")
-    func missingStepIsNamed() async throws {
-        let server = ReferenceIdentityService()
-        let client = UserClient(configuration: .testing(), service: server, storage: InMemoryStorage())
-        try await client.start()
-        let responder = ScriptedResponder([.browserRegistration(.cancel), .createPin(.respond("24680"))])
-        client.registerUser(delegate: responder)
-        _ = await responder.outcome()
-        #expect { try responder.verify() } throws: { error in
-            "\(error)".contains("step 2 of 2: expected createPin, but the flow ended with failed(9006)")
-        }
-        #expect(
-            responder.events == ["didStartRegistration", "challenge BrowserRegistrationChallenge(reference-browser)", "answer cancel", "result failed(9006)"])
-    }
-}
-
 extension Result {
     var failure: Failure? {
         if case .failure(let error) = self { return error }

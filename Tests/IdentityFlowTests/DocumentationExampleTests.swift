@@ -15,7 +15,7 @@ struct DocumentationExampleTests {
     static let pages: [(test: String, pages: [String])] = [
         ("registersThroughTheBrowser", ["README.md", catalog + "TestingYourIntegration.md"]),
         ("acceptsAPushedPinRequest", [catalog + "MobileAuthentication.md"]),
-        ("registersWithARequest", ["docs/host-api.md"]),
+        ("registersWithARequest", ["docs/host-api.md", "Sources/IdentityFlowTesting/IdentityFlowTesting.docc/IdentityFlowTesting.md"]),
     ]
 
     /// The text of `@Test func <name>` in `ReadmeExampleTests.swift`, through its closing brace.

@@ -1,5 +1,5 @@
 // The unit tests the documentation shows, verbatim: README.md and the DocC article TestingYourIntegration
-// ("Unit-test your integration") show the first, the article MobileAuthentication the second, docs/host-api.md the third.
+// ("Unit-test your integration") show the first, the article MobileAuthentication the second, docs/host-api.md and the test kit's catalog the third.
 // DocumentationExampleTests checks that each page still holds its test as written here.
 import Testing
 import IdentityFlowTesting

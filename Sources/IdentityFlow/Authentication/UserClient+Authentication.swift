@@ -64,6 +64,9 @@ extension UserClient {
     /// - Returns: The profile and the authenticator that succeeded.
     /// - Throws: ``IdentityFlowError``: ``ErrorCode/userDeregistered`` after the last wrong PIN,
     ///   ``ErrorCode/authenticatorNotRegistered``, ``ErrorCode/actionCancelled``, ...
+    ///   The result is discardable, as ``changePin(responder:)``'s is: it restates the profile
+    ///   the caller passed, with the authenticator and any custom info.
+    @discardableResult
     public func authenticateUser(_ profile: UserProfile, authenticator: Authenticator? = nil, responder: some ChallengeResponder)
         async throws(IdentityFlowError) -> AuthenticationResult
     {
@@ -79,6 +82,7 @@ extension UserClient {
     ///   - answer: Called with each challenge.
     /// - Returns: The profile and the authenticator that succeeded.
     /// - Throws: ``IdentityFlowError``.
+    @discardableResult
     public func authenticateUser(
         _ profile: UserProfile, authenticator: Authenticator? = nil, answering answer: nonisolated(nonsending) @escaping @Sendable (Challenge) async -> Void
     ) async throws(IdentityFlowError) -> AuthenticationResult {

@@ -66,6 +66,33 @@ public enum Challenge: Sendable, CustomStringConvertible {
     }
 }
 
+extension Challenge {
+    /// Cancels the challenge with a reason that the flow's error carries ("The host cancelled the
+    /// challenge: <reason>"): the test kit's `ScriptedResponder` passes what went against its
+    /// script. A challenge built with a sender of its own is cancelled through that sender.
+    /// - Parameter reason: Why, one sentence with no secret in it.
+    /// - Returns: `false` when it was already answered, is stale, or its flow ended.
+    @discardableResult
+    package func cancel(because reason: String) -> Bool {
+        guard let ticket = releaseObserver else { return cancel() }
+        return ticket.challengeCancelled(because: reason)
+    }
+
+    private var releaseObserver: (any ChallengeReleaseObserver)? {
+        switch self {
+        case .browserRegistration(let challenge): challenge.releaseObserver
+        case .customRegistration(let challenge): challenge.releaseObserver
+        case .createPin(let challenge): challenge.releaseObserver
+        case .pin(let challenge): challenge.releaseObserver
+        case .biometric(let challenge): challenge.releaseObserver
+        case .mobileAuthConfirmation(let challenge): challenge.releaseObserver
+        case .partialRegistration(let challenge): challenge.releaseObserver
+        case .credentials(let challenge): challenge.releaseObserver
+        case .providerLogout(let challenge): challenge.releaseObserver
+        }
+    }
+}
+
 /// Answers challenges for the async API: each challenge a flow emits is passed to ``receive(_:)``.
 ///
 /// Answer through the challenge's sender, at once or later (after the user typed a PIN, say).

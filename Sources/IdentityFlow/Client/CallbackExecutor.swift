@@ -12,6 +12,9 @@ import Statechart
 /// is only ever called where it is isolated.
 public struct CallbackExecutor: Sendable {
     private let enqueue: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// Runs on the executor right after a delegate's terminal callback returned, with the
+    /// flow's error (`nil` for a success); set by ``UserClient`` for its delegate flows.
+    package var afterTerminalCallback: (@Sendable (IdentityFlowError?) -> Void)?
 
     /// Creates an executor from a function that runs jobs in the order it receives them.
     /// - Parameter enqueue: Runs each job once, in order.
@@ -108,8 +111,14 @@ extension UserClient {
     /// - Parameter isolation: The caller's `#isolation`.
     /// - Returns: The executor for the flow's callbacks.
     func delegateExecutor(_ isolation: (any Actor)?) -> CallbackExecutor {
-        guard let isolation else { return configuration.callbackExecutor }
-        if isolation === MainActor.shared { return .mainActor }
-        return .serial(on: isolation)
+        var executor: CallbackExecutor =
+            if let isolation { isolation === MainActor.shared ? .mainActor : .serial(on: isolation) } else { configuration.callbackExecutor }
+        let endings = dependencies.delegateEndings
+        executor.afterTerminalCallback = { error in if endings.hasSubscribers { endings.publish(error) } }
+        return executor
     }
+
+    /// Every delegate flow's end, published once its delegate's terminal callback returned
+    /// (`nil` for a success, else the error): what the test kit awaits.
+    package var delegateEndings: Broadcast<IdentityFlowError?> { dependencies.delegateEndings }
 }

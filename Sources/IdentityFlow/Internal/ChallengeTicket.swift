@@ -27,6 +27,11 @@ extension ChallengeOutcome {
 /// ([why](../../../docs/performance-notes.md#the-tickets-answer-type)).
 protocol ChallengeReleaseObserver: AnyObject, Sendable {
     func challengeReleased()
+    /// Ends the challenge because the delegate method it needs is not implemented (a protocol
+    /// default took it); logs a warning that names `method`.
+    func challengeUnimplemented(by method: String)
+    /// Cancels the challenge with a reason that goes into the flow's error.
+    func challengeCancelled(because reason: String) -> Bool
 }
 
 /// The single answer slot shared by one challenge, its sender and its flow: the whole way from an
@@ -138,21 +143,30 @@ final class ChallengeTicket<Answer: Sendable>: ChallengeReleaseObserver {
 
     func challengeReleased() { settle(.abandoned(.released)) }
 
+    func challengeUnimplemented(by method: String) {
+        logger.log(.warning, "\(challengeName) reached \(method), which the delegate does not implement: the flow fails with 9006.", flow: flowID)
+        settle(.abandoned(.unimplemented(method)))
+    }
+
+    func challengeCancelled(because reason: String) -> Bool { settle(.abandoned(.cancelledBecause(reason))) }
+
     private static func ending(of outcome: ChallengeOutcome<Answer>) -> String {
         switch outcome {
         case .answered: "answered"
-        case .abandoned(.cancelled): "cancelled"
+        case .abandoned(.cancelled), .abandoned(.cancelledBecause): "cancelled"
         case .abandoned(.released): "released unanswered"
         case .abandoned(.timedOut): "timed out"
+        case .abandoned(.unimplemented): "cancelled by a delegate default"
         }
     }
 
     private static func action(of outcome: ChallengeOutcome<Answer>) -> String {
         switch outcome {
         case .answered: "An answer"
-        case .abandoned(.cancelled): "A cancel"
+        case .abandoned(.cancelled), .abandoned(.cancelledBecause): "A cancel"
         case .abandoned(.released): "A release"
         case .abandoned(.timedOut): "A timeout"
+        case .abandoned(.unimplemented): "A delegate default's cancel"
         }
     }
 }

@@ -16,6 +16,9 @@ final class FlowDependencies: Sendable {
     let configuration: ClientConfiguration
     /// Where every transition is published.
     let transitionLog: TransitionLog
+    /// Told after a delegate's terminal callback returned (`nil` for a success, else the error):
+    /// what the test kit's `UserClient.outcomeOfNextFlow(timeout:starting:)` awaits.
+    let delegateEndings = Broadcast<IdentityFlowError?>()
     /// The server.
     let service: any IdentityService
     /// Where profiles and the checkpoint are stored.

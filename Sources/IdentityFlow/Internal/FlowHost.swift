@@ -54,7 +54,12 @@ struct FlowHost<Start: Sendable, Success: Sendable>: Sendable {
     /// Hands the host the terminal outcome. The flow calls it exactly once.
     func finished(_ outcome: Result<Success, IdentityFlowError>) {
         switch route {
-        case .callbacks(let callbacks): callbacks.executor.run { callbacks.finished(outcome) }
+        case .callbacks(let callbacks):
+            callbacks.executor.run {
+                callbacks.finished(outcome)
+                guard let after = callbacks.executor.afterTerminalCallback else { return }
+                if case .failure(let error) = outcome { after(error) } else { after(nil) }
+            }
         case .waiter(let waiter): waiter.finish(outcome)
         }
     }

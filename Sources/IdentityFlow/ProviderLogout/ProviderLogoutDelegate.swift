@@ -12,7 +12,8 @@ public protocol ProviderLogoutDelegate {
     ///   - profile: The profile whose session ended.
     func userClient(_ client: UserClient, didStartProviderLogoutOf profile: UserProfile)
     /// Open the provider's logout page in the browser the user signed in with and hand back the
-    /// redirect. The default cancels (the user stays logged out on the device).
+    /// redirect. Optional: by default the logout ends unconfirmed, naming this method (the user
+    /// stays logged out on the device).
     /// - Parameters:
     ///   - client: The client.
     ///   - challenge: The challenge.
@@ -37,8 +38,12 @@ extension ProviderLogoutDelegate {
     /// Does nothing.
     public func userClient(_ client: UserClient, didStartProviderLogoutOf profile: UserProfile) {}
 
-    /// Cancels: the user is logged out on the device, the provider's session remains.
+    /// Ends the logout unconfirmed (``ErrorCode/providerLogoutUnconfirmed``, its underlying
+    /// ``ErrorCode/actionCancelled`` error naming this method) and logs a warning: the user is
+    /// logged out on the device, the provider's session remains.
     public func userClient(_ client: UserClient, didReceiveProviderLogoutChallenge challenge: ProviderLogoutChallenge) {
-        challenge.sender.cancel(challenge)
+        UnimplementedDelegateMethod.fail(
+            "ProviderLogoutDelegate.userClient(_:didReceiveProviderLogoutChallenge:)", observer: challenge.releaseObserver,
+            cancel: { challenge.sender.cancel(challenge) })
     }
 }

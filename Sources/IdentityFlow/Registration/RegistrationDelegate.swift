@@ -13,7 +13,8 @@ public protocol RegistrationDelegate {
     ///   - client: The client.
     ///   - profile: The profile being registered.
     func userClient(_ client: UserClient, didStartRegistrationOf profile: UserProfile)
-    /// Open the challenge's URL in a browser and hand back the redirect. The default cancels.
+    /// Open the challenge's URL in a browser and hand back the redirect. Optional: by
+    /// default the flow fails with ``ErrorCode/actionCancelled``, naming this method.
     /// - Parameters:
     ///   - client: The client.
     ///   - challenge: The challenge.
@@ -23,7 +24,8 @@ public protocol RegistrationDelegate {
     ///   - client: The client.
     ///   - challenge: The challenge.
     func userClient(_ client: UserClient, didReceiveCustomRegistrationInitChallenge challenge: CustomRegistrationChallenge)
-    /// Give the registration data. The default cancels.
+    /// Give the registration data. Optional: by default the flow fails with
+    /// ``ErrorCode/actionCancelled``, naming this method.
     /// - Parameters:
     ///   - client: The client.
     ///   - challenge: The challenge.
@@ -35,14 +37,14 @@ public protocol RegistrationDelegate {
     func userClient(_ client: UserClient, didReceiveCreatePinChallenge challenge: CreatePinChallenge)
     /// Give the registration attributes the provider still needs after the browser step
     /// (partial registration); a refusal brings the challenge back with its error. Optional:
-    /// by default the challenge is cancelled.
+    /// by default the flow fails with ``ErrorCode/actionCancelled``, naming this method.
     /// - Parameters:
     ///   - client: The client.
     ///   - challenge: The challenge.
     func userClient(_ client: UserClient, didReceivePartialRegistrationChallenge challenge: PartialRegistrationChallenge)
     /// Give a login and password (a ``IdentityProvider/Kind/credentials`` provider); a wrong
     /// pair brings the challenge back with ``ErrorCode/invalidCredentials``. Optional: by default
-    /// the challenge is cancelled.
+    /// the flow fails with ``ErrorCode/actionCancelled``, naming this method.
     /// - Parameters:
     ///   - client: The client.
     ///   - challenge: The challenge.
@@ -66,19 +68,28 @@ extension RegistrationDelegate {
     /// Does nothing.
     public func userClient(_ client: UserClient, didStartRegistrationOf profile: UserProfile) {}
 
-    /// Cancels: implement it to support credentials providers.
+    /// Fails the flow with ``ErrorCode/actionCancelled`` naming this method, and logs a warning:
+    /// implement it to support credentials providers.
     public func userClient(_ client: UserClient, didReceiveCredentialsChallenge challenge: CredentialsChallenge) {
-        challenge.sender.cancel(challenge)
+        UnimplementedDelegateMethod.fail(
+            "RegistrationDelegate.userClient(_:didReceiveCredentialsChallenge:)", observer: challenge.releaseObserver,
+            cancel: { challenge.sender.cancel(challenge) })
     }
 
-    /// Cancels: implement it to support partial registration.
+    /// Fails the flow with ``ErrorCode/actionCancelled`` naming this method, and logs a warning:
+    /// implement it to support partial registration.
     public func userClient(_ client: UserClient, didReceivePartialRegistrationChallenge challenge: PartialRegistrationChallenge) {
-        challenge.sender.cancel(challenge)
+        UnimplementedDelegateMethod.fail(
+            "RegistrationDelegate.userClient(_:didReceivePartialRegistrationChallenge:)", observer: challenge.releaseObserver,
+            cancel: { challenge.sender.cancel(challenge) })
     }
 
-    /// Cancels: implement it to support browser identity providers.
+    /// Fails the flow with ``ErrorCode/actionCancelled`` naming this method, and logs a warning:
+    /// implement it to support browser identity providers.
     public func userClient(_ client: UserClient, didReceiveBrowserRegistrationChallenge challenge: BrowserRegistrationChallenge) {
-        challenge.sender.cancel(challenge)
+        UnimplementedDelegateMethod.fail(
+            "RegistrationDelegate.userClient(_:didReceiveBrowserRegistrationChallenge:)", observer: challenge.releaseObserver,
+            cancel: { challenge.sender.cancel(challenge) })
     }
 
     /// Sends no initial data.
@@ -86,9 +97,12 @@ extension RegistrationDelegate {
         challenge.sender.respond(with: nil, to: challenge)
     }
 
-    /// Cancels: implement it to support custom identity providers.
+    /// Fails the flow with ``ErrorCode/actionCancelled`` naming this method, and logs a warning:
+    /// implement it to support custom identity providers.
     public func userClient(_ client: UserClient, didReceiveCustomRegistrationFinishChallenge challenge: CustomRegistrationChallenge) {
-        challenge.sender.cancel(challenge)
+        UnimplementedDelegateMethod.fail(
+            "RegistrationDelegate.userClient(_:didReceiveCustomRegistrationFinishChallenge:)", observer: challenge.releaseObserver,
+            cancel: { challenge.sender.cancel(challenge) })
     }
 }
 

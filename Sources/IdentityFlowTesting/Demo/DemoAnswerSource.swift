@@ -4,18 +4,18 @@
 /// registration data. The browser step needs none: the scenario plays the browser itself.
 ///
 /// Return `nil` to cancel the challenge: the registration then ends with
-/// ``ErrorCode/actionCancelled``. Answers are never printed; the transcript shows `<redacted>`.
+/// `ErrorCode/actionCancelled`. Answers are never printed; the transcript shows `<redacted>`.
 public protocol DemoAnswerSource: Sendable {
-    /// The PIN to answer a ``CreatePinChallenge`` with.
+    /// The PIN to answer a `CreatePinChallenge` with.
     /// - Parameters:
-    ///   - challenge: The challenge; ``CreatePinChallenge/error`` says why the last PIN was refused.
+    ///   - challenge: The challenge; `CreatePinChallenge/error` says why the last PIN was refused.
     ///   - registration: Which of the scenario's registrations asks.
     /// - Returns: The PIN, or `nil` to cancel.
     func pin(for challenge: CreatePinChallenge, in registration: DemoRegistration) async -> String?
 
-    /// The data to answer a ``CustomRegistrationChallenge`` with (init or finish step).
-    /// - Parameter challenge: The challenge; ``CustomRegistrationChallenge/step`` says which step,
-    ///   ``CustomRegistrationChallenge/error`` why the last answer was refused.
+    /// The data to answer a `CustomRegistrationChallenge` with (init or finish step).
+    /// - Parameter challenge: The challenge; `CustomRegistrationChallenge/step` says which step,
+    ///   `CustomRegistrationChallenge/error` why the last answer was refused.
     /// - Returns: The data (an empty string sends empty data), or `nil` to cancel.
     func customData(for challenge: CustomRegistrationChallenge) async -> String?
 }

@@ -11,7 +11,7 @@ struct DemoChallengeAnswerer: ChallengeResponder {
     let browserUser: String
     let answers: any DemoAnswerSource
     let transcript: DemoTranscript
-    /// The last PIN chosen at a ``CreatePinChallenge`` (the one the registration enrolled), for
+    /// The last PIN chosen at a `CreatePinChallenge` (the one the registration enrolled), for
     /// the mobile authentication step-up that follows.
     let chosenPin = Locked<String?>(nil)
 
@@ -73,7 +73,7 @@ final class DemoRegistrationDelegate: RegistrationDelegate {
     }
 
     func userClient(_ client: UserClient, didStartRegistrationOf profile: UserProfile) {
-        answerer.transcript.line("delegate", "didStartRegistration(\(profile))")
+        answerer.transcript.line("delegate", "didStartRegistrationOf(\(profile))")
     }
 
     func userClient(_ client: UserClient, didReceiveBrowserRegistrationChallenge challenge: BrowserRegistrationChallenge) {

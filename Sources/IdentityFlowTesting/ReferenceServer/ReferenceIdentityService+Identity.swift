@@ -37,8 +37,8 @@ extension ReferenceIdentityService {
     // MARK: - Service
 
     /// The claims of the access token's user: `sub`, `name`, `email`, `preferred_username`.
-    /// - Throws: ``ErrorCode/userNotAuthenticated`` for an unknown or expired token;
-    ///   ``ErrorCode/invalidServerResponse`` when `subject` is not its user.
+    /// - Throws: `ErrorCode/userNotAuthenticated` for an unknown or expired token;
+    ///   `ErrorCode/invalidServerResponse` when `subject` is not its user.
     @_spi(Integrator) public nonisolated(nonsending) func userInfo(accessToken: Redacted<String>, subject: String) async throws(IdentityFlowError) -> UserInfo {
         try await enter(.userInfo)
         guard let user = state.withLock({ $0.user(forAccessToken: accessToken.value, at: now()) }) else {
@@ -57,12 +57,12 @@ extension ReferenceIdentityService {
     }
 
     /// Plays the browser at the logout page: ends the browser session of the `id_token_hint`'s
-    /// user and returns the redirect to hand to the ``ProviderLogoutChallenge``'s sender.
+    /// user and returns the redirect to hand to the `ProviderLogoutChallenge`'s sender.
     /// - Parameters:
     ///   - url: The challenge's URL.
     ///   - error: An OAuth error to answer with instead (the logout is then not done).
     /// - Returns: The `post_logout_redirect_uri` with the `state` sent (or the error).
-    /// - Throws: ``ErrorCode/requestInvalid`` for a URL this server did not produce.
+    /// - Throws: `ErrorCode/requestInvalid` for a URL this server did not produce.
     public func logOut(at url: URL, error: String? = nil) throws(IdentityFlowError) -> URL {
         let items = URLQuery.items(of: url) ?? []
         func query(_ name: String) -> String? { items.last { $0.name == name }.map { $0.value ?? "" } }

@@ -14,8 +14,8 @@ extension ReferenceIdentityService {
     ///   - message: What the user is asked to confirm.
     ///   - type: What accepting takes.
     ///   - expiresIn: Seconds until the server stops taking an answer.
-    /// - Returns: The push (what the host hands to ``UserClient/handleMobileAuthRequest(_:delegate:)``).
-    /// - Throws: ``ErrorCode/mobileAuthNotEnrolled`` for a profile that is not enrolled.
+    /// - Returns: The push (what the host hands to `UserClient/handleMobileAuthRequest(_:delegate:isolation:)`).
+    /// - Throws: `ErrorCode/mobileAuthNotEnrolled` for a profile that is not enrolled.
     @discardableResult
     public func sendMobileAuthRequest(
         to profile: UserProfile, message: String, type: MobileAuthType = .confirmation,
@@ -37,7 +37,7 @@ extension ReferenceIdentityService {
     ///   - type: What accepting takes.
     ///   - expiresIn: Seconds until the server stops taking an answer.
     /// - Returns: The one-time code.
-    /// - Throws: ``ErrorCode/mobileAuthNotEnrolled`` for a profile that is not enrolled.
+    /// - Throws: `ErrorCode/mobileAuthNotEnrolled` for a profile that is not enrolled.
     public func createMobileAuthOTP(
         for profile: UserProfile, message: String, type: MobileAuthType = .confirmation,
         expiresIn: TimeInterval = 300

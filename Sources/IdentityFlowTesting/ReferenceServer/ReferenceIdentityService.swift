@@ -4,6 +4,10 @@ import Statechart
 
 /// An in-memory identity server for tests, demos and hosts' own unit tests.
 ///
+/// It knows the users `alice` and `bob` (``users``; ``addUser(_:)`` adds one): ``logIn(at:as:consent:)``
+/// for anyone else throws, and a ``ScriptedResponder`` step that calls it cancels the flow with
+/// that reason.
+///
 /// It offers a browser identity provider (tests play the browser with ``logIn(at:as:consent:)``),
 /// scripted custom identity providers, PKCE-checked code exchange, PIN enrolment and PIN-proof
 /// login with server-side failure counting, refresh with rotation, revocation and
@@ -98,7 +102,7 @@ public final class ReferenceIdentityService: Sendable {
     }
 
     /// Removes a profile as the server's operator would, without the PIN key's proof that
-    /// ``deregister(_:authorization:)`` needs: its enrolment, device keys, requests and its user's
+    /// `deregister(_:authorization:)` needs: its enrolment, device keys, requests and its user's
     /// tokens. For tests of a profile the server no longer knows.
     /// - Parameter profile: The profile.
     public func removeProfile(_ profile: UserProfile) { state.withLock { $0.forget(profile) } }
@@ -160,7 +164,7 @@ public final class ReferenceIdentityService: Sendable {
     ///   - consent: Allow or deny.
     /// - Returns: The redirect URL, with `code` (or `error`) and `state`; Zephr's callbacks
     ///   (``Consent/partial(identifier:)``, ``Consent/session``) without `state`.
-    /// - Throws: ``ErrorCode/requestInvalid`` for a URL this server did not produce or an unknown user.
+    /// - Throws: `ErrorCode/requestInvalid` for a URL this server did not produce or an unknown user.
     public func logIn(at url: URL, as username: String = "alice", consent: Consent = .allow) throws(IdentityFlowError) -> URL {
         let items = URLQuery.items(of: url) ?? []
         func query(_ name: String) -> String? { items.last { $0.name == name }.map { $0.value ?? "" } }
@@ -186,7 +190,11 @@ public final class ReferenceIdentityService: Sendable {
         case .session:
             let scopes = query("scope")?.split(separator: " ").map(String.init) ?? []
             let session = try state.withLock { state throws(IdentityFlowError) in
-                guard state.users.contains(username) else { throw IdentityFlowError(.requestInvalid, "No user \(username) on the reference server.") }
+                guard state.users.contains(username) else {
+                    throw IdentityFlowError(
+                        .requestInvalid,
+                        "No user \(username) on the reference server; it knows \(state.users.sorted().joined(separator: ", ")) (add one with addUser(_:)).")
+                }
                 let session = "zs-" + state.nextSerial()
                 state.grants[session] = ServerState.Grant(user: username, codeChallenge: challenge, redirectURI: redirect, scopes: scopes)
                 return session
@@ -198,7 +206,11 @@ public final class ReferenceIdentityService: Sendable {
                 // An autologin token (7Pass) signs its user in; the interaction it stood for is done.
                 let username = query("autologin_token").flatMap { state.autologinTokens.removeValue(forKey: $0) } ?? username
                 state.usersNeedingInteraction.remove(username)
-                guard state.users.contains(username) else { throw IdentityFlowError(.requestInvalid, "No user \(username) on the reference server.") }
+                guard state.users.contains(username) else {
+                    throw IdentityFlowError(
+                        .requestInvalid,
+                        "No user \(username) on the reference server; it knows \(state.users.sorted().joined(separator: ", ")) (add one with addUser(_:)).")
+                }
                 let code = "code-" + state.nextSerial()
                 state.grants[code] = ServerState.Grant(
                     user: username, codeChallenge: challenge, redirectURI: redirect, scopes: scopes, nonce: query("nonce"),

@@ -5,7 +5,7 @@ import FoundationNetworking
 @_spi(Integrator) import IdentityFlow
 import Statechart
 
-/// A host API for tests of ``UserClient/authenticatedRequest(_:)``: answers `200` to requests
+/// A host API for tests of `UserClient/authenticatedRequest(_:)`: answers `200` to requests
 /// whose bearer token the ``ReferenceIdentityService`` accepts and `401` to the others.
 public final class ReferenceResourceServer: ResourceTransport {
     private let identityService: ReferenceIdentityService

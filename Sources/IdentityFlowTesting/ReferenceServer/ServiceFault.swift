@@ -58,11 +58,11 @@ public enum ServiceCall: String, Sendable, Hashable, CaseIterable {
 
 /// Something going wrong with a call, injected into the ``ReferenceIdentityService``.
 public enum ServiceFault: Sendable, Hashable {
-    /// The network fails: ``ErrorCode/networkConnectivityFailure``; the server never sees the call.
+    /// The network fails: `ErrorCode/networkConnectivityFailure`; the server never sees the call.
     case networkError
-    /// The server fails: ``ErrorCode/serverNotReachable``; the server never applies the call.
+    /// The server fails: `ErrorCode/serverNotReachable`; the server never applies the call.
     case serverError
-    /// The answer is malformed: ``ErrorCode/invalidServerResponse``; the server applied the call.
+    /// The answer is malformed: `ErrorCode/invalidServerResponse`; the server applied the call.
     case malformedAnswer
     /// The answer comes after a delay on the service's clock, then the call proceeds.
     case latency(Duration)
@@ -81,7 +81,7 @@ public enum ServiceFault: Sendable, Hashable {
 public enum CustomProviderAnswer: Sendable, Hashable {
     /// A status and data (2xxx success, 4xxx retry, 5xxx refusal, anything else invalid).
     case status(Int, data: String = "")
-    /// The registration session expired: ``ErrorCode/customRegistrationExpired``.
+    /// The registration session expired: `ErrorCode/customRegistrationExpired`.
     case expired
 }
 

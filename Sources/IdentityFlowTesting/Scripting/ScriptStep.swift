@@ -38,7 +38,7 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
         kind.rawValue + (expectedError.map { " expecting \($0)" } ?? "")
     }
 
-    /// Expects a ``BrowserRegistrationChallenge``.
+    /// Expects a `BrowserRegistrationChallenge`.
     /// - Parameters:
     ///   - action: What to do.
     ///   - error: The error code it must carry (`nil`: none).
@@ -51,7 +51,7 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Expects a ``CustomRegistrationChallenge`` at the init step.
+    /// Expects a `CustomRegistrationChallenge` at the init step.
     /// - Parameters:
     ///   - action: What to do.
     ///   - error: The error code it must carry (`nil`: none).
@@ -60,7 +60,7 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
         custom(.customRegistrationInit, action, error)
     }
 
-    /// Expects a ``CustomRegistrationChallenge`` at the finish step.
+    /// Expects a `CustomRegistrationChallenge` at the finish step.
     /// - Parameters:
     ///   - action: What to do.
     ///   - error: The error code it must carry (`nil`: none).
@@ -69,7 +69,7 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
         custom(.customRegistrationFinish, action, error)
     }
 
-    /// Expects a ``CreatePinChallenge``.
+    /// Expects a `CreatePinChallenge`.
     /// - Parameters:
     ///   - action: What to do.
     ///   - error: The error code it must carry (`nil`: none).
@@ -82,7 +82,7 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Expects a ``PinChallenge``.
+    /// Expects a `PinChallenge`.
     /// - Parameters:
     ///   - action: What to do.
     ///   - error: The error code it must carry (`nil`: none).
@@ -95,7 +95,7 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Expects a ``BiometricChallenge``.
+    /// Expects a `BiometricChallenge`.
     /// - Parameter action: What to do; the answer says what the sensor reports.
     /// - Returns: The step.
     public static func biometric(_ action: ScriptAction<BiometricChallenge, BiometricAnswer>) -> ScriptStep {
@@ -113,7 +113,7 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Expects a ``MobileAuthConfirmationChallenge``.
+    /// Expects a `MobileAuthConfirmationChallenge`.
     /// - Parameter action: What to do; the answer is `true` to accept, `false` to deny.
     /// - Returns: The step.
     public static func mobileAuthConfirmation(_ action: ScriptAction<MobileAuthConfirmationChallenge, Bool>) -> ScriptStep {
@@ -125,7 +125,7 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Expects a ``CredentialsChallenge``.
+    /// Expects a `CredentialsChallenge`.
     /// - Parameters:
     ///   - action: What to do; the answer is the login and the password.
     ///   - error: The error code it must carry (`nil`: none).
@@ -142,7 +142,7 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Expects a ``PartialRegistrationChallenge``.
+    /// Expects a `PartialRegistrationChallenge`.
     /// - Parameters:
     ///   - action: What to do; the answer is the attributes.
     ///   - error: The error code it must carry (`nil`: none).
@@ -158,6 +158,19 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Expects a `ProviderLogoutChallenge`.
+    /// - Parameter action: What to do; the answer is the redirect the provider's logout page sent
+    ///   the browser to (``ReferenceIdentityService/logOut(at:error:)`` plays that page).
+    /// - Returns: The step.
+    public static func providerLogout(_ action: ScriptAction<ProviderLogoutChallenge, URL>) -> ScriptStep {
+        ScriptStep(kind: .providerLogout, expectedError: nil) { challenge, responder in
+            guard case .providerLogout(let logout) = challenge else { return "" }
+            return try responder.apply(
+                action, to: logout, wrapped: challenge, answer: { logout.sender.respond(with: $0, to: logout) },
+                cancel: { logout.sender.cancel(logout) })
+        }
+    }
+
     private static func custom(_ kind: ChallengeKind, _ action: ScriptAction<CustomRegistrationChallenge, String?>, _ error: ErrorCode?) -> ScriptStep {
         ScriptStep(kind: kind, expectedError: error) { challenge, responder in
             guard case .customRegistration(let custom) = challenge else { return "" }
@@ -169,25 +182,25 @@ public struct ScriptStep: Sendable, CustomStringConvertible {
 
 /// The kinds of challenge, as scripts name them.
 public enum ChallengeKind: String, Sendable, Hashable, CaseIterable {
-    /// ``BrowserRegistrationChallenge``.
+    /// `BrowserRegistrationChallenge`.
     case browserRegistration
-    /// ``CustomRegistrationChallenge`` at the init step.
+    /// `CustomRegistrationChallenge` at the init step.
     case customRegistrationInit
-    /// ``CustomRegistrationChallenge`` at the finish step.
+    /// `CustomRegistrationChallenge` at the finish step.
     case customRegistrationFinish
-    /// ``CreatePinChallenge``.
+    /// `CreatePinChallenge`.
     case createPin
-    /// ``PinChallenge``.
+    /// `PinChallenge`.
     case pin
-    /// ``BiometricChallenge``.
+    /// `BiometricChallenge`.
     case biometric
-    /// ``MobileAuthConfirmationChallenge``.
+    /// `MobileAuthConfirmationChallenge`.
     case mobileAuthConfirmation
-    /// ``PartialRegistrationChallenge``.
+    /// `PartialRegistrationChallenge`.
     case partialRegistration
-    /// ``CredentialsChallenge``.
+    /// `CredentialsChallenge`.
     case credentials
-    /// ``ProviderLogoutChallenge``.
+    /// `ProviderLogoutChallenge`.
     case providerLogout
 
     /// The kind of a challenge.

@@ -3,7 +3,7 @@
 extension ScriptedResponder: AuthenticationDelegate {
     /// Records the start.
     public func userClient(_ client: UserClient, didStartAuthenticating profile: UserProfile, authenticator: Authenticator) {
-        record("didStartAuthentication")
+        record("didStartAuthenticating")
     }
 
     /// Answers from the script.

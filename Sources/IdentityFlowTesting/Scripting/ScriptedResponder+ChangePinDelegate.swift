@@ -3,7 +3,7 @@
 extension ScriptedResponder: ChangePinDelegate {
     /// Records the start.
     public func userClient(_ client: UserClient, didStartPinChangeFor profile: UserProfile) {
-        record("didStartPinChange")
+        record("didStartPinChangeFor")
     }
 
     /// Records the success.

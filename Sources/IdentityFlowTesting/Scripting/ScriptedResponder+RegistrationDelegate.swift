@@ -3,7 +3,7 @@
 extension ScriptedResponder: RegistrationDelegate {
     /// Records the start.
     public func userClient(_ client: UserClient, didStartRegistrationOf profile: UserProfile) {
-        record("didStartRegistration")
+        record("didStartRegistrationOf")
     }
 
     /// Answers from the script.

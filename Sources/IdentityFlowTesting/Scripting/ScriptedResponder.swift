@@ -3,11 +3,15 @@ import Foundation
 import Statechart
 
 /// Answers a flow's challenges from a script, for hosts' unit tests. Works with the async API
-/// (as a ``ChallengeResponder``) and as a delegate.
+/// (as a `ChallengeResponder`) and as a delegate.
 ///
 /// Each challenge is matched against the next ``ScriptStep``: its kind and the error it carries
-/// must be the expected ones. An unexpected challenge is recorded and cancelled, so the flow
-/// ends instead of hanging; ``verify()`` then fails naming what was expected and what came.
+/// must be the expected ones. An unexpected challenge, or a step whose answer cannot be computed
+/// (say `server.logIn(at:as:)` for a user the reference server does not know), is recorded and
+/// cancelled, so the flow ends instead of hanging: the flow's error
+/// (`ErrorCode/actionCancelled`) carries the reason in its message ("The host cancelled the
+/// challenge: step 1: computing the answer failed: ..."), and ``verify()`` fails naming what was
+/// expected and what came.
 ///
 /// ```swift
 /// let responder = ScriptedResponder([
@@ -30,6 +34,8 @@ public final class ScriptedResponder: ChallengeResponder, FlowOutcomeObserver, S
         case authenticatorRegistered(Authenticator, UserProfile)
         /// `didHandle`: a mobile authentication request accepted or denied.
         case mobileAuthHandled(MobileAuthResult)
+        /// `didLogOutAtProvider`: the provider confirmed the logout.
+        case loggedOutAtProvider(UserProfile)
         /// A `didFail…` callback.
         case failed(IdentityFlowError)
         /// No terminal callback came within ``ScriptedResponder/outcome(timeout:)``'s wait.
@@ -43,6 +49,7 @@ public final class ScriptedResponder: ChallengeResponder, FlowOutcomeObserver, S
             case .pinChanged(let profile): "pinChanged(\(profile))"
             case .authenticatorRegistered(let authenticator, let profile): "authenticatorRegistered(\(authenticator), \(profile))"
             case .mobileAuthHandled(let result): "mobileAuthHandled(\(result.request.id), \(result.accepted ? "accepted" : "denied"))"
+            case .loggedOutAtProvider(let profile): "loggedOutAtProvider(\(profile))"
             case .failed(let error): "failed(\(error.code))"
             case .timedOut(let wait): "timedOut(\(wait))"
             }
@@ -64,6 +71,15 @@ public final class ScriptedResponder: ChallengeResponder, FlowOutcomeObserver, S
         var held: [Challenge] = []
         var waiters: [UInt64: CheckedContinuation<Outcome, Never>] = [:]
         var nextWaiter: UInt64 = 0
+        /// The kind of the last challenge received: a `UserProfile` outcome of the async API is a
+        /// provider logout's after a ``ChallengeKind/providerLogout``, a PIN change's otherwise.
+        var lastKind: ChallengeKind?
+
+        /// Records a problem and returns it as a mismatch, for the cancelled challenge's reason.
+        mutating func mismatch(_ problem: String) -> ScriptMismatch {
+            mismatches.append(problem)
+            return ScriptMismatch(problems: [problem])
+        }
     }
 
     let progress: Locked<Progress>
@@ -133,34 +149,36 @@ public final class ScriptedResponder: ChallengeResponder, FlowOutcomeObserver, S
 
     func handle(_ challenge: Challenge) {
         let kind = ChallengeKind(challenge)
-        let step: (index: Int, step: ScriptStep)? = progress.withLock { progress in
+        let matched: Result<(index: Int, step: ScriptStep), ScriptMismatch> = progress.withLock { progress in
             progress.events.append("challenge \(challenge)")
+            progress.lastKind = kind
             guard progress.next < progress.steps.count else {
-                progress.mismatches.append("unexpected \(challenge) after the script's \(progress.steps.count) steps")
-                return nil
+                return .failure(progress.mismatch("unexpected \(challenge) after the script's \(progress.steps.count) steps"))
             }
             let index = progress.next
             let step = progress.steps[index]
             progress.next += 1
             guard step.kind == kind else {
-                progress.mismatches.append("step \(index + 1): expected \(step), got \(challenge)")
-                return nil
+                return .failure(progress.mismatch("step \(index + 1): expected \(step), got \(challenge)"))
             }
             if step.expectedError != challenge.error?.code {
                 progress.mismatches.append("step \(index + 1): expected \(step), got error \(challenge.error.map { "\($0.code)" } ?? "none") in \(challenge)")
             }
-            return (index, step)
+            return .success((index, step))
         }
-        guard let step else {
-            challenge.cancel()
+        let step: (index: Int, step: ScriptStep)
+        switch matched {
+        case .success(let found): step = found
+        case .failure(let mismatch):
+            challenge.cancel(because: mismatch.problems.joined(separator: "; "))
             return
         }
         do {
             let action = try step.step.perform(challenge, self)
             record("answer \(action)")
         } catch {
-            progress.withLock { $0.mismatches.append("step \(step.index + 1): computing the answer failed: \(error)") }
-            challenge.cancel()
+            let mismatch = progress.withLock { $0.mismatch("step \(step.index + 1): computing the answer failed: \(error)") }
+            challenge.cancel(because: mismatch.problems.joined(separator: "; "))
         }
     }
 
@@ -208,7 +226,9 @@ public final class ScriptedResponder: ChallengeResponder, FlowOutcomeObserver, S
         case .success(let result as RegistrationResult): finish(.registered(result))
         case .success(let result as AuthenticationResult): finish(.authenticated(result))
         case .success(let registered as RegisteredAuthenticator): finish(.authenticatorRegistered(registered.authenticator, registered.profile))
-        case .success(let profile as UserProfile): finish(.pinChanged(profile))
+        case .success(let profile as UserProfile):
+            let afterLogoutPage = progress.withLock { $0.lastKind == .providerLogout }
+            finish(afterLogoutPage ? .loggedOutAtProvider(profile) : .pinChanged(profile))
         case .success(let result as MobileAuthResult): finish(.mobileAuthHandled(result))
         case .success(let other): finish(.failed(IdentityFlowError(.unknown, "An outcome of an unknown type: \(type(of: other)).")))
         case .failure(let error): finish(.failed(error))

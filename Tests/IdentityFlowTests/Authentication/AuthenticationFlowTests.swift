@@ -112,7 +112,7 @@ struct AuthenticationFlowTests {
         guard case .authenticated(let result) = await responder.outcome() else { Issue.record("\(responder.events)"); return }
         try responder.verify()
         #expect(result.authenticator == .pin)
-        #expect(responder.events.first == "didStartAuthentication")
+        #expect(responder.events.first == "didStartAuthenticating")
     }
 
     @Test("cancel and drop at the PIN challenge fail with actionCancelled and keep the profile")

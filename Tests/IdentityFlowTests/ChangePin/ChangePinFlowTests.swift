@@ -30,7 +30,7 @@ struct ChangePinFlowTests {
         guard case .pinChanged(let changed) = await responder.outcome() else { Issue.record("\(responder.events)"); return }
         try responder.verify()
         #expect(changed == profile)
-        #expect(responder.events.first == "didStartPinChange")
+        #expect(responder.events.first == "didStartPinChangeFor")
         let old = ScriptedResponder([.pin(.respond("24680")), .pin(.respond("31415"), expecting: .invalidPin)])
         #expect(try await harness.client.authenticateUser(profile, responder: old).profile == profile)
         try old.verify()

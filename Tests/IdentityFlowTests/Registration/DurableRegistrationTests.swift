@@ -138,7 +138,7 @@ struct DurableRegistrationTests {
         client.registerUser(.resume, delegate: responder)
         guard case .registered(let result) = await responder.outcome() else { Issue.record("not registered: \(responder.events)"); return }
         try responder.verify()
-        #expect(responder.events.first == "didStartRegistration")
+        #expect(responder.events.first == "didStartRegistrationOf")
         #expect(responder.events.last == "result registered(\(result.profile))")
     }
 

@@ -45,7 +45,7 @@ struct RegistrationFlowTests {
         harness.client.registerUser(delegate: responder)
         guard case .registered(let result) = await responder.outcome() else { Issue.record("not registered: \(responder.events)"); return }
         try responder.verify()
-        #expect(responder.events.first == "didStartRegistration")
+        #expect(responder.events.first == "didStartRegistrationOf")
         #expect(responder.events.last == "result registered(\(result.profile))")
         #expect(responder.events.filter { $0.hasPrefix("challenge") }.count == 3)
         #expect(responder.outcomes.count == 1)

@@ -36,7 +36,6 @@ struct RegistrationStepsTests {
     func refusedEnrolmentWithoutClient() async throws {
         let flows = StandaloneFlows()
         let context = try flows.customRegistration("refused")
-        let profile = context.profile
         flows.server.inject(.serverError, into: .enrolPin)
 
         let outcome = try await flows.run(answer: StandaloneFlows.registering(pin: "24680")) { id, host in
