@@ -212,7 +212,7 @@ struct DeviceAuthenticators: AuthenticatorHome {
         _ pin: Redacted<String>, for profile: UserProfile, currentKey: ProvenPinKey, accessToken: Redacted<String>
     ) async throws(IdentityFlowError) -> ProvenPinKey {
         guard let key = currentKey.vaultKey else { throw currentKey.proofRequired }
-        let (stored, vault) = try usableVault(of: profile)
+        let (_, vault) = try usableVault(of: profile)
         let tokens = try vault.tokens(key: key, profile: profile)
         let deviceSecret = try PinProof.newDeviceSecret()
         let hardwareSecret = try vault.hardware.map { binding throws(IdentityFlowError) in
