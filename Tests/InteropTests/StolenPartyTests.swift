@@ -44,6 +44,24 @@ struct StolenPartyPlays {
         get throws { try #require(try storedProfile["deviceSecret"] as? [Int]).map(UInt8.init) }
     }
 
+    /// The refresh token in the copied profile.
+    var copiedRefreshToken: Redacted<String> {
+        get throws { Redacted(try #require((try storedProfile["tokens"] as? [String: Any])?["refreshToken"] as? String)) }
+    }
+
+    /// The storage copied during the session (server mode): once the app, ended by the system
+    /// without a logout, launches again, the copy's refresh token is refused (the launch revoked
+    /// it) and the storage holds it no more.
+    func copiedSessionAfterRelaunch() async throws {
+        let storage = InMemoryStorage()
+        for (key, data) in copy { try storage.setData(data, forKey: key) }
+        try await UserClient(configuration: .testing(), service: service, storage: storage).start()
+        let refreshToken = try copiedRefreshToken
+        await #expect(throws: IdentityFlowError.self) { _ = try await service.refresh(refreshToken) }
+        let stored = try storage.keys().compactMap { try storage.data(forKey: $0) }.map { String(decoding: $0, as: UTF8.self) }.joined()
+        #expect(!stored.contains(refreshToken.value))
+    }
+
     /// The access token in the copied profile.
     var copiedAccessToken: Redacted<String> {
         get throws { Redacted(try #require((try storedProfile["tokens"] as? [String: Any])?["accessToken"] as? String)) }
@@ -249,6 +267,9 @@ struct StolenPartyReferenceTests {
     @Test("the server's tables, even with the PIN: no login")
     func serverTables() async throws { try await Self.plays().serverTables() }
 
+    @Test("the device's storage copied during a session: its refresh token is refused once the killed app launched again")
+    func copiedSession() async throws { try await Self.plays().copiedSessionAfterRelaunch() }
+
     @Test("recorded requests: a replayed login or key registration is refused (invalid_nonce)")
     func recordedRequests() async throws { try await Self.plays().recordedRequests() }
 
@@ -285,6 +306,9 @@ extension InteropSuite {
 
         @Test("the server's tables, even with the PIN: no login")
         func serverTables() async throws { try await Self.plays().serverTables() }
+
+        @Test("the device's storage copied during a session: its refresh token is refused once the killed app launched again")
+        func copiedSession() async throws { try await Self.plays().copiedSessionAfterRelaunch() }
 
         @Test("recorded requests: a replayed login or key registration is refused (invalid_nonce)")
         func recordedRequests() async throws { try await Self.plays().recordedRequests() }
