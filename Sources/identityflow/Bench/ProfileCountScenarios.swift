@@ -46,7 +46,16 @@ enum ProfileCountScenarios {
         let storage = try FileStorage(directory: directory)
         var stored = 0
         var rows: [BenchRow] = []
-        for nominal in [1, 100, 1_000] {
+        // Only the counts a requested row needs: seeding 1,000 profiles writes 1,000 files with fsync.
+        let wanted = [1, 100, 1_000].filter { nominal in
+            only.map { only in
+                ["login", "registration"].contains { flow in
+                    [LaunchPolicy.requireAuthentication, .resumeLastUser].contains { only.contains(id(flow, nominal, $0)) }
+                }
+            }
+                ?? true
+        }
+        for nominal in wanted {
             let count = settings.count(nominal)
             while stored < count {
                 guard (try? await seeding.registerUser(.provider(ReferenceIdentityService.browserProvider), responder: BenchHost(server: server))) != nil
