@@ -255,6 +255,7 @@ final class ExploringStorage: SecureStorage {
         switch control.choose(site, among: ["works", "fails"] + (storing ? ["cancelFlowDuringWrite"] : [])) {
         case "fails":
             if site == "storageRemove" { control.notes.withLock { $0.storageRemoveFailed = true } }
+            if site == "storageWrite" { control.notes.withLock { $0.storageWriteFailed = true } }
             throw IdentityFlowError(.dataStorageNotAvailable, "The storage failed (explored).")
         case "cancelFlowDuringWrite": control.client?.cancelCurrentFlow()
         default: break

@@ -21,6 +21,8 @@ final class PathControl: Sendable {
         var cleanupFaulted = false
         /// A storage removal failed, so a checkpoint may be left behind.
         var storageRemoveFailed = false
+        /// A storage write failed, so a session end may not have been recorded.
+        var storageWriteFailed = false
         /// The redirect handed to `handleRedirect` before a resume.
         var handedOver: URL?
         /// Problems found while the path ran.

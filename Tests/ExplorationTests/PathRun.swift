@@ -240,27 +240,47 @@ struct PathRun {
         }
     }
 
-    /// A refresh that landed after its session ended kept nothing live that nobody holds: after a
-    /// logout its rotated refresh token is the vault's, so the next PIN login calls the API; after
-    /// a provider logout or a deregistration it was revoked.
+    /// A refresh that landed after its session ended kept nothing live that nobody holds. A
+    /// profile gone from the device holds nothing, so nothing may stay live. A profile still here
+    /// (after a logout; after a session end or a removal whose storage write failed) either logs
+    /// in with the PIN and calls the API (its vault holds the rotated refresh token), or says its
+    /// sign-in ended, and then nothing stays live either.
     private func checkRefreshLanding(_ world: PathWorld, profile: UserProfile) async {
         let control = world.control
-        guard flow.kind == .logout else {
-            if world.reference.activeRefreshTokenCount != 0 {
-                control.violation("a refresh that landed after the \(flow.kind.rawValue) left its refresh token live")
-            }
+        let what = flow.kind.rawValue
+        guard world.client.userProfiles.contains(profile) else {
+            if world.reference.activeRefreshTokenCount != 0 { control.violation("a refresh that landed after the \(what) left its refresh token live") }
             return
         }
         do {
-            _ = try await world.client.authenticateUser(
-                profile,
-                answering: { challenge in
-                    if case .pin(let prompt) = challenge { prompt.sender.respond(with: Secrets.pin, to: prompt) } else { challenge.cancel() }
-                })
-            _ = try await world.client.freshAccessToken(minimumValidity: 86_400)
+            try await Self.logInCallingTheAPI(world, profile)
+        } catch  where error.code == .signInEnded {
+            if flow.kind == .logout { control.violation("a refresh that landed after the logout ended the sign-in") }
+            if world.reference.activeRefreshTokenCount != 0 { control.violation("the sign-in ended after the \(what), and a refresh token stayed live") }
         } catch {
-            control.violation("after a refresh landed behind the logout, the next PIN login could not call the API: \(error)")
+            // A session end whose storage write failed left the vault's last sign-in: the first
+            // refresh finds it refused and ends it, and the next PIN login says so.
+            if control.notes.current.storageWriteFailed, await Self.pinLoginSaysSignInEnded(world, profile) { return }
+            control.violation("after a refresh landed behind the \(what), the next PIN login could not call the API: \(error)")
         }
+    }
+
+    /// A PIN login, then a refresh.
+    private static func logInCallingTheAPI(_ world: PathWorld, _ profile: UserProfile) async throws(IdentityFlowError) {
+        _ = try await world.client.authenticateUser(
+            profile,
+            answering: { challenge in
+                if case .pin(let prompt) = challenge { prompt.sender.respond(with: Secrets.pin, to: prompt) } else { challenge.cancel() }
+            })
+        _ = try await world.client.freshAccessToken(minimumValidity: 86_400)
+    }
+
+    /// Whether the next PIN login fails with ``ErrorCode/signInEnded``.
+    private static func pinLoginSaysSignInEnded(_ world: PathWorld, _ profile: UserProfile) async -> Bool {
+        do throws(IdentityFlowError) {
+            try await logInCallingTheAPI(world, profile)
+            return false
+        } catch { return error.code == .signInEnded }
     }
 
     /// The client must accept a new flow at once: a logout (or its refusal) must not be `actionAlreadyInProgress`.
