@@ -347,7 +347,7 @@ struct DeviceModeTests {
     @Test("a refused refresh ends the session for the next launch too: resumeLastUser brings nobody back")
     func refusedRefreshEndsResume() async throws {
         let setup = try await Setup(policy: .resumeLastUser)
-        let profile = try await setup.register()
+        _ = try await setup.register()
         setup.server.revokeAllRefreshTokens()
         setup.server.revokeAllAccessTokens()
         await #expect(throws: IdentityFlowError.self) { _ = try await setup.client.authenticatedRequest(Self.api) }
