@@ -2,8 +2,9 @@ import Foundation
 @_spi(Integrator) import IdentityFlow
 import IdentityFlowTesting
 
-/// `identityflow demo [--interactive]`: runs ``DemoScenario`` against an in-process reference
-/// server and prints its transcript. `identityflow demo --issuer URL --client-id ID
+/// `identityflow demo [--interactive]`: runs ``DeviceDemoScenario`` (device mode; skipped with
+/// `--interactive`), then ``DemoScenario`` (server mode), against in-process reference servers
+/// and prints their transcripts. `identityflow demo --issuer URL --client-id ID
 /// --redirect-uri URI` runs ``OpenIDDemo`` against a real provider instead. Exit code 0 when
 /// every step succeeds, 1 otherwise, 2 for a bad command line.
 enum DemoCommand {
@@ -11,8 +12,11 @@ enum DemoCommand {
         usage: identityflow demo [--interactive]
                identityflow demo --scenario zephr|7pass|grab|schibsted
                identityflow demo --issuer URL --client-id ID --redirect-uri URI [--scope S]...
-          Registers two users against an in-process reference server (no network) and prints
-          every challenge, answer and state transition.
+          Part 1: device mode against an in-process provider with no extension API (register,
+          PIN login, a wrong PIN, biometrics, PIN change, claims, logout, relaunch, deregister),
+          each step with the host code behind it. Part 2: server-only features (two
+          registrations, a push confirmation, an implicit token) with every challenge, answer
+          and state transition. No network.
           --interactive   ask at the terminal for the PINs and the custom registration data
                           (end of input cancels the challenge)
           --scenario NAME instead, another reference SDK's flow on the same engine: zephr
@@ -76,8 +80,10 @@ enum DemoCommand {
             ).run()
         }
         let answers: any DemoAnswerSource = interactive ? InteractiveAnswers() : ScriptedDemoAnswers()
+        let deviceMode = interactive ? true : await DeviceDemoScenario().run { line in print(line) }
+        if !interactive { print("\nPart 2: server-only features (IdentityFlow's extension API: custom registration, push, implicit tokens)") }
         let report = await DemoScenario(answers: answers).run { line in print(line) }
-        return report.succeeded ? 0 : 1
+        return report.succeeded && deviceMode ? 0 : 1
     }
 
     private static func refuse(_ problem: String) -> Int32 {

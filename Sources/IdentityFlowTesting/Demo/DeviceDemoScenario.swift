@@ -1,0 +1,114 @@
+import Foundation
+@_spi(Integrator) import IdentityFlow
+import Statechart
+
+/// Part 1 of `identityflow demo`: device mode (`.device()`) against an in-process reference server
+/// used as a stock OpenID Connect provider, with no IdentityFlow extension API. Registers,
+/// creates a PIN, logs in with the PIN, refuses a wrong one, registers and uses biometrics,
+/// changes the PIN, reads the user's claims, logs out, relaunches with the session resumed and
+/// deregisters. Each line names the host code behind it (the async API with a closure, as the
+/// README's quick start writes it).
+public struct DeviceDemoScenario: Sendable {
+    /// The calls a stock OpenID Connect provider answers; any other is an extension endpoint.
+    static let providerCalls: Set<ServiceCall> = [.authorizationURL, .exchangeCode, .refresh, .revoke]
+
+    /// Creates the scenario.
+    public init() {}
+
+    /// Runs every step and prints one line per step.
+    /// - Parameter output: Receives each line.
+    /// - Returns: Whether every step did what the line says.
+    public func run(output: @escaping @Sendable (String) -> Void) async -> Bool {
+        let server = ReferenceIdentityService()
+        let storage = InMemoryStorage()
+        output("Part 1: device mode, against a provider with no IdentityFlow extension API (PIN and tokens sealed on this device)")
+        do {
+            let client = try await Self.launch(server: server, storage: storage)
+            let registered = try await client.registerUser(.provider(ReferenceIdentityService.browserProvider)) { challenge in
+                switch challenge {
+                case .browserRegistration(let browser):
+                    if let redirect = try? server.logIn(at: browser.url, as: "alice") { browser.sender.respond(with: redirect, to: browser) }
+                case .createPin(let create): create.sender.respond(with: "24680", to: create)
+                default: challenge.cancel()
+                }
+            }
+            let profile = registered.profile
+            Self.step(
+                output, "register + create PIN", "\(profile), PIN 24680 chosen",
+                "registerUser(.provider(provider)) { challenge in ... } (.browserRegistration, .createPin)")
+            try await client.logout()
+            try await client.authenticateUser(profile) { challenge in
+                if case .pin(let pin) = challenge { pin.sender.respond(with: "24680", to: pin) }
+            }
+            Self.step(output, "PIN login", "logged in as \(profile)", "authenticateUser(profile) { challenge in ... } (.pin)")
+            try await client.logout()
+            let wrong = Locked<String>("")
+            try await client.authenticateUser(profile) { challenge in
+                guard case .pin(let pin) = challenge else { return }
+                if pin.error == nil {
+                    pin.sender.respond(with: "11111", to: pin)
+                } else {
+                    wrong.withLock { $0 = "\(pin.error!.code) invalidPin, \(pin.remainingFailureCount) tries left" }
+                    pin.sender.respond(with: "24680", to: pin)
+                }
+            }
+            Self.step(output, "wrong PIN", "\(wrong.current), then the right one", "the PinChallenge comes back with error and remainingFailureCount")
+            try await client.registerBiometricAuthenticator(
+                for: profile,
+                responder: ClosureResponder { challenge in
+                    if case .pin(let pin) = challenge { pin.sender.respond(with: "24680", to: pin) }
+                })
+            try await client.logout()
+            let biometric = try await client.authenticateUser(profile, authenticator: .biometric) { challenge in
+                if case .biometric(let sensor) = challenge { sensor.sender.respond(to: sensor) }
+            }
+            Self.step(
+                output, "biometrics", "registered, then logged in with \(biometric.authenticator)",
+                "registerBiometricAuthenticator(for:responder:), .biometric: sender.respond(to:)")
+            try await client.authenticateUser(profile, authenticator: .pin) { challenge in
+                if case .pin(let pin) = challenge { pin.sender.respond(with: "24680", to: pin) }
+            }
+            try await client.changePin { challenge in
+                switch challenge {
+                case .pin(let pin): pin.sender.respond(with: "24680", to: pin)
+                case .createPin(let create): create.sender.respond(with: "31415", to: create)
+                default: challenge.cancel()
+                }
+            }
+            Self.step(output, "PIN change", "24680 → 31415", "changePin { challenge in ... } (.pin, then .createPin)")
+            let subject = client.identityClaims?.subject ?? "none"
+            Self.step(output, "claims", "subject \(subject)", "client.identityClaims")
+            try await client.logout()
+            Self.step(output, "logout", "nobody logged in: \(client.authenticatedUserProfile == nil)", "client.logout()")
+            try await client.authenticateUser(profile, authenticator: .pin) { challenge in
+                if case .pin(let pin) = challenge { pin.sender.respond(with: "31415", to: pin) }
+            }
+            let relaunched = try await Self.launch(server: server, storage: storage)
+            let resumed = relaunched.authenticatedUserProfile
+            Self.step(output, "relaunch", "session resumed for \(resumed.map { "\($0)" } ?? "nobody")", "launchPolicy = .resumeLastUser; client.start()")
+            try await relaunched.deregister(profile)
+            Self.step(output, "deregistration", "profiles left: \(relaunched.userProfiles.count)", "client.deregister(profile)")
+            let extensionCalls = server.calls.filter { !Self.providerCalls.contains($0) }
+            output("  extension API calls: \(extensionCalls.isEmpty ? "none" : "\(extensionCalls)")")
+            return resumed == profile && relaunched.userProfiles.isEmpty && extensionCalls.isEmpty && !wrong.current.isEmpty
+        } catch {
+            output("  failed: \(error)")
+            return false
+        }
+    }
+
+    /// A client in device mode that resumes the last user's session, started.
+    static func launch(server: ReferenceIdentityService, storage: InMemoryStorage) async throws -> UserClient {
+        var configuration = ClientConfiguration.testing()
+        configuration.authenticators = .device()
+        configuration.launchPolicy = .resumeLastUser
+        let client = UserClient(configuration: configuration, service: server, storage: storage)
+        try await client.start()
+        return client
+    }
+
+    private static func step(_ output: (String) -> Void, _ name: String, _ result: String, _ code: String) {
+        output("  \(name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(result)")
+        output("  \("".padding(toLength: 22, withPad: " ", startingAt: 0)) host code: \(code)")
+    }
+}
