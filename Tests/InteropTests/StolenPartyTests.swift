@@ -39,9 +39,9 @@ struct StolenPartyPlays {
         }
     }
 
-    /// The device secret in the copied profile.
+    /// The device secret in the copied profile (stored in base64).
     var copiedDeviceSecret: [UInt8] {
-        get throws { try #require(try storedProfile["deviceSecret"] as? [Int]).map(UInt8.init) }
+        get throws { Array(try #require(Data(base64Encoded: try #require(try storedProfile["deviceSecret"] as? String)))) }
     }
 
     /// The refresh token in the copied profile.
