@@ -11,7 +11,10 @@
 /// Events from outside the actor (a host's answer, a cancel) arrive through ``post(_:)``. One
 /// posted while the runner performs a transition's effects (a caller that answers a request
 /// inside the callback that handed it over) is taken by that same call right after the effects,
-/// on the actor, in posting order; any other starts a task that sends it.
+/// on the actor, in posting order; any other waits in the inbox for a task that sends it. Work
+/// that reports its event takes the events posted before it first: an event posted while the
+/// work ran (a cancel landing as the server answers) is handled before the work's result, with
+/// `Task.immediate` or a plain `Task` start alike.
 ///
 /// ```swift
 /// let runner = MachineRunner(machine: DoorMachine(), log: log)
@@ -37,6 +40,8 @@ public final actor MachineRunner<Machine: StateMachine> {
     struct Inbox: Sendable {
         /// Whether a call on the actor will take posted events before it returns.
         @usableFromInline var isTaking = false
+        /// Whether a task that takes posted events is on its way (``post(_:)`` started it).
+        @usableFromInline var isSendScheduled = false
         @usableFromInline var events: [Machine.Event] = []
 
         @usableFromInline init() {}
@@ -123,22 +128,29 @@ public final actor MachineRunner<Machine: StateMachine> {
 
     /// Sends an event from outside the actor without waiting for it to be handled.
     ///
-    /// When the runner is performing effects on its actor right now, that call handles the event
-    /// next; otherwise a new task sends it.
+    /// The event joins the inbox, in posting order. When the runner is performing effects on its
+    /// actor right now, that call handles it next; otherwise a task takes the inbox, unless work
+    /// reporting its result takes it first (the event then goes before that result).
     /// - Parameter event: What happened.
     @inlinable
     public nonisolated func post(_ event: Machine.Event) {
-        if !queueIfTaking(event) { Task { await self.send(event) } }
-    }
-
-    /// Queues the event for the call on the actor that is performing effects, if one is.
-    @inlinable
-    nonisolated func queueIfTaking(_ event: Machine.Event) -> Bool {
-        inbox.withLock { inbox in
-            guard inbox.isTaking else { return false }
+        let schedules = inbox.withLock { inbox in
             inbox.events.append(event)
+            if inbox.isTaking || inbox.isSendScheduled { return false }
+            inbox.isSendScheduled = true
             return true
         }
+        if schedules { Task { await self.sendPosted() } }
+    }
+
+    /// Takes the events ``post(_:)`` left in the inbox (none, if another call took them already).
+    @usableFromInline
+    func sendPosted() {
+        inbox.withLock { inbox in
+            inbox.isSendScheduled = false
+            inbox.isTaking = true
+        }
+        takePostedEvents()
     }
 
     /// Moves the posted events, in posting order, into the empty `batch`. Returns `false`, and
@@ -209,8 +221,17 @@ public final actor MachineRunner<Machine: StateMachine> {
     private func workFinished(_ id: UInt64, event: Machine.Event?) {
         lastFinishedWorkID = id
         work.removeValue(forKey: id)
-        // Inside a step (the work did not suspend) the event waits for the step's other effects.
-        if let event, !queueIfTaking(event) { send(event) }
+        guard let event else { return }
+        // The event joins the inbox behind the events posted while the work ran: a cancel posted as
+        // the server answered is handled first, so the flow that accepted it ends, whether the
+        // work ran inside the step (`Task.immediate`, the step then takes it after its other
+        // effects) or in a task of its own (a plain `Task`, iOS 16-25: taken here).
+        let takesHere = inbox.withLock { inbox in
+            inbox.events.append(event)
+            defer { inbox.isTaking = true }
+            return !inbox.isTaking
+        }
+        if takesHere { takePostedEvents() }
     }
 
     /// Whether chart coverage is being recorded (``ChartCoverage``).

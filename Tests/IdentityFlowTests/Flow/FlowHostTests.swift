@@ -11,11 +11,15 @@ struct FlowHostTests {
         func cancel(_ challenge: CreatePinChallenge) -> Bool { false }
     }
 
-    @Test("the responder starts inside the step that emits the challenge, so an answer it gives at once is taken by that step")
+    @Test("the responder gets the challenge; with Task.immediate inside the step that emits it, so an answer it gives at once is taken by that step")
     func responderStartsInsideTheStep() async {
         let received = Locked(false)
         let receivedBeforeReturn = Locked(false)
-        let responder = ClosureResponder { _ in received.withLock { $0 = true } }
+        let handedOver = AsyncStream.makeStream(of: Void.self)
+        let responder = ClosureResponder { _ in
+            received.withLock { $0 = true }
+            handedOver.continuation.yield()
+        }
         let challenge = Challenge.createPin(CreatePinChallenge(userProfile: UserProfile(profileId: "p"), pinLength: 5, sender: IgnoringSender()))
         let waiter = FlowWaiter(responder: responder)
         let host = FlowHost<Void, Int>.responder(waiter)
@@ -23,7 +27,17 @@ struct FlowHostTests {
         receivedBeforeReturn.withLock { $0 = received.current }
         host.finished(.success(1))
         await waiter.wait()
+        #if IDENTITYFLOW_PLAIN_TASK
+        // The plain-`Task` start (iOS 16-25, macOS 13-15 lack `Task.immediate`) starts the
+        // responder in a task of its own, after the step: an answer it gives reaches the flow as
+        // any answer from outside does, posted to the runner one task hop later. Acceptable: the
+        // flow waits for that answer in the state that asked, so it takes it all the same; only
+        // the hop's cost differs. So here the hand-over is awaited, not read before the step ended.
+        for await _ in handedOver.stream { break }
+        #else
         #expect(receivedBeforeReturn.current)
+        #endif
+        #expect(received.current)
         #expect((try? waiter.outcome(as: Int.self).get()) == 1)
     }
 
