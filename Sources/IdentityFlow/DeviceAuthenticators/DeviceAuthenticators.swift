@@ -91,6 +91,7 @@ struct DeviceAuthenticators: AuthenticatorHome {
         try sessions.store.storage.withExclusiveAccess { () throws(IdentityFlowError) -> (DeviceVault, pinSecret: Redacted<[UInt8]>)? in
             let (stored, vault) = try usableVault(of: profile)
             let pinSecret = try self.pinSecret(of: stored, vault)
+            try recordGeneration(of: vault, for: profile)
             guard vault.failureCount < maxPinFailures else { return nil }
             try writeCount(vault.failureCount + 1, of: stored)
             return (vault, pinSecret)
@@ -190,12 +191,14 @@ struct DeviceAuthenticators: AuthenticatorHome {
     /// resume item goes (the session keeps a new one). The profile is written in one atomic write
     /// before the new biometric key: a kill at any step leaves a vault that the PIN of that write
     /// opens (the old before it, the new after), at worst with a biometric key that falls back to it.
+    /// The new vault's generation is recorded after it is written (``recordGeneration(of:for:)``),
+    /// so a profile item from before the change, written back, is damage.
     /// - Returns: The new vault key, for the session.
     nonisolated(nonsending) func enrolNewPin(
         _ pin: Redacted<String>, for profile: UserProfile, currentKey: ProvenPinKey, accessToken: Redacted<String>
     ) async throws(IdentityFlowError) -> ProvenPinKey {
         guard let key = currentKey.vaultKey else { throw currentKey.proofRequired }
-        let (stored, vault) = try usableVault(of: profile)
+        let (_, vault) = try usableVault(of: profile)
         let tokens = try vault.tokens(key: key, profile: profile)
         let deviceSecret = try PinProof.newDeviceSecret()
         let hardwareSecret = try vault.hardware.map { binding throws(IdentityFlowError) in
@@ -204,12 +207,18 @@ struct DeviceAuthenticators: AuthenticatorHome {
             }
             return try hardwareKey.secret(for: binding)
         }
-        let rotated = try vault.rotated(
-            pin: pin, tokens: tokens, pinSecret: DeviceVault.pinSecret(deviceSecret: deviceSecret, hardwareSecret: hardwareSecret),
-            deviceSecret: deviceSecret, profile: profile)
-        try sessions.updateStoredProfile(profile) { stored in
-            stored.deviceSecret = deviceSecret
-            stored.vault = rotated.vault
+        let pinSecret = DeviceVault.pinSecret(deviceSecret: deviceSecret, hardwareSecret: hardwareSecret)
+        let rotated = try sessions.store.storage.withExclusiveAccess {
+            () throws(IdentityFlowError) -> (vault: DeviceVault, key: Redacted<[UInt8]>, biometricKey: Redacted<[UInt8]>?) in
+            let rotated = try vault.rotated(
+                pin: pin, tokens: tokens, pinSecret: pinSecret, deviceSecret: deviceSecret, profile: profile,
+                recordedGeneration: try sessions.store.vaultGeneration(for: profile))
+            try sessions.updateStoredProfile(profile) { stored in
+                stored.deviceSecret = deviceSecret
+                stored.vault = rotated.vault
+            }
+            try recordGeneration(of: rotated.vault, for: profile)
+            return rotated
         }
         try? sessions.store.deleteResumeItem(for: profile)
         if let biometricKey = rotated.biometricKey {
@@ -294,6 +303,26 @@ struct DeviceAuthenticators: AuthenticatorHome {
         return vault.damage(
             deviceSecret: stored.deviceSecret, profile: stored.profile, acceptedIterations: dependencies.configuration.acceptedPinKeyIterations,
             maxPinFailures: maxPinFailures) != nil || (try? pinSecret(of: stored, vault)) == nil
+            || (try? olderThanRecorded(vault, of: stored.profile)) != nil
+    }
+
+    /// Why `vault` is not the profile's vault as last rotated here, or `nil` when it is: a vault
+    /// whose (bound) generation is older than the one the device recorded is an old profile item
+    /// written back. A vault ahead of the record is whole: the rotation was killed between its
+    /// two writes.
+    /// - Throws: ``ErrorCode/sealedDataInvalid`` when the record cannot be read; the storage's errors.
+    func olderThanRecorded(_ vault: DeviceVault, of profile: UserProfile) throws(IdentityFlowError) -> IdentityFlowError? {
+        guard let recorded = try sessions.store.vaultGeneration(for: profile), (vault.generation ?? 0) < recorded else { return nil }
+        return DeviceVault.damaged(
+            profile, "it is generation \(vault.generation ?? 0) of a vault this device rotated to generation \(recorded) (an old copy written back)")
+    }
+
+    /// Records `vault`'s generation when it is ahead of the record: after a rotation's write, or
+    /// at the next PIN attempt when a kill came between the two. Called in an exclusive section
+    /// of the storage, so a record never goes back.
+    private func recordGeneration(of vault: DeviceVault, for profile: UserProfile) throws(IdentityFlowError) {
+        guard let generation = vault.generation, generation > (try sessions.store.vaultGeneration(for: profile) ?? 0) else { return }
+        try sessions.store.saveVaultGeneration(generation, for: profile)
     }
 
     /// The secret a vault's PIN key is derived with: the device secret and, for a vault bound to
@@ -313,7 +342,8 @@ struct DeviceAuthenticators: AuthenticatorHome {
 
     /// The profile and its vault as the storage holds them now (another client or process may
     /// have written them since this client loaded them), refused when the vault cannot be used on
-    /// this device.
+    /// this device or is older than the generation the device recorded (an old profile item
+    /// written back).
     /// - Throws: ``ErrorCode/requestInvalid`` for a profile not registered here; ``ErrorCode/sealedDataInvalid``.
     func usableVault(of profile: UserProfile) throws(IdentityFlowError) -> (StoredProfile, DeviceVault) {
         let cached = try sessions.storedProfile(profile)
@@ -325,6 +355,7 @@ struct DeviceAuthenticators: AuthenticatorHome {
         {
             throw damage
         }
+        if let damage = try olderThanRecorded(vault, of: profile) { throw damage }
         return (stored, vault)
     }
 }

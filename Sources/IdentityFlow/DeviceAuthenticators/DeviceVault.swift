@@ -27,6 +27,11 @@ struct DeviceVault: Sendable, Hashable, Codable {
     var binding: [UInt8]
     /// The hardware key mixed into the PIN key, where the device has one (``HardwareKey``).
     var hardware: HardwareBinding?
+    /// How many times this vault was rotated; bound by ``binding``, and `nil` for a vault never
+    /// rotated since generations were kept. The device records the last generation it wrote in an
+    /// item of its own (``ProfileStore/vaultGeneration(for:)``): a vault older than that is an old
+    /// profile item written back, damage (``DeviceAuthenticators/usableVault(of:)``).
+    var generation: Int?
 
     static let keyLength = 32
 
@@ -92,14 +97,17 @@ struct DeviceVault: Sendable, Hashable, Codable {
     /// the new PIN (fresh salt, the new device secret in `pinSecret` and `deviceSecret`) and, when
     /// biometrics are registered, under a new biometric key; the resume wrap is dropped (the
     /// session writes its own); the hardware binding is kept. What opened the old vault (its key,
-    /// its PIN wrap, its biometric or resume key) opens nothing of the new one.
+    /// its PIN wrap, its biometric or resume key) opens nothing of the new one. Its ``generation``
+    /// is one past this vault's and `recordedGeneration` (the one the device recorded).
     /// - Returns: The vault, its key, and the new biometric key to store when biometrics are registered.
     func rotated(
-        pin: Redacted<String>, tokens: TokenSet, pinSecret: Redacted<[UInt8]>, deviceSecret: Redacted<[UInt8]>, profile: UserProfile
+        pin: Redacted<String>, tokens: TokenSet, pinSecret: Redacted<[UInt8]>, deviceSecret: Redacted<[UInt8]>, profile: UserProfile,
+        recordedGeneration: Int?
     ) throws(IdentityFlowError) -> (vault: DeviceVault, key: Redacted<[UInt8]>, biometricKey: Redacted<[UInt8]>?) {
         let key = Redacted(try PinProof.randomBytes(Self.keyLength))
         var vault = self
         vault.resumeWrap = nil
+        vault.generation = max(generation ?? 0, recordedGeneration ?? 0) + 1
         var biometricKey: Redacted<[UInt8]>?
         if biometricWrap != nil {
             let drawn = Redacted(try PinProof.randomBytes(Self.keyLength))
@@ -183,7 +191,8 @@ struct DeviceVault: Sendable, Hashable, Codable {
         let bound = LegacyPinProof.constantTimeEquals(binding, bindingCode(deviceSecret: deviceSecret, profile: profile))
         // A vault bound before the count was (a count of 0 only): whole; the next write binds the count.
         let boundBeforeCount =
-            failureCount == 0 && LegacyPinProof.constantTimeEquals(binding, bindingCode(deviceSecret: deviceSecret, profile: profile, coversCount: false))
+            failureCount == 0 && generation == nil
+            && LegacyPinProof.constantTimeEquals(binding, bindingCode(deviceSecret: deviceSecret, profile: profile, coversCount: false))
         if !bound && !boundBeforeCount {
             return Self.damaged(profile, "it was changed, or sealed on another device")
         }
@@ -216,11 +225,14 @@ struct DeviceVault: Sendable, Hashable, Codable {
     }
 
     /// The binding over every field; `coversCount: false` is the binding of vaults written before
-    /// the count was bound (they read as whole with a count of 0).
+    /// the count was bound (they read as whole with a count of 0). A vault with a generation
+    /// binds it too ("binding-v3"); one without keeps the binding it was written with.
     private func bindingCode(deviceSecret: Redacted<[UInt8]>, profile: UserProfile, coversCount: Bool = true) -> [UInt8] {
-        var message = Self.associatedData(coversCount ? "binding-v2" : "binding", profile) + salt
+        let version = !coversCount ? "binding" : generation == nil ? "binding-v2" : "binding-v3"
+        var message = Self.associatedData(version, profile) + salt
         withUnsafeBytes(of: Int64(iterations).bigEndian) { message.append(contentsOf: $0) }
         if coversCount { withUnsafeBytes(of: Int64(failureCount).bigEndian) { message.append(contentsOf: $0) } }
+        if coversCount, let generation { withUnsafeBytes(of: Int64(generation).bigEndian) { message.append(contentsOf: $0) } }
         let hardwareFields = hardware.map { $0.keyBlob + $0.peerPublicKey + $0.check } ?? []
         for box in [pinWrap, biometricWrap ?? [], resumeWrap ?? [], sealedTokens, hardwareFields] {
             withUnsafeBytes(of: UInt32(box.count).bigEndian) { message.append(contentsOf: $0) }
@@ -271,6 +283,11 @@ extension DeviceVault {
             writer.key("check")
             writer.byteArray(hardware.check)
             writer.punctuation("}")
+        }
+        if let generation {
+            writer.punctuation(",")
+            writer.key("generation")
+            writer.integer(generation)
         }
         writer.punctuation("}")
     }
