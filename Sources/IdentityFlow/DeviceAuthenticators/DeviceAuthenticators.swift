@@ -65,7 +65,7 @@ struct DeviceAuthenticators: AuthenticatorHome {
     nonisolated(nonsending) func checkPin(_ pin: Redacted<String>, for profile: UserProfile) async throws(IdentityFlowError) -> PinCheck {
         let maximum = maxPinFailures
         guard let (vault, pinSecret) = try countAttempt(of: profile) else { return .deregistered }
-        guard let key = try vault.key(pin: pin, pinSecret: pinSecret, profile: profile) else {
+        guard let (key, slotKey) = try vault.openWithPin(pin, pinSecret: pinSecret, profile: profile) else {
             let failures = vault.failureCount + 1
             guard failures >= maximum else { return .rejected(PinCounters(maxFailureCount: maximum, previousFailureCount: failures)) }
             // The profile goes: a session it has open (a PIN change, a biometric registration) is
@@ -76,7 +76,7 @@ struct DeviceAuthenticators: AuthenticatorHome {
             return .deregistered
         }
         let tokens = try vault.tokens(key: key, profile: profile)
-        try resetCount(of: profile)
+        try resetCount(of: profile, slotKey: slotKey)
         return .accepted(tokens, key: .device(key))
     }
 
@@ -99,20 +99,22 @@ struct DeviceAuthenticators: AuthenticatorHome {
     }
 
     /// Sets the count back to 0 after a right PIN or a biometric login, in one exclusive section
-    /// of the storage.
-    func resetCount(of profile: UserProfile) throws(IdentityFlowError) {
+    /// of the storage; after a PIN login, a vault written before the PIN slot stores `slotKey`.
+    func resetCount(of profile: UserProfile, slotKey: [UInt8]? = nil) throws(IdentityFlowError) {
         try sessions.store.storage.withExclusiveAccess { () throws(IdentityFlowError) in
             let (stored, vault) = try usableVault(of: profile)
-            if vault.failureCount != 0 { try writeCount(0, of: stored) }
+            let addsSlot = vault.pinSlotKey == nil && slotKey != nil
+            if vault.failureCount != 0 || addsSlot { try writeCount(0, of: stored, slotKey: addsSlot ? slotKey : nil) }
         }
     }
 
-    /// Writes `count` into `stored`'s vault (bound) and keeps the client's copy in step, its live
-    /// tokens kept.
-    private func writeCount(_ count: Int, of stored: StoredProfile) throws(IdentityFlowError) {
+    /// Writes `count` (and a missing PIN slot key) into `stored`'s vault (bound) and keeps the
+    /// client's copy in step, its live tokens kept.
+    private func writeCount(_ count: Int, of stored: StoredProfile, slotKey: [UInt8]? = nil) throws(IdentityFlowError) {
         guard let deviceSecret = stored.deviceSecret else { throw DeviceVault.damaged(stored.profile, "its device secret is missing") }
         var counted = stored
         counted.vault?.failureCount = count
+        if let slotKey { counted.vault?.pinSlotKey = slotKey }
         counted.vault?.bind(deviceSecret: deviceSecret, profile: stored.profile)
         try sessions.store.save(counted)
         sessions.withState { state in
@@ -173,9 +175,20 @@ struct DeviceAuthenticators: AuthenticatorHome {
     /// Nothing: no server holds the biometric key.
     nonisolated(nonsending) func revokeBiometricKey(of profile: UserProfile, pinKey: ProvenPinKey, flow: FlowID?) async {}
 
-    /// Removes the vault's biometric wrap (the key item is deleted by the caller).
+    /// Removes the vault's biometric wrap (the key item is deleted by the caller). With the
+    /// session's vault key, the vault is rotated (``rotateWithoutPin(_:key:tokens:biometrics:resume:)``):
+    /// the old biometric key opens nothing sealed after; the session goes on with the new key.
+    /// Without a session (or for a vault written before the PIN slot) only the wrap goes.
     func removeBiometricKey(of stored: StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) {
         let profile = stored.profile
+        if let key = pinKey.vaultKey, let (rotated, newKey) = try rotateWithoutPin(profile, key: key, tokens: stored.tokens, biometrics: false, resume: true) {
+            sessions.withState { state in
+                guard state.profiles[profile] != nil else { return }
+                state.profiles[profile] = rotated
+                if state.authenticatedProfile == profile { state.sessionPinKey = .device(newKey) }
+            }
+            return
+        }
         try sessions.updateStoredProfile(profile) { stored in
             stored.hasBiometricKey = false
             stored.vault?.biometricWrap = nil
@@ -276,6 +289,9 @@ struct DeviceAuthenticators: AuthenticatorHome {
 
     /// The vault keeps the refresh token sealed with the access token forgotten (the next login
     /// refreshes) and no resume wrap.
+    /// A session that could be resumed (its vault had a resume wrap) ends with a rotation
+    /// (``rotateWithoutPin(_:key:tokens:biometrics:resume:)``): an old copy's resume item opens
+    /// nothing sealed after.
     func sessionEnded(_ stored: StoredProfile, key: ProvenPinKey) {
         guard !stored.profile.isStateless else { return }
         var closed = stored
@@ -283,9 +299,15 @@ struct DeviceAuthenticators: AuthenticatorHome {
         closed.tokens.accessToken = Redacted("")
         closed.tokens.expiresAt = .distantPast
         do throws(IdentityFlowError) {
-            try closed.resealTokens(with: key)
-            if let deviceSecret = closed.deviceSecret { closed.vault?.bind(deviceSecret: deviceSecret, profile: closed.profile) }
-            try sessions.store.save(closed)
+            if stored.vault?.resumeWrap != nil, let vaultKey = key.vaultKey,
+                let (rotated, _) = try rotateWithoutPin(closed.profile, key: vaultKey, tokens: closed.tokens, biometrics: true, resume: false)
+            {
+                closed = rotated
+            } else {
+                try closed.resealTokens(with: key)
+                if let deviceSecret = closed.deviceSecret { closed.vault?.bind(deviceSecret: deviceSecret, profile: closed.profile) }
+                try sessions.store.save(closed)
+            }
             closed.lockVault()
             sessions.withState { state in
                 if state.profiles[closed.profile] != nil, state.authenticatedProfile != closed.profile { state.profiles[closed.profile] = closed }
@@ -323,6 +345,47 @@ struct DeviceAuthenticators: AuthenticatorHome {
     private func recordGeneration(of vault: DeviceVault, for profile: UserProfile) throws(IdentityFlowError) {
         guard let generation = vault.generation, generation > (try sessions.store.vaultGeneration(for: profile) ?? 0) else { return }
         try sessions.store.saveVaultGeneration(generation, for: profile)
+    }
+
+    /// Rotates the vault as stored now without the PIN key (``DeviceVault/rotatedWithoutPin(tokens:biometrics:resume:deviceSecret:profile:recordedGeneration:)``):
+    /// `tokens` sealed under a new vault key wrapped for the PIN slot, under a new biometric key
+    /// when `biometrics` and biometrics are registered, under a new resume key when `resume` and
+    /// a resume wrap is there. `key` must open the stored vault (the session's key). The profile is
+    /// written in one atomic write, then the generation record, then the new items: a kill at
+    /// any step leaves a vault that the PIN opens (the old wrap before the write, the slot
+    /// after), at worst with a biometric or resume item that opens nothing (the PIN then).
+    /// - Returns: The profile as written (its live tokens kept) and the new key; `nil` for a
+    ///   vault without a PIN slot, left as it is.
+    func rotateWithoutPin(_ profile: UserProfile, key: Redacted<[UInt8]>, tokens: TokenSet, biometrics: Bool, resume: Bool) throws(IdentityFlowError)
+        -> (StoredProfile, Redacted<[UInt8]>)?
+    {
+        let written = try sessions.store.storage.withExclusiveAccess {
+            () throws(IdentityFlowError) -> (StoredProfile, Redacted<[UInt8]>, Redacted<[UInt8]>?, Redacted<[UInt8]>?)? in
+            let (stored, vault) = try usableVault(of: profile)
+            guard let deviceSecret = stored.deviceSecret else { throw DeviceVault.damaged(profile, "its device secret is missing") }
+            // The session's key must open the vault as stored (another client may have rotated it).
+            _ = try vault.tokens(key: key, profile: profile)
+            guard
+                let rotated = try vault.rotatedWithoutPin(
+                    tokens: tokens, biometrics: biometrics && vault.biometricWrap != nil, resume: resume && vault.resumeWrap != nil, deviceSecret: deviceSecret,
+                    profile: profile, recordedGeneration: try sessions.store.vaultGeneration(for: profile))
+            else { return nil }
+            var next = stored
+            next.vault = rotated.vault
+            next.hasBiometricKey = rotated.biometricKey != nil
+            try sessions.store.save(next)
+            try recordGeneration(of: rotated.vault, for: profile)
+            next.tokens = tokens
+            return (next, rotated.key, rotated.biometricKey, rotated.resumeKey)
+        }
+        guard let (next, newKey, biometricKey, resumeKey) = written else { return nil }
+        if let biometricKey {
+            do { try sessions.store.saveBiometricKey(biometricKey, for: profile) } catch {
+                sessions.logger.log(.warning, "The new biometric key could not be stored; biometric logins fall back to the PIN: \(error)", flow: nil)
+            }
+        }
+        if let resumeKey { try sessions.store.saveResumeItem(resumeKey, for: profile) }
+        return (next, newKey)
     }
 
     /// The secret a vault's PIN key is derived with: the device secret and, for a vault bound to
