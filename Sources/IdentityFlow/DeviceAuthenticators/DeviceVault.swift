@@ -4,7 +4,9 @@ import Foundation
 /// What a device-mode profile keeps on the device (`docs/device-authenticators.md`): the
 /// provider's tokens sealed under a random vault key, and that key wrapped under the PIN key
 /// (PBKDF2 of the PIN, then HKDF with the device secret), under the biometric key when biometrics
-/// are registered, and under the resume key while a session may survive a launch.
+/// are registered, and under the resume key while a session may survive a launch. A session
+/// without the PIN key rotates it by wrapping the new key for the PIN slot (``pinSlotKey``,
+/// ``rotatedWithoutPin(tokens:biometrics:resume:deviceSecret:profile:recordedGeneration:)``).
 ///
 /// Nothing in it opens without one of those keys. Its ``binding`` (an HMAC under the device
 /// secret over everything else, the failure count included) tells a corrupt, truncated or
