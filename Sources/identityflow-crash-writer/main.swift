@@ -3,6 +3,7 @@ import Foundation
 // identityflow-crash-writer DIR
 // identityflow-crash-writer guess DIR PROFILE PIN GUESSES MAX
 // identityflow-crash-writer change-pin DIR
+// identityflow-crash-writer rotate-without-pin DIR
 //
 // The child process of the storage tests.
 //
@@ -25,13 +26,19 @@ import Foundation
 // back and forth until killed, printing `changing` before each change and `pin P` after it: a
 // vault killed at any step of the rotation must open with the last printed PIN, or after a
 // `changing` with the next one (Tests/IdentityFlowTests/DeviceAuthenticators/VaultRotationTests.swift).
+//
+// With `rotate-without-pin`: registers a device-mode profile in DIR under resumeLastUser (`pin
+// 24680`), then removes biometrics and ends resumable sessions until killed (`rotating`, `rotated`):
+// a vault killed at any step must open with 24680
+// (Tests/IdentityFlowTests/DeviceAuthenticators/VaultRotationWithoutPinTests.swift).
 
 /// Prints a line straight to the file descriptor: no buffer for a kill to lose.
 func report(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
 /// Ends the process with a usage line.
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: identityflow-crash-writer DIR | guess DIR PROFILE PIN GUESSES MAX | change-pin DIR\n".utf8))
+    let forms = "DIR | guess DIR PROFILE PIN GUESSES MAX | change-pin DIR | rotate-without-pin DIR"
+    FileHandle.standardError.write(Data("usage: identityflow-crash-writer \(forms)\n".utf8))
     exit(2)
 }
 
@@ -43,6 +50,9 @@ case "guess":
 case "change-pin":
     guard arguments.count == 2 else { usage() }
     await changePinUntilKilled(in: URL(fileURLWithPath: arguments[1]))
+case "rotate-without-pin":
+    guard arguments.count == 2 else { usage() }
+    await rotateWithoutPinUntilKilled(in: URL(fileURLWithPath: arguments[1]))
 case .some(let directory) where arguments.count == 1:
     await writeUntilKilled(into: URL(fileURLWithPath: directory))
 default:

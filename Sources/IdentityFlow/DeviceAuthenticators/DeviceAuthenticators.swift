@@ -65,7 +65,7 @@ struct DeviceAuthenticators: AuthenticatorHome {
     nonisolated(nonsending) func checkPin(_ pin: Redacted<String>, for profile: UserProfile) async throws(IdentityFlowError) -> PinCheck {
         let maximum = maxPinFailures
         guard let (vault, pinSecret) = try countAttempt(of: profile) else { return .deregistered }
-        guard let key = try vault.key(pin: pin, pinSecret: pinSecret, profile: profile) else {
+        guard let (key, slotKey) = try vault.openWithPin(pin, pinSecret: pinSecret, profile: profile) else {
             let failures = vault.failureCount + 1
             guard failures >= maximum else { return .rejected(PinCounters(maxFailureCount: maximum, previousFailureCount: failures)) }
             // The profile goes: a session it has open (a PIN change, a biometric registration) is
@@ -76,7 +76,7 @@ struct DeviceAuthenticators: AuthenticatorHome {
             return .deregistered
         }
         let tokens = try vault.tokens(key: key, profile: profile)
-        try resetCount(of: profile)
+        try resetCount(of: profile, slotKey: slotKey)
         try requireSignIn(tokens, of: profile)
         return .accepted(tokens, key: .device(key))
     }
@@ -92,6 +92,7 @@ struct DeviceAuthenticators: AuthenticatorHome {
         try sessions.store.storage.withExclusiveAccess { () throws(IdentityFlowError) -> (DeviceVault, pinSecret: Redacted<[UInt8]>)? in
             let (stored, vault) = try usableVault(of: profile)
             let pinSecret = try self.pinSecret(of: stored, vault)
+            try recordGeneration(of: vault, for: profile)
             guard vault.failureCount < maxPinFailures else { return nil }
             try writeCount(vault.failureCount + 1, of: stored)
             return (vault, pinSecret)
@@ -99,20 +100,22 @@ struct DeviceAuthenticators: AuthenticatorHome {
     }
 
     /// Sets the count back to 0 after a right PIN or a biometric login, in one exclusive section
-    /// of the storage.
-    func resetCount(of profile: UserProfile) throws(IdentityFlowError) {
+    /// of the storage; after a PIN login, a vault written before the PIN slot stores `slotKey`.
+    func resetCount(of profile: UserProfile, slotKey: [UInt8]? = nil) throws(IdentityFlowError) {
         try sessions.store.storage.withExclusiveAccess { () throws(IdentityFlowError) in
             let (stored, vault) = try usableVault(of: profile)
-            if vault.failureCount != 0 { try writeCount(0, of: stored) }
+            let addsSlot = vault.pinSlotKey == nil && slotKey != nil
+            if vault.failureCount != 0 || addsSlot { try writeCount(0, of: stored, slotKey: addsSlot ? slotKey : nil) }
         }
     }
 
-    /// Writes `count` into `stored`'s vault (bound) and keeps the client's copy in step, its live
-    /// tokens kept.
-    private func writeCount(_ count: Int, of stored: StoredProfile) throws(IdentityFlowError) {
+    /// Writes `count` (and a missing PIN slot key) into `stored`'s vault (bound) and keeps the
+    /// client's copy in step, its live tokens kept.
+    private func writeCount(_ count: Int, of stored: StoredProfile, slotKey: [UInt8]? = nil) throws(IdentityFlowError) {
         guard let deviceSecret = stored.deviceSecret else { throw DeviceVault.damaged(stored.profile, "its device secret is missing") }
         var counted = stored
         counted.vault?.failureCount = count
+        if let slotKey { counted.vault?.pinSlotKey = slotKey }
         counted.vault?.bind(deviceSecret: deviceSecret, profile: stored.profile)
         try sessions.store.save(counted)
         sessions.withState { state in
@@ -189,9 +192,20 @@ struct DeviceAuthenticators: AuthenticatorHome {
     /// Nothing: no server holds the biometric key.
     nonisolated(nonsending) func revokeBiometricKey(of profile: UserProfile, pinKey: ProvenPinKey, flow: FlowID?) async {}
 
-    /// Removes the vault's biometric wrap (the key item is deleted by the caller).
+    /// Removes the vault's biometric wrap (the key item is deleted by the caller). With the
+    /// session's vault key, the vault is rotated (``rotateWithoutPin(_:key:tokens:biometrics:resume:)``):
+    /// the old biometric key opens nothing sealed after; the session goes on with the new key.
+    /// Without a session (or for a vault written before the PIN slot) only the wrap goes.
     func removeBiometricKey(of stored: StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) {
         let profile = stored.profile
+        if let key = pinKey.vaultKey, let (rotated, newKey) = try rotateWithoutPin(profile, key: key, tokens: stored.tokens, biometrics: false, resume: true) {
+            sessions.withState { state in
+                guard state.profiles[profile] != nil else { return }
+                state.profiles[profile] = rotated
+                if state.authenticatedProfile == profile { state.sessionPinKey = .device(newKey) }
+            }
+            return
+        }
         try sessions.updateStoredProfile(profile) { stored in
             stored.hasBiometricKey = false
             stored.vault?.biometricWrap = nil
@@ -207,6 +221,8 @@ struct DeviceAuthenticators: AuthenticatorHome {
     /// resume item goes (the session keeps a new one). The profile is written in one atomic write
     /// before the new biometric key: a kill at any step leaves a vault that the PIN of that write
     /// opens (the old before it, the new after), at worst with a biometric key that falls back to it.
+    /// The new vault's generation is recorded after it is written (``recordGeneration(of:for:)``),
+    /// so a profile item from before the change, written back, is damage.
     /// - Returns: The new vault key, for the session.
     nonisolated(nonsending) func enrolNewPin(
         _ pin: Redacted<String>, for profile: UserProfile, currentKey: ProvenPinKey, accessToken: Redacted<String>
@@ -221,12 +237,24 @@ struct DeviceAuthenticators: AuthenticatorHome {
             }
             return try hardwareKey.secret(for: binding)
         }
-        let rotated = try vault.rotated(
-            pin: pin, tokens: tokens, pinSecret: DeviceVault.pinSecret(deviceSecret: deviceSecret, hardwareSecret: hardwareSecret),
-            deviceSecret: deviceSecret, profile: profile)
-        try sessions.updateStoredProfile(profile) { stored in
-            stored.deviceSecret = deviceSecret
-            stored.vault = rotated.vault
+        let pinSecret = DeviceVault.pinSecret(deviceSecret: deviceSecret, hardwareSecret: hardwareSecret)
+        // The session's token writes, then the storage's exclusive section: the order a session end
+        // takes them in (it may rotate the vault too), so that neither waits on the other.
+        let rotated = try sessions.writing {
+            () throws(IdentityFlowError) -> (vault: DeviceVault, key: Redacted<[UInt8]>, biometricKey: Redacted<[UInt8]>?) in
+            try sessions.store.storage.withExclusiveAccess {
+                () throws(IdentityFlowError) -> (vault: DeviceVault, key: Redacted<[UInt8]>, biometricKey: Redacted<[UInt8]>?) in
+                let rotated = try vault.rotated(
+                    pin: pin, tokens: tokens, pinSecret: pinSecret, deviceSecret: deviceSecret, profile: profile,
+                    recordedGeneration: try sessions.store.vaultGeneration(for: profile))
+                var stored = try sessions.storedProfile(profile)
+                stored.deviceSecret = deviceSecret
+                stored.vault = rotated.vault
+                try sessions.store.save(stored)
+                sessions.withState { $0.profiles[profile] = stored }
+                try recordGeneration(of: rotated.vault, for: profile)
+                return rotated
+            }
         }
         try? sessions.store.deleteResumeRecord(of: profile)
         if let biometricKey = rotated.biometricKey {
@@ -287,11 +315,19 @@ struct DeviceAuthenticators: AuthenticatorHome {
     /// spent (kept sealed, so that a deregistration can revoke it; never emptied), and no resume
     /// wrap. When the sign-in ends with the session, the refresh token goes too: the next PIN
     /// login finds nothing that could call the API and says so (``ErrorCode/signInEnded``).
+    /// A session that could be resumed (its vault had a resume wrap) ends with a rotation
+    /// (``rotateWithoutPin(_:key:tokens:biometrics:resume:)``, which writes the profile): an old
+    /// copy's resume item opens nothing sealed after.
     func closeSession(of stored: inout StoredProfile, key: ProvenPinKey, _ end: SessionEnd) throws(IdentityFlowError) -> Bool {
-        guard stored.vault != nil, key.vaultKey != nil else { return false }
+        guard stored.vault != nil, let vaultKey = key.vaultKey else { return false }
+        let resumable = stored.vault?.resumeWrap != nil
         stored.vault?.resumeWrap = nil
         stored.tokens.expiresAt = .distantPast
         if end == .signInEnded { stored.tokens.refreshToken = nil }
+        if resumable, let (rotated, _) = try rotateWithoutPin(stored.profile, key: vaultKey, tokens: stored.tokens, biometrics: true, resume: false) {
+            stored = rotated
+            return false
+        }
         try stored.resealTokens(with: key)
         return true
     }
@@ -330,6 +366,67 @@ struct DeviceAuthenticators: AuthenticatorHome {
         return vault.damage(
             deviceSecret: stored.deviceSecret, profile: stored.profile, acceptedIterations: dependencies.configuration.acceptedPinKeyIterations,
             maxPinFailures: maxPinFailures) != nil || (try? pinSecret(of: stored, vault)) == nil
+            || (try? olderThanRecorded(vault, of: stored.profile)) != nil
+    }
+
+    /// Why `vault` is not the profile's vault as last rotated here, or `nil` when it is: a vault
+    /// whose (bound) generation is older than the one the device recorded is an old profile item
+    /// written back. A vault ahead of the record is whole: the rotation was killed between its
+    /// two writes.
+    /// - Throws: ``ErrorCode/sealedDataInvalid`` when the record cannot be read; the storage's errors.
+    func olderThanRecorded(_ vault: DeviceVault, of profile: UserProfile) throws(IdentityFlowError) -> IdentityFlowError? {
+        guard let recorded = try sessions.store.vaultGeneration(for: profile), (vault.generation ?? 0) < recorded else { return nil }
+        return DeviceVault.damaged(
+            profile, "it is generation \(vault.generation ?? 0) of a vault this device rotated to generation \(recorded) (an old copy written back)")
+    }
+
+    /// Records `vault`'s generation when it is ahead of the record: after a rotation's write, or
+    /// at the next PIN attempt when a kill came between the two. Called in an exclusive section
+    /// of the storage, so a record never goes back.
+    private func recordGeneration(of vault: DeviceVault, for profile: UserProfile) throws(IdentityFlowError) {
+        guard let generation = vault.generation, generation > (try sessions.store.vaultGeneration(for: profile) ?? 0) else { return }
+        try sessions.store.saveVaultGeneration(generation, for: profile)
+    }
+
+    /// Rotates the vault as stored now without the PIN key (``DeviceVault/rotatedWithoutPin(tokens:biometrics:resume:deviceSecret:profile:recordedGeneration:)``):
+    /// `tokens` sealed under a new vault key wrapped for the PIN slot, under a new biometric key
+    /// when `biometrics` and biometrics are registered, under a new resume key when `resume` and
+    /// a resume wrap is there. `key` must open the stored vault (the session's key). The profile is
+    /// written in one atomic write, then the generation record, then the new items: a kill at
+    /// any step leaves a vault that the PIN opens (the old wrap before the write, the slot
+    /// after), at worst with a biometric or resume item that opens nothing (the PIN then).
+    /// - Returns: The profile as written (its live tokens kept) and the new key; `nil` for a
+    ///   vault without a PIN slot, left as it is.
+    func rotateWithoutPin(_ profile: UserProfile, key: Redacted<[UInt8]>, tokens: TokenSet, biometrics: Bool, resume: Bool) throws(IdentityFlowError)
+        -> (StoredProfile, Redacted<[UInt8]>)?
+    {
+        let written = try sessions.store.storage.withExclusiveAccess {
+            () throws(IdentityFlowError) -> (StoredProfile, Redacted<[UInt8]>, Redacted<[UInt8]>?, Redacted<[UInt8]>?)? in
+            let (stored, vault) = try usableVault(of: profile)
+            guard let deviceSecret = stored.deviceSecret else { throw DeviceVault.damaged(profile, "its device secret is missing") }
+            // The session's key must open the vault as stored (another client may have rotated it).
+            _ = try vault.tokens(key: key, profile: profile)
+            guard
+                let rotated = try vault.rotatedWithoutPin(
+                    tokens: tokens, biometrics: biometrics && vault.biometricWrap != nil, resume: resume && vault.resumeWrap != nil, deviceSecret: deviceSecret,
+                    profile: profile, recordedGeneration: try sessions.store.vaultGeneration(for: profile))
+            else { return nil }
+            var next = stored
+            next.vault = rotated.vault
+            next.hasBiometricKey = rotated.biometricKey != nil
+            try sessions.store.save(next)
+            try recordGeneration(of: rotated.vault, for: profile)
+            next.tokens = tokens
+            return (next, rotated.key, rotated.biometricKey, rotated.resumeKey)
+        }
+        guard let (next, newKey, biometricKey, resumeKey) = written else { return nil }
+        if let biometricKey {
+            do { try sessions.store.saveBiometricKey(biometricKey, for: profile) } catch {
+                sessions.logger.log(.warning, "The new biometric key could not be stored; biometric logins fall back to the PIN: \(error)", flow: nil)
+            }
+        }
+        if let resumeKey { try sessions.store.saveResumeRecord(resumeKey, for: profile) }
+        return (next, newKey)
     }
 
     /// The secret a vault's PIN key is derived with: the device secret and, for a vault bound to
@@ -349,7 +446,8 @@ struct DeviceAuthenticators: AuthenticatorHome {
 
     /// The profile and its vault as the storage holds them now (another client or process may
     /// have written them since this client loaded them), refused when the vault cannot be used on
-    /// this device.
+    /// this device or is older than the generation the device recorded (an old profile item
+    /// written back).
     /// - Throws: ``ErrorCode/requestInvalid`` for a profile not registered here; ``ErrorCode/sealedDataInvalid``.
     func usableVault(of profile: UserProfile) throws(IdentityFlowError) -> (StoredProfile, DeviceVault) {
         let cached = try sessions.storedProfile(profile)
@@ -361,6 +459,7 @@ struct DeviceAuthenticators: AuthenticatorHome {
         {
             throw damage
         }
+        if let damage = try olderThanRecorded(vault, of: profile) { throw damage }
         return (stored, vault)
     }
 }

@@ -1,9 +1,12 @@
+import CIdentityFlowCrypto
 import Foundation
 
 /// What a device-mode profile keeps on the device (`docs/device-authenticators.md`): the
 /// provider's tokens sealed under a random vault key, and that key wrapped under the PIN key
 /// (PBKDF2 of the PIN, then HKDF with the device secret), under the biometric key when biometrics
-/// are registered, and under the resume key while a session may survive a launch.
+/// are registered, and under the resume key while a session may survive a launch. A session
+/// without the PIN key rotates it by wrapping the new key for the PIN slot (``pinSlotKey``,
+/// ``rotatedWithoutPin(tokens:biometrics:resume:deviceSecret:profile:recordedGeneration:)``).
 ///
 /// Nothing in it opens without one of those keys. Its ``binding`` (an HMAC under the device
 /// secret over everything else, the failure count included) tells a corrupt, truncated or
@@ -15,8 +18,16 @@ struct DeviceVault: Sendable, Hashable, Decodable {
     var iterations: Int
     /// Wrong PINs in a row, counted before each check; bound by ``binding``.
     var failureCount: Int
-    /// The vault key sealed under the PIN key.
+    /// The vault key sealed under the PIN key; empty while ``pinSlotWrap`` holds it instead.
     var pinWrap: [UInt8]
+    /// The PIN slot's public key: a P-256 key derived from the PIN key, so that a session without
+    /// the PIN (a biometric or resumed one) can wrap a new vault key that only the PIN opens;
+    /// `nil` in a vault written before the slot (it gets one at its next PIN login).
+    var pinSlotKey: [UInt8]?
+    /// The vault key wrapped for the PIN slot by a session without the PIN key: an ephemeral
+    /// public key (65 bytes), then the key sealed under the ECDH secret of that key and
+    /// ``pinSlotKey``. Replaces ``pinWrap`` until the next PIN change.
+    var pinSlotWrap: [UInt8]?
     /// The vault key sealed under the biometric key, when biometrics are registered.
     var biometricWrap: [UInt8]?
     /// The vault key sealed under the resume key, while the last session may survive a launch.
@@ -27,6 +38,11 @@ struct DeviceVault: Sendable, Hashable, Decodable {
     var binding: [UInt8]
     /// The hardware key mixed into the PIN key, where the device has one (``HardwareKey``).
     var hardware: HardwareBinding?
+    /// How many times this vault was rotated; bound by ``binding``, and `nil` for a vault never
+    /// rotated since generations were kept. The device records the last generation it wrote in an
+    /// item of its own (``ProfileStore/vaultGeneration(for:)``): a vault older than that is an old
+    /// profile item written back, damage (``DeviceAuthenticators/usableVault(of:)``).
+    var generation: Int?
 
     static let keyLength = 32
 
@@ -55,8 +71,26 @@ struct DeviceVault: Sendable, Hashable, Decodable {
     /// - Parameter pinSecret: The device secret, followed by the hardware key's secret when the
     ///   vault is bound to one (``pinSecret(deviceSecret:hardwareSecret:)``).
     func key(pin: Redacted<String>, pinSecret: Redacted<[UInt8]>, profile: UserProfile) throws(IdentityFlowError) -> Redacted<[UInt8]>? {
+        try openWithPin(pin, pinSecret: pinSecret, profile: profile)?.key
+    }
+
+    /// The vault key when `pin` is the PIN, with the PIN slot's public key it derives (a vault
+    /// without one stores it at the login); `nil` for a wrong PIN. The key is in ``pinSlotWrap``
+    /// when a session without the PIN rotated the vault, else in ``pinWrap``.
+    func openWithPin(_ pin: Redacted<String>, pinSecret: Redacted<[UInt8]>, profile: UserProfile) throws(IdentityFlowError)
+        -> (key: Redacted<[UInt8]>, slotKey: [UInt8])?
+    {
         let pinKey = try Self.pinKey(pin: pin, salt: salt, iterations: iterations, deviceSecret: pinSecret, profile: profile)
-        return SealedBox.open(pinWrap, key: pinKey, associatedData: Self.associatedData("pin", profile)).map(Redacted.init)
+        let slot = Self.slotKey(pinKey: pinKey, profile: profile)
+        guard let pinSlotWrap else {
+            return SealedBox.open(pinWrap, key: pinKey, associatedData: Self.associatedData("pin", profile)).map { (Redacted($0), slot.publicKey) }
+        }
+        let ephemeral = Array(pinSlotWrap.prefix(65))
+        guard let secret = Self.slotSecret(ephemeral: ephemeral, slotKey: slot.publicKey, multiplying: ephemeral, by: slot.privateKey, profile: profile)
+        else { return nil }
+        return SealedBox.open(Array(pinSlotWrap.dropFirst(65)), key: secret, associatedData: Self.associatedData("pin-slot", profile)).map {
+            (Redacted($0), slot.publicKey)
+        }
     }
 
     /// The vault key from a key that wraps it (biometric or resume); `nil` when it does not.
@@ -85,21 +119,65 @@ struct DeviceVault: Sendable, Hashable, Decodable {
         salt = newSalt
         failureCount = 0
         pinWrap = try SealedBox.seal(key.value, key: pinKey, associatedData: Self.associatedData("pin", profile))
+        pinSlotKey = Self.slotKey(pinKey: pinKey, profile: profile).publicKey
+        pinSlotWrap = nil
         bind(deviceSecret: deviceSecret, profile: profile)
+    }
+
+    /// This vault drawn anew by a session without the PIN key (biometric removal, the end of a
+    /// resumable session): a new vault key seals `tokens` and is wrapped for the PIN slot (ECDH
+    /// with a fresh ephemeral key), under a new biometric key when `biometrics` and under a new
+    /// resume key when `resume`; the device secret, salt and PIN stay. What opened the old vault
+    /// (its key, its biometric or resume key) opens nothing of the new one.
+    /// - Returns: `nil` for a vault without a PIN slot (written before it: rotated from its next
+    ///   PIN login on); else the vault, its key, and the new biometric and resume keys to store.
+    func rotatedWithoutPin(
+        tokens: TokenSet, biometrics: Bool, resume: Bool, deviceSecret: Redacted<[UInt8]>, profile: UserProfile, recordedGeneration: Int?
+    ) throws(IdentityFlowError) -> (vault: DeviceVault, key: Redacted<[UInt8]>, biometricKey: Redacted<[UInt8]>?, resumeKey: Redacted<[UInt8]>?)? {
+        guard let pinSlotKey else { return nil }
+        let key = Redacted(try PinProof.randomBytes(Self.keyLength))
+        let ephemeral = try DeviceKey.random()
+        guard
+            let secret = Self.slotSecret(
+                ephemeral: ephemeral.publicKey, slotKey: pinSlotKey, multiplying: pinSlotKey, by: ephemeral.privateKey, profile: profile)
+        else { throw Self.damaged(profile, "its PIN slot key is not a P-256 point") }
+        var vault = self
+        vault.generation = max(generation ?? 0, recordedGeneration ?? 0) + 1
+        vault.failureCount = 0
+        vault.pinWrap = []
+        vault.pinSlotWrap = ephemeral.publicKey + (try SealedBox.seal(key.value, key: secret, associatedData: Self.associatedData("pin-slot", profile)))
+        var biometricKey: Redacted<[UInt8]>?, resumeKey: Redacted<[UInt8]>?
+        vault.biometricWrap = nil
+        vault.resumeWrap = nil
+        if biometrics {
+            let drawn = Redacted(try PinProof.randomBytes(Self.keyLength))
+            vault.biometricWrap = try Self.wrap(key, with: drawn, purpose: "biometric", profile: profile)
+            biometricKey = drawn
+        }
+        if resume {
+            let drawn = Redacted(try PinProof.randomBytes(Self.keyLength))
+            vault.resumeWrap = try Self.wrap(key, with: drawn, purpose: "resume", profile: profile)
+            resumeKey = drawn
+        }
+        try vault.seal(tokens, key: key, deviceSecret: deviceSecret, profile: profile)
+        return (vault, key, biometricKey, resumeKey)
     }
 
     /// This vault drawn anew for a PIN change: a new vault key seals `tokens` and is wrapped under
     /// the new PIN (fresh salt, the new device secret in `pinSecret` and `deviceSecret`) and, when
     /// biometrics are registered, under a new biometric key; the resume wrap is dropped (the
     /// session writes its own); the hardware binding is kept. What opened the old vault (its key,
-    /// its PIN wrap, its biometric or resume key) opens nothing of the new one.
+    /// its PIN wrap, its biometric or resume key) opens nothing of the new one. Its ``generation``
+    /// is one past this vault's and `recordedGeneration` (the one the device recorded).
     /// - Returns: The vault, its key, and the new biometric key to store when biometrics are registered.
     func rotated(
-        pin: Redacted<String>, tokens: TokenSet, pinSecret: Redacted<[UInt8]>, deviceSecret: Redacted<[UInt8]>, profile: UserProfile
+        pin: Redacted<String>, tokens: TokenSet, pinSecret: Redacted<[UInt8]>, deviceSecret: Redacted<[UInt8]>, profile: UserProfile,
+        recordedGeneration: Int?
     ) throws(IdentityFlowError) -> (vault: DeviceVault, key: Redacted<[UInt8]>, biometricKey: Redacted<[UInt8]>?) {
         let key = Redacted(try PinProof.randomBytes(Self.keyLength))
         var vault = self
         vault.resumeWrap = nil
+        vault.generation = max(generation ?? 0, recordedGeneration ?? 0) + 1
         var biometricKey: Redacted<[UInt8]>?
         if biometricWrap != nil {
             let drawn = Redacted(try PinProof.randomBytes(Self.keyLength))
@@ -176,14 +254,23 @@ struct DeviceVault: Sendable, Hashable, Decodable {
         if !(0...maxPinFailures).contains(failureCount) {
             return Self.damaged(profile, "its failure count \(failureCount) lies outside 0...\(maxPinFailures)")
         }
-        let boxes = [pinWrap, sealedTokens] + [biometricWrap, resumeWrap].compactMap { $0 }
-        if salt.count != 16 || !boxes.allSatisfy(SealedBox.isWellFormed) || pinWrap.count != SealedBox.overhead + Self.keyLength {
+        let boxes = [sealedTokens] + [biometricWrap, resumeWrap].compactMap { $0 }
+        let pinBoxWhole: Bool
+        if let pinSlotWrap {
+            pinBoxWhole =
+                pinWrap.isEmpty && pinSlotKey?.count == 65 && pinSlotWrap.count == 65 + SealedBox.overhead + Self.keyLength
+                && SealedBox.isWellFormed(Array(pinSlotWrap.dropFirst(65)))
+        } else {
+            pinBoxWhole = pinWrap.count == SealedBox.overhead + Self.keyLength && SealedBox.isWellFormed(pinWrap) && (pinSlotKey?.count ?? 65) == 65
+        }
+        if salt.count != 16 || !boxes.allSatisfy(SealedBox.isWellFormed) || !pinBoxWhole {
             return Self.damaged(profile, "it is truncated or malformed")
         }
         let bound = LegacyPinProof.constantTimeEquals(binding, bindingCode(deviceSecret: deviceSecret, profile: profile))
         // A vault bound before the count was (a count of 0 only): whole; the next write binds the count.
         let boundBeforeCount =
-            failureCount == 0 && LegacyPinProof.constantTimeEquals(binding, bindingCode(deviceSecret: deviceSecret, profile: profile, coversCount: false))
+            failureCount == 0 && generation == nil && pinSlotKey == nil && pinSlotWrap == nil
+            && LegacyPinProof.constantTimeEquals(binding, bindingCode(deviceSecret: deviceSecret, profile: profile, coversCount: false))
         if !bound && !boundBeforeCount {
             return Self.damaged(profile, "it was changed, or sealed on another device")
         }
@@ -211,16 +298,48 @@ struct DeviceVault: Sendable, Hashable, Decodable {
                 outputLength: keyLength))
     }
 
+    /// The PIN slot's P-256 key, derived from the PIN key (HKDF-SHA256, 48 bytes of material).
+    private static func slotKey(pinKey: Redacted<[UInt8]>, profile: UserProfile) -> DeviceKey {
+        DeviceKey(
+            keyMaterial: HKDF.sha256(
+                inputKeyMaterial: pinKey.value, salt: [], info: Array("identityflow-device-vault-pin-slot-v1".utf8) + [0] + Array(profile.profileId.utf8),
+                outputLength: DeviceKey.keyMaterialLength))
+    }
+
+    /// The key that wraps the vault key for the PIN slot: HKDF-SHA256 of the x coordinate of
+    /// `scalar` · `point` (constant time in the scalar), salted with both public keys; `nil` when
+    /// `point` is not on the curve.
+    private static func slotSecret(ephemeral: [UInt8], slotKey: [UInt8], multiplying point: [UInt8], by scalar: Redacted<[UInt8]>, profile: UserProfile)
+        -> Redacted<[UInt8]>?
+    {
+        guard point.count == 65, scalar.value.count == 32 else { return nil }
+        var shared = [UInt8](repeating: 0, count: 65)
+        guard ifc_p256_multiply(&shared, point, scalar.value) == 1 else { return nil }
+        return Redacted(
+            HKDF.sha256(
+                inputKeyMaterial: Array(shared[1..<33]), salt: ephemeral + slotKey,
+                info: Array("identityflow-device-vault-pin-slot-wrap-v1".utf8) + [0] + Array(profile.profileId.utf8), outputLength: keyLength))
+    }
+
     private static func associatedData(_ purpose: String, _ profile: UserProfile) -> [UInt8] {
         Array("identityflow-device-vault-v1".utf8) + [0] + Array(profile.profileId.utf8) + [0] + Array(purpose.utf8)
     }
 
     /// The binding over every field; `coversCount: false` is the binding of vaults written before
-    /// the count was bound (they read as whole with a count of 0).
+    /// the count was bound (they read as whole with a count of 0). A vault with a generation
+    /// or a PIN slot binds them too ("binding-v3"); one without keeps the binding it was written with.
     private func bindingCode(deviceSecret: Redacted<[UInt8]>, profile: UserProfile, coversCount: Bool = true) -> [UInt8] {
-        var message = Self.associatedData(coversCount ? "binding-v2" : "binding", profile) + salt
+        let v3 = coversCount && (generation != nil || pinSlotKey != nil || pinSlotWrap != nil)
+        var message = Self.associatedData(!coversCount ? "binding" : v3 ? "binding-v3" : "binding-v2", profile) + salt
         withUnsafeBytes(of: Int64(iterations).bigEndian) { message.append(contentsOf: $0) }
         if coversCount { withUnsafeBytes(of: Int64(failureCount).bigEndian) { message.append(contentsOf: $0) } }
+        if v3 {
+            withUnsafeBytes(of: Int64(generation ?? -1).bigEndian) { message.append(contentsOf: $0) }
+            for box in [pinSlotKey ?? [], pinSlotWrap ?? []] {
+                withUnsafeBytes(of: UInt32(box.count).bigEndian) { message.append(contentsOf: $0) }
+                message += box
+            }
+        }
         let hardwareFields = hardware.map { $0.keyBlob + $0.peerPublicKey + $0.check } ?? []
         for box in [pinWrap, biometricWrap ?? [], resumeWrap ?? [], sealedTokens, hardwareFields] {
             withUnsafeBytes(of: UInt32(box.count).bigEndian) { message.append(contentsOf: $0) }
@@ -232,7 +351,7 @@ struct DeviceVault: Sendable, Hashable, Decodable {
 
 extension DeviceVault {
     private enum CodingKeys: String, CodingKey {
-        case salt, iterations, failureCount, pinWrap, biometricWrap, resumeWrap, sealedTokens, binding, hardware
+        case salt, iterations, failureCount, pinWrap, pinSlotKey, pinSlotWrap, biometricWrap, resumeWrap, sealedTokens, binding, hardware, generation
     }
 
     /// Reads a stored vault, its byte fields in base64 or as the arrays earlier versions wrote.
@@ -242,11 +361,14 @@ extension DeviceVault {
         iterations = try container.decode(Int.self, forKey: .iterations)
         failureCount = try container.decode(Int.self, forKey: .failureCount)
         pinWrap = try container.decodeBytes(forKey: .pinWrap)
+        pinSlotKey = try container.decodeBytesIfPresent(forKey: .pinSlotKey)
+        pinSlotWrap = try container.decodeBytesIfPresent(forKey: .pinSlotWrap)
         biometricWrap = try container.decodeBytesIfPresent(forKey: .biometricWrap)
         resumeWrap = try container.decodeBytesIfPresent(forKey: .resumeWrap)
         sealedTokens = try container.decodeBytes(forKey: .sealedTokens)
         binding = try container.decodeBytes(forKey: .binding)
         hardware = try container.decodeIfPresent(HardwareBinding.self, forKey: .hardware)
+        generation = try container.decodeIfPresent(Int.self, forKey: .generation)
     }
 
     /// Writes the vault with its byte fields in base64 (``StoredProfile/jsonData()`` writes it in the profile).
@@ -264,7 +386,7 @@ extension DeviceVault {
         writer.punctuation(",")
         writer.key("pinWrap")
         writer.base64(pinWrap)
-        for (name, box) in [("biometricWrap", biometricWrap), ("resumeWrap", resumeWrap)] {
+        for (name, box) in [("pinSlotKey", pinSlotKey), ("pinSlotWrap", pinSlotWrap), ("biometricWrap", biometricWrap), ("resumeWrap", resumeWrap)] {
             guard let box else { continue }
             writer.punctuation(",")
             writer.key(name)
@@ -289,6 +411,11 @@ extension DeviceVault {
             writer.key("check")
             writer.base64(hardware.check)
             writer.punctuation("}")
+        }
+        if let generation {
+            writer.punctuation(",")
+            writer.key("generation")
+            writer.integer(generation)
         }
         writer.punctuation("}")
     }

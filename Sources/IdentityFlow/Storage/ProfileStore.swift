@@ -65,6 +65,7 @@ struct ProfileStore: Sendable {
     private static let resumeRecordKey = "identityflow.resume"
     /// The layout before the resume record: one resume item per profile, migrated by ``loadAll()``.
     private static let legacyResumePrefix = "identityflow.resume."
+    private static let generationPrefix = "identityflow.vault-generation."
 
     /// What ``loadAll()`` found.
     struct Loaded {
@@ -135,6 +136,24 @@ struct ProfileStore: Sendable {
         try deleteResumeRecord(of: profile)
         try storage.removeData(forKey: Self.biometricPrefix + profile.profileId)
         try storage.removeData(forKey: Self.prefix + profile.profileId)
+        try storage.removeData(forKey: Self.generationPrefix + profile.profileId)
+    }
+
+    // MARK: - The vault generation: the last rotation the device wrote, apart from the profile
+
+    /// The generation of the device-mode profile's vault as last rotated here (``DeviceVault/generation``),
+    /// or `nil` when none was recorded; an unreadable record reads as damage of the vault.
+    func vaultGeneration(for profile: UserProfile) throws(IdentityFlowError) -> Int? {
+        guard let data = try storage.data(forKey: Self.generationPrefix + profile.profileId) else { return nil }
+        guard let generation = Int(String(decoding: data, as: UTF8.self)), generation >= 0 else {
+            throw DeviceVault.damaged(profile, "its recorded vault generation cannot be read")
+        }
+        return generation
+    }
+
+    /// Records the generation of the profile's vault, written after the rotated profile.
+    func saveVaultGeneration(_ generation: Int, for profile: UserProfile) throws(IdentityFlowError) {
+        try storage.setData(Data(String(generation).utf8), forKey: Self.generationPrefix + profile.profileId)
     }
 
     // MARK: - The biometric key: an item of its own, readable only with the user present

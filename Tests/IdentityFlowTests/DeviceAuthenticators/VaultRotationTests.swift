@@ -54,6 +54,26 @@ struct VaultRotationTests {
         _ = try await resumed.client.authenticatedRequest(DeviceModeTests.api)
     }
 
+    @Test("an old profile item written back after a PIN change is damage (11041), never a login with the old PIN, and named at launch")
+    func oldProfileItemWrittenBack() async throws {
+        let setup = try await Setup()
+        let profile = try await setup.register()
+        let before = try Self.copy(setup)
+        _ = try await setup.client.changePin(responder: ScriptedResponder([.pin(.respond("24680")), .createPin(.respond("80426"))]))
+        try await setup.client.logout()
+        // Only the profile item goes back: its own device secret, vault and binding, all whole.
+        let key = "identityflow.profile." + profile.profileId
+        try setup.storage.setData(try #require(before[key]), forKey: key)
+        let (again, report) = try await setup.relaunched()
+        #expect(report.damagedProfiles == [profile])
+        for pin in ["24680", "80426"] {
+            let error = await #expect(throws: IdentityFlowError.self) { try await again.logIn(profile, [.pin(.respond(pin))]) }
+            #expect(error?.code == .sealedDataInvalid, "\(pin)")
+        }
+        #expect(again.client.authenticatedUserProfile == nil)
+        #expect(again.client.userProfiles.contains(profile))
+    }
+
     @Test(
         "killed at random moments while changing the PIN over and over, the vault always opens with the PIN of its last write",
         .enabled(if: CrashWriter.binary != nil, "identityflow-crash-writer was not built beside the tests"), .timeLimit(.minutes(10)))
@@ -74,6 +94,10 @@ struct VaultRotationTests {
             let stored = try JSONDecoder().decode(StoredProfile.self, from: try #require(try storage.data(forKey: key)))
             let vault = try #require(stored.vault)
             #expect(vault.damage(deviceSecret: stored.deviceSecret, profile: stored.profile, acceptedIterations: accepted, maxPinFailures: 3) == nil)
+            // Not older than the generation recorded after the last completed write.
+            let record = try storage.data(forKey: "identityflow.vault-generation." + stored.profile.profileId)
+            let recorded = record.flatMap { Int(String(decoding: $0, as: UTF8.self)) }
+            #expect((vault.generation ?? 0) >= (recorded ?? 0), "run \(run)")
             // The last completed change's PIN, or the one of a change the kill interrupted after its write.
             let deviceSecret = try #require(stored.deviceSecret)
             let opened = try ["24680", "80426"].compactMap { pin in
