@@ -2,7 +2,7 @@
 // The Swift blocks of the IdentityFlow catalog's shorter articles, verbatim
 // (DocumentationSnippetTests): BiometricRegistration, ChangingThePin, Deregistration,
 // DeviceAuthenticators, ErrorCodes, Logout, MobileAuthentication, ProviderLogout, Registration,
-// UsingImplicitAuthentication. GettingStarted has its own file; Login's block is the README's.
+// SurvivingProcessDeath, UsingImplicitAuthentication. GettingStarted has its own file; Login's block is the README's.
 import Foundation
 import IdentityFlow
 
@@ -124,6 +124,16 @@ private func statelessRegistration(client: UserClient, provider: IdentityProvide
     let result = try await client.registerUser(.provider(provider).stateless(), responder: screen)
     let stateless = result.profile.isStateless   // true
     _ = stateless
+}
+
+// SurvivingProcessDeath.md (its first block, SwiftUI and UIKit, is a listed fragment)
+private func survivingProcessDeath(client: UserClient, registrationScreen: SnippetPinScreen) async throws {
+    // At launch
+    let report = try await client.start()
+    if !report.resumableRegistrations.isEmpty {
+        let result = try await client.registerUser(.resume, responder: registrationScreen)   // or delegate: / a closure
+        print(result.profile)   // registered and logged in
+    }
 }
 
 // UsingImplicitAuthentication.md
