@@ -2,23 +2,24 @@ import Foundation
 @_spi(Integrator) import IdentityFlow
 import IdentityFlowTesting
 
-/// `identityflow demo [--interactive]`: runs ``DeviceDemoScenario`` (device mode; skipped with
-/// `--interactive`), then ``DemoScenario`` (server mode), against in-process reference servers
+/// `identityflow demo [--interactive] [--transitions]`: runs ``DeviceDemoScenario`` (device
+/// mode), then ``DemoScenario`` (server mode; `--interactive` asks for its PINs and data), against in-process reference servers
 /// and prints their transcripts. `identityflow demo --issuer URL --client-id ID
 /// --redirect-uri URI` runs ``OpenIDDemo`` against a real provider instead. Exit code 0 when
 /// every step succeeds, 1 otherwise, 2 for a bad command line.
 enum DemoCommand {
     static let usage = """
-        usage: identityflow demo [--interactive]
+        usage: identityflow demo [--interactive] [--transitions]
                identityflow demo --scenario zephr|7pass|grab|schibsted
                identityflow demo --issuer URL --client-id ID --redirect-uri URI [--scope S]...
           Part 1: device mode against an in-process provider with no extension API (register,
           PIN login, a wrong PIN, biometrics, PIN change, claims, logout, relaunch, deregister),
-          each step with the host code behind it. Part 2: server-only features (two
-          registrations, a push confirmation, an implicit token) with every challenge, answer
-          and state transition. No network.
-          --interactive   ask at the terminal for the PINs and the custom registration data
-                          (end of input cancels the challenge)
+          each step with the host code behind it and where that code is written out. Part 2:
+          server-only features (two registrations, a push confirmation, an implicit token)
+          with every challenge and answer. No network.
+          --transitions   also print every state transition, in both parts
+          --interactive   ask at the terminal for part 2's PINs and custom registration data
+                          (end of input cancels the challenge); part 1 runs as scripted
           --scenario NAME instead, another reference SDK's flow on the same engine: zephr
                           (partial registration), 7pass (password, interaction_required,
                           token exchange), grab (app-to-app login, cached session), schibsted
@@ -41,6 +42,7 @@ enum DemoCommand {
 
     static func run(_ arguments: [String]) async -> Int32 {
         var interactive = false
+        var transitions = false
         var options: [String: String] = [:]
         var scopes: [String] = []
         var remaining = arguments[...]
@@ -48,6 +50,8 @@ enum DemoCommand {
             switch argument {
             case "--interactive", "-i":
                 interactive = true
+            case "--transitions", "-t":
+                transitions = true
             case "--sign-in-only", "--device":
                 options[argument] = "yes"
             case "--help", "-h":
@@ -80,9 +84,13 @@ enum DemoCommand {
             ).run()
         }
         let answers: any DemoAnswerSource = interactive ? InteractiveAnswers() : ScriptedDemoAnswers()
-        let deviceMode = interactive ? true : await DeviceDemoScenario().run { line in print(line) }
-        if !interactive { print("\nPart 2: server-only features (IdentityFlow's extension API: custom registration, push, implicit tokens)") }
-        let report = await DemoScenario(answers: answers).run { line in print(line) }
+        var device = DeviceDemoScenario()
+        device.showsTransitions = transitions
+        let deviceMode = await device.run { line in print(line) }
+        print("\nPart 2: server-only features (IdentityFlow's extension API: custom registration, push, implicit tokens)")
+        var scenario = DemoScenario(answers: answers)
+        scenario.showsTransitions = transitions
+        let report = await scenario.run { line in print(line) }
         return report.succeeded && deviceMode ? 0 : 1
     }
 

@@ -109,3 +109,16 @@ struct DemoSmokeTests {
         #expect(!lines.text.contains("correct horse") && !lines.text.contains("google-demo-token"), "a secret reached the transcript")
     }
 }
+
+extension DemoSmokeTests {
+    @Test("without showsTransitions, part 2 prints no transition line but still counts them")
+    func quietTransitions() async {
+        let lines = Lines()
+        var scenario = DemoScenario()
+        scenario.showsTransitions = false
+        let report = await scenario.run { lines.append($0) }
+        #expect(report.succeeded)
+        #expect(report.transitionCount > 0)
+        #expect(!lines.text.contains("  transition  ") && !lines.text.contains("A transition line reads"), "\(lines.text)")
+    }
+}

@@ -31,6 +31,10 @@ public struct DemoScenario: Sendable {
     public let answers: any DemoAnswerSource
     /// Who signs in on the browser provider's page.
     public let browserUser: String
+    /// Whether every state transition is printed (`  transition  …`); `identityflow demo` sets
+    /// it with `--transitions` only, so its default transcript stays readable. The report
+    /// counts the transitions either way.
+    public var showsTransitions = true
 
     /// Creates the scenario.
     /// - Parameters:
@@ -57,7 +61,7 @@ public struct DemoScenario: Sendable {
         transcript.note("Two users register against an in-process reference server (no network); the second then")
         transcript.note("confirms one request on the phone with its PIN, denies another, and gets an implicit token.")
         transcript.note("Secrets (PINs, custom data, codes, tokens) print as <redacted>.")
-        transcript.note("A transition line reads: flow chart: from --event [guard]--> to / effects.")
+        if showsTransitions { transcript.note("A transition line reads: flow chart: from --event [guard]--> to / effects.") }
         do {
             try await client.start()
         } catch {
@@ -67,9 +71,10 @@ public struct DemoScenario: Sendable {
         describeSetUp(configuration: configuration, customProvider: customProvider, transcript: transcript)
 
         let transitions = Locked(0)
+        let showsTransitions = showsTransitions
         let observation = client.transitionLog.observe { record in
             transitions.withLock { $0 += 1 }
-            transcript.transition(record)
+            if showsTransitions { transcript.transition(record) }
         }
         defer { observation.cancel() }
 

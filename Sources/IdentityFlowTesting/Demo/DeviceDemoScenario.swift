@@ -6,11 +6,16 @@ import Statechart
 /// used as a stock OpenID Connect provider, with no IdentityFlow extension API. Registers,
 /// creates a PIN, logs in with the PIN, refuses a wrong one, registers and uses biometrics,
 /// changes the PIN, reads the user's claims, logs out, relaunches with the session resumed and
-/// deregisters. Each line names the host code behind it (the async API with a closure, as the
-/// README's quick start writes it).
+/// deregisters. Each line names the host code behind it (the async API with a closure) and where
+/// that code is written out: the README section, or the DocC article. Transition lines (as part 2
+/// prints them) are one switch away: ``showsTransitions``.
 public struct DeviceDemoScenario: Sendable {
     /// The calls a stock OpenID Connect provider answers; any other is an extension endpoint.
     static let providerCalls: Set<ServiceCall> = [.authorizationURL, .exchangeCode, .refresh, .revoke]
+
+    /// Whether every state transition of the flows is printed too (`identityflow demo
+    /// --transitions`); by default only the steps, so the transcript stays readable.
+    public var showsTransitions = false
 
     /// Creates the scenario.
     public init() {}
@@ -24,6 +29,8 @@ public struct DeviceDemoScenario: Sendable {
         output("Part 1: device mode, against a provider with no IdentityFlow extension API (PIN and tokens sealed on this device)")
         do {
             let client = try await Self.launch(server: server, storage: storage)
+            let observation = observeTransitions(of: client, output: output)
+            defer { observation?.cancel() }
             let registered = try await client.registerUser(.provider(ReferenceIdentityService.browserProvider)) { challenge in
                 switch challenge {
                 case .browserRegistration(let browser):
@@ -35,12 +42,15 @@ public struct DeviceDemoScenario: Sendable {
             let profile = registered.profile
             Self.step(
                 output, "register + create PIN", "\(profile), PIN 24680 chosen",
-                "registerUser(.provider(provider)) { challenge in ... } (.browserRegistration, .createPin)")
+                "registerUser(.provider(provider)) { challenge in ... } (.browserRegistration, .createPin)",
+                "README.md § Quick start, Register a user: async API")
             try await client.logout()
             try await client.authenticateUser(profile) { challenge in
                 if case .pin(let pin) = challenge { pin.sender.respond(with: "24680", to: pin) }
             }
-            Self.step(output, "PIN login", "logged in as \(profile)", "authenticateUser(profile) { challenge in ... } (.pin)")
+            Self.step(
+                output, "PIN login", "logged in as \(profile)", "authenticateUser(profile) { challenge in ... } (.pin)",
+                "README.md § Quick start, Log in, change the PIN, call your API, log out")
             try await client.logout()
             let wrong = Locked<String>("")
             try await client.authenticateUser(profile) { challenge in
@@ -52,7 +62,9 @@ public struct DeviceDemoScenario: Sendable {
                     pin.sender.respond(with: "24680", to: pin)
                 }
             }
-            Self.step(output, "wrong PIN", "\(wrong.current), then the right one", "the PinChallenge comes back with error and remainingFailureCount")
+            Self.step(
+                output, "wrong PIN", "\(wrong.current), then the right one", "the PinChallenge comes back with error and remainingFailureCount",
+                "the DocC article Login (Sources/IdentityFlow/IdentityFlow.docc/Login.md)")
             try await client.registerBiometricAuthenticator(
                 for: profile,
                 responder: ClosureResponder { challenge in
@@ -64,7 +76,8 @@ public struct DeviceDemoScenario: Sendable {
             }
             Self.step(
                 output, "biometrics", "registered, then logged in with \(biometric.authenticator)",
-                "registerBiometricAuthenticator(for:responder:), .biometric: sender.respond(to:)")
+                "registerBiometricAuthenticator(for:responder:), .biometric: sender.respond(to:)",
+                "the DocC article BiometricRegistration (Sources/IdentityFlow/IdentityFlow.docc/BiometricRegistration.md)")
             try await client.authenticateUser(profile, authenticator: .pin) { challenge in
                 if case .pin(let pin) = challenge { pin.sender.respond(with: "24680", to: pin) }
             }
@@ -75,19 +88,29 @@ public struct DeviceDemoScenario: Sendable {
                 default: challenge.cancel()
                 }
             }
-            Self.step(output, "PIN change", "24680 → 31415", "changePin { challenge in ... } (.pin, then .createPin)")
+            Self.step(
+                output, "PIN change", "24680 → 31415", "changePin { challenge in ... } (.pin, then .createPin)",
+                "the DocC article ChangingThePin (Sources/IdentityFlow/IdentityFlow.docc/ChangingThePin.md)")
             let subject = client.identityClaims?.subject ?? "none"
-            Self.step(output, "claims", "subject \(subject)", "client.identityClaims")
+            Self.step(output, "claims", "subject \(subject)", "client.identityClaims", "docs/identity.md")
             try await client.logout()
-            Self.step(output, "logout", "nobody logged in: \(client.authenticatedUserProfile == nil)", "client.logout()")
+            Self.step(
+                output, "logout", "nobody logged in: \(client.authenticatedUserProfile == nil)", "client.logout()",
+                "README.md § Quick start, Log in, change the PIN, call your API, log out")
             try await client.authenticateUser(profile, authenticator: .pin) { challenge in
                 if case .pin(let pin) = challenge { pin.sender.respond(with: "31415", to: pin) }
             }
             let relaunched = try await Self.launch(server: server, storage: storage)
+            let relaunchObservation = observeTransitions(of: relaunched, output: output)
+            defer { relaunchObservation?.cancel() }
             let resumed = relaunched.authenticatedUserProfile
-            Self.step(output, "relaunch", "session resumed for \(resumed.map { "\($0)" } ?? "nobody")", "launchPolicy = .resumeLastUser; client.start()")
+            Self.step(
+                output, "relaunch", "session resumed for \(resumed.map { "\($0)" } ?? "nobody")", "launchPolicy = .resumeLastUser; client.start()",
+                "README.md § Quick start, Create and start the client")
             try await relaunched.deregister(profile)
-            Self.step(output, "deregistration", "profiles left: \(relaunched.userProfiles.count)", "client.deregister(profile)")
+            Self.step(
+                output, "deregistration", "profiles left: \(relaunched.userProfiles.count)", "client.deregister(profile)",
+                "the DocC article Deregistration (Sources/IdentityFlow/IdentityFlow.docc/Deregistration.md)")
             let extensionCalls = server.calls.filter { !Self.providerCalls.contains($0) }
             output("  extension API calls: \(extensionCalls.isEmpty ? "none" : "\(extensionCalls)")")
             return resumed == profile && relaunched.userProfiles.isEmpty && extensionCalls.isEmpty && !wrong.current.isEmpty
@@ -107,8 +130,16 @@ public struct DeviceDemoScenario: Sendable {
         return client
     }
 
-    private static func step(_ output: (String) -> Void, _ name: String, _ result: String, _ code: String) {
+    /// Prints the client's transitions as part 2 does (`  transition  …`), when asked to.
+    private func observeTransitions(of client: UserClient, output: @escaping @Sendable (String) -> Void) -> TransitionObservation? {
+        guard showsTransitions else { return nil }
+        return client.transitionLog.observe { record in output("  transition  \(record.description)") }
+    }
+
+    private static func step(_ output: (String) -> Void, _ name: String, _ result: String, _ code: String, _ location: String) {
+        let indent = "".padding(toLength: 22, withPad: " ", startingAt: 0)
         output("  \(name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(result)")
-        output("  \("".padding(toLength: 22, withPad: " ", startingAt: 0)) host code: \(code)")
+        output("  \(indent) host code: \(code)")
+        output("  \(indent)   written out in \(location)")
     }
 }

@@ -9,7 +9,7 @@ import Testing
 /// whether it ran on the main queue (the main actor's executor; `Thread.isMainThread` says `false`
 /// on the main actor under Swift Testing on Linux, so the queue is marked instead).
 @MainActor
-final class LoginScreen {
+final class MainActorLoginScreen {
     let server: ReferenceIdentityService
     private var pins: [String]
     private(set) var callbacks: [String] = []
@@ -46,7 +46,7 @@ final class LoginScreen {
     private func nextPin() -> String { pins.isEmpty ? "00000" : pins.removeFirst() }
 }
 
-extension LoginScreen: @MainActor RegistrationDelegate {
+extension MainActorLoginScreen: @MainActor RegistrationDelegate {
     func userClient(_ client: UserClient, didStartRegistrationOf profile: UserProfile) { note("didStartRegistration") }
 
     func userClient(_ client: UserClient, didReceiveBrowserRegistrationChallenge challenge: BrowserRegistrationChallenge) {
@@ -79,7 +79,7 @@ extension LoginScreen: @MainActor RegistrationDelegate {
     }
 }
 
-extension LoginScreen: @MainActor AuthenticationDelegate {
+extension MainActorLoginScreen: @MainActor AuthenticationDelegate {
     func userClient(_ client: UserClient, didStartAuthenticating profile: UserProfile, authenticator: Authenticator) { note("didStartAuthenticating") }
 
     func userClient(_ client: UserClient, didReceivePinChallenge challenge: PinChallenge) {
@@ -101,7 +101,7 @@ extension LoginScreen: @MainActor AuthenticationDelegate {
     }
 }
 
-extension LoginScreen: @MainActor ChangePinDelegate {
+extension MainActorLoginScreen: @MainActor ChangePinDelegate {
     func userClient(_ client: UserClient, didStartPinChangeFor profile: UserProfile) { note("didStartPinChange") }
 
     func userClient(_ client: UserClient, didChangePinFor profile: UserProfile) { finish("didChangePin") }
@@ -111,7 +111,7 @@ extension LoginScreen: @MainActor ChangePinDelegate {
     }
 }
 
-extension LoginScreen: @MainActor AuthenticatorRegistrationDelegate {
+extension MainActorLoginScreen: @MainActor AuthenticatorRegistrationDelegate {
     func userClient(_ client: UserClient, didStartRegistering authenticator: Authenticator, for profile: UserProfile) {
         note("didStartRegistering")
     }
@@ -123,7 +123,7 @@ extension LoginScreen: @MainActor AuthenticatorRegistrationDelegate {
     }
 }
 
-extension LoginScreen: @MainActor MobileAuthRequestDelegate {
+extension MainActorLoginScreen: @MainActor MobileAuthRequestDelegate {
     func userClient(_ client: UserClient, didReceiveConfirmationChallenge challenge: MobileAuthConfirmationChallenge) {
         note("confirmation")
         challenge.sender.respond(with: true, to: challenge)
@@ -136,7 +136,7 @@ extension LoginScreen: @MainActor MobileAuthRequestDelegate {
     }
 }
 
-extension LoginScreen: @MainActor ProviderLogoutDelegate {
+extension MainActorLoginScreen: @MainActor ProviderLogoutDelegate {
     func userClient(_ client: UserClient, didStartProviderLogoutOf profile: UserProfile) { note("didStartProviderLogout") }
 
     func userClient(_ client: UserClient, didReceiveProviderLogoutChallenge challenge: ProviderLogoutChallenge) {
@@ -162,36 +162,36 @@ struct MainActorDelegateTests {
         let client = UserClient(configuration: .testing(), service: server, storage: InMemoryStorage())
         try await client.start()
 
-        let registration = LoginScreen(server: server, pins: ["24680"])
+        let registration = MainActorLoginScreen(server: server, pins: ["24680"])
         client.registerUser(.default, delegate: registration)
         #expect(await registration.outcome() == "didRegisterUser")
         #expect(registration.callbacks == ["didStartRegistration", "browser", "createPin", "didRegisterUser"])
         let profile = try #require(client.authenticatedUserProfile)
 
-        let login = LoginScreen(server: server, pins: ["24680"])
+        let login = MainActorLoginScreen(server: server, pins: ["24680"])
         client.authenticateUser(profile, authenticator: .pin, delegate: login)
         #expect(await login.outcome() == "didAuthenticateUser")
         #expect(login.callbacks == ["didStartAuthenticating", "pin", "didAuthenticateUser"])
 
-        let change = LoginScreen(server: server, pins: ["24680", "80417"])
+        let change = MainActorLoginScreen(server: server, pins: ["24680", "80417"])
         client.changePin(delegate: change)
         #expect(await change.outcome() == "didChangePin")
         #expect(change.callbacks == ["didStartPinChange", "pin", "createPin", "didChangePin"])
 
-        let biometrics = LoginScreen(server: server, pins: ["80417"])
+        let biometrics = MainActorLoginScreen(server: server, pins: ["80417"])
         client.registerBiometricAuthenticator(for: profile, delegate: biometrics)
         #expect(await biometrics.outcome() == "didRegister biometric")
         #expect(biometrics.callbacks == ["didStartRegistering", "pin", "didRegister biometric"])
 
         try await client.enrollMobileAuthentication()
         let push = try server.sendMobileAuthRequest(to: profile, message: "Log in to shop.example?", type: .pin)
-        let mobile = LoginScreen(server: server, pins: ["80417"])
+        let mobile = MainActorLoginScreen(server: server, pins: ["80417"])
         client.handleMobileAuthRequest(.push(push), delegate: mobile)
         #expect(await mobile.outcome() == "accepted")
         #expect(mobile.callbacks == ["confirmation", "pin", "accepted"])
         #expect(server.mobileAuthDecision(of: push.requestId) == true)
 
-        let logout = LoginScreen(server: server, pins: [])
+        let logout = MainActorLoginScreen(server: server, pins: [])
         client.providerLogout(delegate: logout)
         #expect(await logout.outcome() == "didLogOutAtProvider")
         #expect(logout.callbacks == ["didStartProviderLogout", "providerLogout", "didLogOutAtProvider"])
@@ -203,7 +203,7 @@ struct MainActorDelegateTests {
     func failureBeforeStartOnTheMainActor() async throws {
         let server = ReferenceIdentityService()
         let client = UserClient(configuration: .testing(), service: server, storage: InMemoryStorage())
-        let screen = LoginScreen(server: server)
+        let screen = MainActorLoginScreen(server: server)
         client.registerUser(.default, delegate: screen)  // before start()
         #expect(await screen.outcome() == "didFailToRegister \(ErrorCode.requestInvalid)")
         #expect(screen.offMainCallbacks == 0)
