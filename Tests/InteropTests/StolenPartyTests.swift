@@ -41,7 +41,10 @@ struct StolenPartyPlays {
 
     /// The device secret in the copied profile (stored in base64).
     var copiedDeviceSecret: [UInt8] {
-        get throws { Array(try #require(Data(base64Encoded: try #require(try storedProfile["deviceSecret"] as? String)))) }
+        get throws {
+            let encoded = try #require(try storedProfile["deviceSecret"] as? String)
+            return Array(try #require(Data(base64Encoded: encoded)))
+        }
     }
 
     /// The refresh token in the copied profile.

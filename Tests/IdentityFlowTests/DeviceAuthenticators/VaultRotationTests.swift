@@ -39,7 +39,8 @@ struct VaultRotationTests {
         #expect(try newVault.key(pin: Redacted("24680"), pinSecret: newSecret, profile: profile) == nil)
         // The old biometric and resume keys open no wrap of the new vault.
         let oldBiometric = Redacted(Array(try #require(before["identityflow.biometric-key." + profile.profileId])))
-        let oldRecord = try #require(ResumeRecord(decoding: try #require(before["identityflow.resume"])))
+        let oldRecordData = try #require(before["identityflow.resume"])
+        let oldRecord = try #require(ResumeRecord(decoding: oldRecordData))
         #expect(oldRecord.profileId == profile.profileId)
         let oldResume = Redacted(oldRecord.key)
         #expect(newVault.key(unwrapping: newVault.biometricWrap, with: oldBiometric, purpose: "biometric", profile: profile) == nil)

@@ -17,7 +17,8 @@ struct VaultRotationWithoutPinTests {
 
     /// The resume key in a copy's resume record, which must name `profile`.
     static func resumeKey(_ copy: [String: Data], _ profile: UserProfile) throws -> Redacted<[UInt8]> {
-        let record = try #require(ResumeRecord(decoding: try #require(copy["identityflow.resume"])))
+        let data = try #require(copy["identityflow.resume"])
+        let record = try #require(ResumeRecord(decoding: data))
         #expect(record.profileId == profile.profileId)
         return Redacted(record.key)
     }
