@@ -15,7 +15,7 @@ private func identityClaims(client: UserClient, profile: UserProfile) {
         tenant = claims.tenantID                      // "tid", multi-tenant providers
         department = claims["department"]?.stringValue   // any claim, by name
     }
-    let stored = client.identityClaims(of: profile)   // a registered profile's last ID token
+    let stored = client.identityClaims(of: profile)   // a registered profile's last ID token, logged in or not
     _ = (title, tenant, department, stored)
 }
 

@@ -10,7 +10,7 @@ import FoundationNetworking  // URLRequest on Linux
 private func readmeConfigure() async throws {
     var configuration = ClientConfiguration(redirectURI: URL(string: "myapp://callback")!)
     configuration.authenticators = .device()          // PIN and biometrics on the device: Keycloak, Auth0, Okta, Entra ID, ...
-    configuration.launchPolicy = .resumeLastUser      // optional: the last user stays logged in across launches
+    configuration.launchPolicy = .resumeLastUser      // optional: the last user stays logged in across launches (see below)
     let server = try IdentityServer.openIDConnect(HTTPServiceConfiguration(
         issuer: URL(string: "https://sso.example.com/realms/app")!, clientID: "my-app",
         redirectURI: URL(string: "myapp://callback")!, scopes: ["openid", "profile", "offline_access"]))
