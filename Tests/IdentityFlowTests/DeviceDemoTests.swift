@@ -31,6 +31,16 @@ struct DeviceDemoTests {
         #expect(!text.contains("  transition  "), "the default transcript has no transition lines")
     }
 
+    /// The demo's own narration names no PIN it answered with, also with the transitions shown
+    /// (the library redacts its log and transcripts; the demo must not print the digits itself).
+    @Test func transcriptShowsNoPin() async {
+        var scenario = DeviceDemoScenario()
+        scenario.showsTransitions = true
+        let (_, lines) = await Self.run(scenario)
+        let text = lines.joined(separator: "\n")
+        for pin in ["24680", "31415", "11111"] { #expect(!text.contains(pin), "the demo printed PIN \(pin)") }
+    }
+
     /// Each pointer names a file of the repository that exists, and a README section by its heading.
     @Test func everyCodePointerExists() async throws {
         let (_, lines) = await Self.run(DeviceDemoScenario())

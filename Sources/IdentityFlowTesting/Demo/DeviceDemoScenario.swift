@@ -41,7 +41,7 @@ public struct DeviceDemoScenario: Sendable {
             }
             let profile = registered.profile
             Self.step(
-                output, "register + create PIN", "\(profile), PIN 24680 chosen",
+                output, "register + create PIN", "\(profile), a PIN chosen (printed nowhere)",
                 "registerUser(.provider(provider)) { challenge in ... } (.browserRegistration, .createPin)",
                 "README.md § Quick start, Register a user: async API")
             try await client.logout()
@@ -89,7 +89,7 @@ public struct DeviceDemoScenario: Sendable {
                 }
             }
             Self.step(
-                output, "PIN change", "24680 → 31415", "changePin { challenge in ... } (.pin, then .createPin)",
+                output, "PIN change", "the current PIN, then a new one", "changePin { challenge in ... } (.pin, then .createPin)",
                 "the DocC article ChangingThePin (Sources/IdentityFlow/IdentityFlow.docc/ChangingThePin.md)")
             let subject = client.identityClaims?.subject ?? "none"
             Self.step(output, "claims", "subject \(subject)", "client.identityClaims", "docs/identity.md")
