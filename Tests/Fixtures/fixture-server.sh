@@ -15,7 +15,8 @@
 # A Django fixture is prepared by `manage.py migrate` and its `fixture_setup` command and served by
 # `manage.py runserver`. Another fixture says how in FIXTURE_DIR/fixture.sh, which defines
 # `prepare_fixture` (run in FIXTURE_DIR with $venv, $state and $port set) and `serve_fixture`
-# (prints the server's command line, one word a line, its program inside $venv).
+# (prints the server's command line, one word a line, its program inside $venv), and may set
+# `probe_path` (a path on the server that answers 200 once it is up, for a server without discovery).
 set -euo pipefail
 
 command="$1"
@@ -69,7 +70,9 @@ start_server() {
     local default_port="$1" issuer_path="$2"
     port="${3:-${IDENTITYFLOW_FIXTURE_PORT:-$default_port}}"
     issuer="http://127.0.0.1:$port$issuer_path"
+    # What answers once the server is up: discovery, or the fixture's own $probe_path (fixture.sh).
     discovery="$issuer/.well-known/openid-configuration"
+    if [[ -n "${probe_path:-}" ]]; then discovery="http://127.0.0.1:$port$probe_path"; fi
     export IDENTITYFLOW_FIXTURE_PORT="$port"
     mkdir -p "$state"
 
