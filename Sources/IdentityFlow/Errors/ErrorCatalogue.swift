@@ -121,6 +121,16 @@ extension ErrorCode {
         entry(
             .dataStorageLocked, .generic, "dataStorageLocked",
             "Secure storage cannot hand out the item while the device is locked; nothing was removed, try again after unlocking."),
+        entry(
+            .securityProfileNotMet, .generic, "securityProfileNotMet",
+            "The provider lacks what the configured security profile requires (DPoP, pushed authorization, FAPI 2.0); nothing was sent."),
+        entry(
+            .tokenNotSenderConstrained, .generic, "tokenNotSenderConstrained",
+            "The provider issued bearer tokens to a DPoP request; they were refused."),
+        entry(
+            .pushedAuthorizationFailed, .registration, "pushedAuthorizationFailed",
+            "The pushed authorization request failed or expired; start the sign-in again."),
+        entry(.dpopProofRefused, .generic, "dpopProofRefused", "The server refused the DPoP proof."),
     ].sorted { $0.code.rawValue < $1.code.rawValue }
 
     /// This code's catalogue entry.

@@ -218,4 +218,24 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     /// Nothing was removed: at launch such profiles are listed in
     /// ``LaunchReport/unavailableProfiles``; try again once the user has unlocked the device.
     public static let dataStorageLocked = ErrorCode(rawValue: 11071)
+
+    // MARK: - Sender-constrained tokens and pushed authorization (RFC 9449, RFC 9126, FAPI 2.0)
+
+    /// 11080: the configuration requires DPoP, pushed authorization requests or the FAPI 2.0
+    /// profile (``HTTPServiceConfiguration/dpop``, ``HTTPServiceConfiguration/pushedAuthorization``,
+    /// ``HTTPServiceConfiguration/securityProfile``) and the provider's metadata lacks it; the
+    /// message names what is missing. Checked before the browser opens: nothing was sent.
+    public static let securityProfileNotMet = ErrorCode(rawValue: 11080)
+    /// 11081: the provider answered `token_type` `Bearer` to a token request that carried a DPoP
+    /// proof: its tokens would not be bound to the key. Refused (and the tokens revoked) unless
+    /// ``HTTPServiceConfiguration/acceptsBearerTokensForDPoP`` is on.
+    public static let tokenNotSenderConstrained = ErrorCode(rawValue: 11081)
+    /// 11082: the pushed authorization request endpoint refused the request or broke the
+    /// protocol (no `request_uri`, an unusable `expires_in`, not JSON), or its `request_uri` has
+    /// expired before the browser could open it; ``IdentityFlowError/oauthError`` holds the
+    /// provider's OAuth error, when it named one. Start the sign-in again.
+    public static let pushedAuthorizationFailed = ErrorCode(rawValue: 11082)
+    /// 11083: the provider or a resource server refused the DPoP proof (`invalid_dpop_proof`, or
+    /// `use_dpop_nonce` again after the one retry with the nonce it asked for).
+    public static let dpopProofRefused = ErrorCode(rawValue: 11083)
 }

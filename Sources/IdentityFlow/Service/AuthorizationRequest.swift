@@ -22,6 +22,10 @@ import Foundation
     /// This sign-in's own parameters (step-up, `prompt`, `login_hint`, ...), sent beside and
     /// instead of the service's configured ones; empty for a plain sign-in.
     public var parameters = AuthorizationParameters()
+    /// The RFC 7638 thumbprint of the profile's DPoP key (``DPoPKey/thumbprint``), sent as
+    /// `dpop_jkt` (RFC 9449 §10) so that the provider binds the code to the key; `nil` when the
+    /// sign-in's tokens are not DPoP-bound.
+    public var dpopKeyThumbprint: String?
 
     /// Creates a request with fresh random `state`, `nonce` and PKCE verifier: 32 random bytes
     /// (256 bits) each, drawn from the system's secure generator in one call.

@@ -264,6 +264,48 @@ import Foundation
     /// - Returns: The tokens (an access token, without a refresh token).
     nonisolated(nonsending) func implicitAccessToken(scopes: [String], for profile: UserProfile, authorization: PinKeyAuthorization)
         async throws(IdentityFlowError) -> TokenSet
+
+    // MARK: - Sender-constrained tokens (DPoP, RFC 9449)
+
+    /// Whether this sign-in's tokens are to be DPoP-bound: the configured policy against what the
+    /// provider advertises. A flow asks before it opens the browser, and creates the profile's
+    /// key (its thumbprint in ``AuthorizationRequest/dpopKeyThumbprint``) when the answer is yes.
+    /// The default is `false`.
+    /// - Throws: ``ErrorCode/securityProfileNotMet`` when the configuration requires DPoP (or the
+    ///   FAPI 2.0 profile) and the provider lacks it: before any browser opens.
+    nonisolated(nonsending) func usesDPoP() async throws(IdentityFlowError) -> Bool
+
+    /// ``exchangeCode(_:request:)`` with a DPoP proof by `proofKey` (when given): the tokens are
+    /// bound to the key.
+    /// - Parameters:
+    ///   - code: The code from the redirect.
+    ///   - request: The request that obtained it.
+    ///   - proofKey: The profile's DPoP key, or `nil` for bearer tokens.
+    /// - Throws: ``ErrorCode/tokenNotSenderConstrained`` when the provider answers `Bearer` to a
+    ///   proof; ``ErrorCode/dpopProofRefused``; as ``exchangeCode(_:request:)``.
+    nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest, proofKey: DPoPKey?) async throws(IdentityFlowError)
+        -> TokenSet
+
+    /// ``refresh(_:)`` with a DPoP proof by `proofKey` (when given): a refresh token bound to the
+    /// key is refused without it.
+    /// - Parameters:
+    ///   - refreshToken: The refresh token.
+    ///   - proofKey: The profile's DPoP key, or `nil` for bearer tokens.
+    nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>, proofKey: DPoPKey?) async throws(IdentityFlowError) -> TokenSet
+
+    /// ``revoke(_:)`` with a DPoP proof by `proofKey` (when given).
+    /// - Parameters:
+    ///   - tokens: The tokens to revoke.
+    ///   - proofKey: The profile's DPoP key, or `nil`.
+    nonisolated(nonsending) func revoke(_ tokens: TokenSet, proofKey: DPoPKey?) async throws(IdentityFlowError)
+
+    /// ``userInfo(accessToken:subject:)`` with `Authorization: DPoP <token>` and a proof by
+    /// `proofKey` (with `ath`), when given.
+    /// - Parameters:
+    ///   - accessToken: The session's access token.
+    ///   - subject: The `sub` of the session's ID token.
+    ///   - proofKey: The profile's DPoP key, or `nil` for a bearer token.
+    nonisolated(nonsending) func userInfo(accessToken: Redacted<String>, subject: String, proofKey: DPoPKey?) async throws(IdentityFlowError) -> UserInfo
 }
 
 @_spi(Integrator) extension IdentityService {
@@ -395,6 +437,42 @@ import Foundation
         async throws(IdentityFlowError) -> TokenSet
     {
         throw Self.unsupported("implicit authentication")
+    }
+
+    /// A service without DPoP issues bearer tokens.
+    /// - Returns: `false`.
+    public nonisolated(nonsending) func usesDPoP() async throws(IdentityFlowError) -> Bool { false }
+
+    /// Forwards to ``exchangeCode(_:request:)`` without a key.
+    /// - Throws: ``ErrorCode/featureNotSupported`` when a key is given.
+    public nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest, proofKey: DPoPKey?)
+        async throws(IdentityFlowError) -> TokenSet
+    {
+        guard proofKey == nil else { throw Self.unsupported("DPoP") }
+        return try await exchangeCode(code, request: request)
+    }
+
+    /// Forwards to ``refresh(_:)`` without a key.
+    /// - Throws: ``ErrorCode/featureNotSupported`` when a key is given.
+    public nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>, proofKey: DPoPKey?) async throws(IdentityFlowError) -> TokenSet {
+        guard proofKey == nil else { throw Self.unsupported("DPoP") }
+        return try await refresh(refreshToken)
+    }
+
+    /// Forwards to ``revoke(_:)`` without a key.
+    /// - Throws: ``ErrorCode/featureNotSupported`` when a key is given.
+    public nonisolated(nonsending) func revoke(_ tokens: TokenSet, proofKey: DPoPKey?) async throws(IdentityFlowError) {
+        guard proofKey == nil else { throw Self.unsupported("DPoP") }
+        try await revoke(tokens)
+    }
+
+    /// Forwards to ``userInfo(accessToken:subject:)`` without a key.
+    /// - Throws: ``ErrorCode/featureNotSupported`` when a key is given.
+    public nonisolated(nonsending) func userInfo(accessToken: Redacted<String>, subject: String, proofKey: DPoPKey?) async throws(IdentityFlowError)
+        -> UserInfo
+    {
+        guard proofKey == nil else { throw Self.unsupported("DPoP") }
+        return try await userInfo(accessToken: accessToken, subject: subject)
     }
 
     private static func unsupported(_ feature: String) -> IdentityFlowError {

@@ -9,6 +9,7 @@ public struct TokenSet: Sendable, Hashable, Codable, CustomStringConvertible {
         var idToken: Redacted<String>?
         var expiresAt: Date?
         var scopes: [String]
+        var tokenType: String?
     }
 
     /// One box, so the machines copy a token set with one retain.
@@ -39,6 +40,15 @@ public struct TokenSet: Sendable, Hashable, Codable, CustomStringConvertible {
         get { fields.value.scopes }
         set { fields = fields.replacing(\.scopes, with: newValue) }
     }
+    /// The token response's `token_type` (`Bearer`, `DPoP`), or `nil` when it is unknown (a token
+    /// set stored before IdentityFlow recorded it, or one made in code).
+    public var tokenType: String? {
+        get { fields.value.tokenType }
+        set { fields = fields.replacing(\.tokenType, with: newValue) }
+    }
+    /// Whether the tokens are bound to the profile's DPoP key (`token_type` `DPoP`, RFC 9449):
+    /// every use needs a proof by that key, so a copy of them alone is refused.
+    public var isSenderConstrained: Bool { tokenType?.caseInsensitiveCompare("DPoP") == .orderedSame }
 
     /// Creates a token set.
     /// - Parameters:

@@ -85,6 +85,11 @@ extension TokenSet {
         writer.punctuation(",")
         writer.key("scopes")
         writer.strings(scopes)
+        if let tokenType {
+            writer.punctuation(",")
+            writer.key("tokenType")
+            writer.string(tokenType)
+        }
         writer.punctuation("}")
     }
 }

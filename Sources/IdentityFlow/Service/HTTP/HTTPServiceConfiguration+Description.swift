@@ -43,6 +43,8 @@ extension HTTPServiceConfiguration: CustomStringConvertible, CustomDebugStringCo
             ("headers", "\(configuration.transportOptions.headers.keys.sorted())"),
             ("pinnedHosts", "\(configuration.transportOptions.pinnedPublicKeys.keys.sorted())"),
             ("session", configuration.transportOptions.session == nil ? "default" : "custom"),
+            ("dpop", configuration.dpop.rawValue), ("acceptsBearerTokensForDPoP", "\(configuration.acceptsBearerTokensForDPoP)"),
+            ("pushedAuthorization", configuration.pushedAuthorization.rawValue), ("securityProfile", configuration.securityProfile.rawValue),
         ]
     }
 }

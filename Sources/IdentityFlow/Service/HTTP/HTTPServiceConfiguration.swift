@@ -127,6 +127,24 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
     /// public keys. The file keys are `headers` (name → value) and `pinned_public_keys`
     /// (host → list of pins); the session customization is set in code.
     public var transportOptions = HTTPTransportOptions()
+    /// When tokens are bound to the profile's DPoP key (RFC 9449): ``DPoPPolicy/whenAdvertised``
+    /// by default (a provider that advertises DPoP gets it; off is an explicit choice). File key `dpop`.
+    public var dpop: DPoPPolicy = .whenAdvertised
+    /// Whether a provider that answers `token_type` `Bearer` to a token request carrying a DPoP
+    /// proof is accepted (its tokens are then plain bearer tokens, and used as such). `false` by
+    /// default: such an answer is refused with ``ErrorCode/tokenNotSenderConstrained`` and its
+    /// tokens revoked, because the app asked for tokens a thief cannot use and would silently get
+    /// ones a thief can. Never accepted under ``SecurityProfile/fapi2``. File key
+    /// `acceptsBearerTokensForDPoP`.
+    public var acceptsBearerTokensForDPoP = false
+    /// When authorization requests are pushed (PAR, RFC 9126): ``PushedAuthorizationPolicy/whenAdvertised``
+    /// by default; a provider that sets `require_pushed_authorization_requests` gets them pushed
+    /// even with ``PushedAuthorizationPolicy/off``. File key `pushedAuthorization`.
+    public var pushedAuthorization: PushedAuthorizationPolicy = .whenAdvertised
+    /// The rules the client holds itself to: ``SecurityProfile/standard`` by default,
+    /// ``SecurityProfile/fapi2`` for the FAPI 2.0 Security Profile's client side. File key
+    /// `securityProfile`.
+    public var securityProfile: SecurityProfile = .standard
 
     /// Creates a configuration.
     /// - Parameters:
@@ -205,7 +223,7 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
         }
         values["environments"] = nil
         values["environment"] = nil
-        for (alias, key) in Self.grabKeys + Self.sevenPassKeys where values[alias] != nil {
+        for (alias, key) in Self.grabKeys + Self.sevenPassKeys + Self.senderConstraintKeys where values[alias] != nil {
             guard values[key] == nil else {
                 throw IdentityFlowError(.configurationInvalid, "The \(name) names both '\(alias)' and '\(key)'.")
             }
@@ -279,6 +297,7 @@ public struct HTTPServiceConfiguration: Sendable, Hashable {
             extraAuthorizationParameters = parameters
         }
         try readTransportAndClientKeys(values, name: name)
+        try readSenderConstraintKeys(values, name: name)
         if let skew = try number("clock_skew_seconds") { clockSkew = skew }
         if let timeout = try number("request_timeout_seconds") { requestTimeout = timeout }
         if let size = try number("max_response_body_bytes") {
