@@ -180,6 +180,9 @@ def main():
     tokens = json.loads(body)
     check(status == 200 and tokens.get("token_type") == "DPoP", "the code exchange with the key's proof answers token_type DPoP", body)
     check("refresh_token" in tokens and "id_token" in tokens, "the exchange issues a refresh token and an ID token")
+    id_header = json.loads(base64.urlsafe_b64decode(tokens["id_token"].split(".")[0] + "=="))
+    id_claims = json.loads(base64.urlsafe_b64decode(tokens["id_token"].split(".")[1] + "=="))
+    check(id_claims.get("iss") == issuer and CLIENT_ID in ([id_claims.get("aud")] if isinstance(id_claims.get("aud"), str) else id_claims.get("aud", [])) and id_claims.get("nonce") == params["nonce"], "the ID token names the issuer, the client and the request's nonce", f"{id_header} {id_claims}")
     claims = json.loads(base64.urlsafe_b64decode(tokens["access_token"].split(".")[1] + "=="))
     check(claims.get("cnf", {}).get("jkt") == key.thumbprint, "the access token is bound to the key (cnf.jkt)", str(claims.get("cnf")))
 
