@@ -15,7 +15,7 @@ extension ServerAuthenticators {
         var result: [StoredProfile] = []
         for var stored in profiles {
             if stored.vault == nil, !stored.profile.isStateless, stored.holdsSession, !resumes(stored.profile) {
-                if await revokeLeftBehind(stored.tokens, proofKey: sessions.dpopKey(for: stored.profile)) {
+                if await revokeLeftBehind(stored.tokens, proofKey: sessions.dpopKey(of: stored)) {
                     stored.tokens = TokenSet(accessToken: "")
                     do { try sessions.store.save(stored) } catch {
                         dependencies.logger.log(.warning, "Could not drop the tokens a previous session left in the storage: \(error)", flow: nil)

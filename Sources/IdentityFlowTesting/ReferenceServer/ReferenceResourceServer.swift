@@ -29,11 +29,15 @@ public final class ReferenceResourceServer: ResourceTransport {
     /// Whether DPoP proofs must carry this server's nonce (`DPoP-Nonce`).
     public let requiresNonce: Bool
 
+    /// Creates a resource server trusting an identity service's tokens, asking for no DPoP nonce.
+    /// - Parameter identityService: Whose access tokens count.
+    public convenience init(trusting identityService: ReferenceIdentityService) { self.init(trusting: identityService, requiresNonce: false) }
+
     /// Creates a resource server trusting an identity service's tokens.
     /// - Parameters:
     ///   - identityService: Whose access tokens count.
-    ///   - requiresNonce: Whether DPoP proofs must carry this server's nonce (off by default).
-    public init(trusting identityService: ReferenceIdentityService, requiresNonce: Bool = false) {
+    ///   - requiresNonce: Whether DPoP proofs must carry this server's nonce (`DPoP-Nonce`).
+    public init(trusting identityService: ReferenceIdentityService, requiresNonce: Bool) {
         self.identityService = identityService
         self.requiresNonce = requiresNonce
         served.withLock { $0.nonce = "n-" + ((try? SecureRandom.token(byteCount: 12)) ?? "0") }

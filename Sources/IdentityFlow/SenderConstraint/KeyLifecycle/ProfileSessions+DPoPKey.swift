@@ -22,6 +22,14 @@ extension ProfileSessions {
             withState { $0.dpopKeys[profile] = nil }
             return nil
         }
+        return dpopKey(of: stored)
+    }
+
+    /// The DPoP key of a stored profile, also one not in the cache yet (at launch).
+    /// - Parameter stored: The profile as stored.
+    /// - Returns: The key, or `nil` as ``dpopKey(for:)`` says.
+    func dpopKey(of stored: StoredProfile) -> DPoPKey? {
+        let profile = stored.profile
         do {
             if let vault = stored.vault {
                 guard let vaultKey = sessionPinKey(for: profile).vaultKey, let form = try vault.dpopKey(key: vaultKey, profile: profile) else { return nil }

@@ -158,6 +158,19 @@ struct DPoPLifecycleTests {
         #expect(setup.server.activeRefreshTokenCount == 0)
     }
 
+    @Test("server mode: the next launch revokes a session left behind (the app killed) with the profile's key from its item")
+    func leftSessionRevokedWithProof() async throws {
+        let setup = try await Setup(.server)
+        let profile = try await setup.register()
+        #expect(setup.server.activeRefreshTokenCount == 1)
+        let again = try await setup.relaunched()
+        #expect(setup.server.activeRefreshTokenCount == 0, "the bound tokens were revoked, which needs their key's proof")
+        #expect(again.dpopItems == [Self.dpopPrefix + profile.profileId], "the key stays with the profile")
+        try await again.logIn(profile)
+        again.date.advance(by: 120)
+        #expect(try await again.client.authenticatedRequest(Self.api).1.statusCode == 200)
+    }
+
     @Test("userinfo proves with the key", arguments: Placement.allCases)
     func userInfo(placement: Placement) async throws {
         let setup = try await Setup(placement)
