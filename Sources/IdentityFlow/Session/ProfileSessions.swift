@@ -186,7 +186,10 @@ struct ProfileSessions: Sendable {
                 guard let profile = current(state) else { return nil }
                 defer { state.authenticatedProfile = nil }
                 guard let stored = state.profiles[profile] else { return nil }
-                if profile.isStateless { state.profiles[profile] = nil }
+                if profile.isStateless {
+                    state.profiles[profile] = nil
+                    state.dpopKeys[profile] = nil
+                }
                 return (stored, state.sessionPinKey)
             }
             guard let (stored, key) = closing else { return nil }

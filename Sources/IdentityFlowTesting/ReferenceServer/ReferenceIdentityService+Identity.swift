@@ -39,8 +39,8 @@ extension ReferenceIdentityService {
     /// The claims of the access token's user: `sub`, `name`, `email`, `preferred_username`.
     /// - Throws: `ErrorCode/userNotAuthenticated` for an unknown or expired token;
     ///   `ErrorCode/invalidServerResponse` when `subject` is not its user.
-    ///   A DPoP-bound token is refused here (``ErrorCode/dpopProofRefused``: it needs
-    ///   ``userInfo(accessToken:subject:proofKey:)`` with its key).
+    ///   A DPoP-bound token is refused here (`ErrorCode.dpopProofRefused` (11083): it needs
+    ///   `userInfo(accessToken:subject:proofKey:)` with its key).
     @_spi(Integrator) public nonisolated(nonsending) func userInfo(accessToken: Redacted<String>, subject: String) async throws(IdentityFlowError) -> UserInfo {
         try await userInfo(accessToken: accessToken, subject: subject, proofKey: nil)
     }

@@ -9,7 +9,7 @@ import Foundation
 /// ``userInfoEndpoint``) and verify it as a real provider would (signature against the embedded
 /// `jwk`, `typ`, `htm`, `htu`, `iat`, a `jti` never seen before, `ath`); the tokens issued are
 /// bound to the key's thumbprint (`token_type` `DPoP`), and a bound token presented with another
-/// key, or without one, is refused with ``ErrorCode/dpopProofRefused``.
+/// key, or without one, is refused with `ErrorCode.dpopProofRefused` (11083).
 extension ReferenceIdentityService {
     /// What the reference server asks of DPoP and PAR.
     public struct SenderConstraint: Sendable, Equatable {
@@ -182,7 +182,7 @@ extension ReferenceIdentityService {
     ///   - method: The request's method.
     ///   - url: The request's URL.
     /// - Returns: The proof key's thumbprint.
-    /// - Throws: ``ErrorCode/dpopProofRefused`` for a proof the server refuses (a replayed one among them).
+    /// - Throws: `ErrorCode.dpopProofRefused` (11083) for a proof the server refuses (a replayed one among them).
     public func checkProof(_ proof: String, method: String = "POST", url: URL = tokenEndpoint) throws(IdentityFlowError) -> String {
         let date = now()
         return try state.withLock { state throws(IdentityFlowError) in try Self.verify(proof, method: method, url: url, accessToken: nil, at: date, in: &state)

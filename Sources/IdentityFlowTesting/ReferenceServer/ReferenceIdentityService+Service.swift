@@ -294,7 +294,7 @@ extension ReferenceIdentityService {
     }
 
     /// Rotates: the refresh token is spent and a new pair issued.
-    /// A DPoP-bound refresh token is refused here (it needs ``refresh(_:proofKey:)`` with its key).
+    /// A DPoP-bound refresh token is refused here (it needs `refresh(_:proofKey:)` with its key).
     public nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
         try await refresh(refreshToken, proofKey: nil)
     }
@@ -302,7 +302,7 @@ extension ReferenceIdentityService {
     /// Forgets the tokens, the refresh token first, as an RFC 7009 endpoint asked once a token:
     /// an empty token is refused with `invalid_request` (the `token` parameter is required), after
     /// the refresh token before it was revoked.
-    /// DPoP-bound tokens are refused here (they need ``revoke(_:proofKey:)`` with their key).
+    /// DPoP-bound tokens are refused here (they need `revoke(_:proofKey:)` with their key).
     public nonisolated(nonsending) func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
         try await revoke(tokens, proofKey: nil)
     }

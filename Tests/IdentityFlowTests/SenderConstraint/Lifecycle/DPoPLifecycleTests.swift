@@ -148,6 +148,31 @@ struct DPoPLifecycleTests {
         #expect(setup.resource.nonceRequestCount == 2)
     }
 
+    /// An API that asks for a new nonce at every request, however many it gave.
+    struct NonceHungryAPI: ResourceTransport {
+        func send(_ request: URLRequest) async throws(IdentityFlowError) -> (Data, HTTPURLResponse) {
+            let headers = ["WWW-Authenticate": #"DPoP error="use_dpop_nonce""#, "DPoP-Nonce": "n-\(UUID().uuidString)"]
+            guard let response = HTTPURLResponse(url: request.url!, statusCode: 401, httpVersion: "HTTP/1.1", headerFields: headers) else {
+                throw IdentityFlowError(.unknown)
+            }
+            return (Data(), response)
+        }
+    }
+
+    @Test("a resource server that asks for a nonce again after the retry fails the request with 11083")
+    func secondNonceRequest() async throws {
+        let date = ManualDate()
+        let server = ReferenceIdentityService(accessTokenLifetime: 60, now: date.now)
+        server.senderConstraint = .fapi2
+        let client = UserClient(configuration: .testing(now: date.now), service: server, storage: InMemoryStorage(), transport: NonceHungryAPI())
+        try await client.start()
+        _ = try await client.registerUser(
+            .provider(ReferenceIdentityService.browserProvider),
+            responder: ScriptedResponder([.browserRegistration(.respondWith { try server.logIn(at: $0.url) }), .createPin(.respond("24680"))]))
+        let error = await #expect(throws: IdentityFlowError.self) { try await client.authenticatedRequest(Self.api) }
+        #expect(error?.code == .dpopProofRefused)
+    }
+
     @Test("server mode: logout revokes the bound tokens with a proof (the server refuses a revocation without one)")
     func logoutRevokesWithProof() async throws {
         let setup = try await Setup(.server)
