@@ -27,6 +27,7 @@ struct PinSteps: Sendable {
     /// Revokes the tokens a PIN check returned that the flow will not use, when they are a
     /// session of their own (``AuthenticatorHome/issuesTokensPerLogin``; best effort: a failure is logged).
     nonisolated(nonsending) func revokeDropped(_ tokens: TokenSet, flow: FlowID) async {
-        if authenticatorHome.issuesTokensPerLogin { await session.revokeUnused(tokens, flow: flow) }
+        // A PIN check's tokens come from the extension API without a DPoP proof: bearer tokens.
+        if authenticatorHome.issuesTokensPerLogin { await session.revokeUnused(tokens, proofKey: nil, flow: flow) }
     }
 }

@@ -242,8 +242,9 @@ public final class UserClient: Sendable {
     /// The logged-in profile's tokens, or ``ErrorCode/userNotAuthenticated``.
     func sessionTokens() throws(IdentityFlowError) -> TokenSet { try sessions.sessionTokens() }
 
-    /// Revokes a token set nobody will use any more (best effort: a failure is logged).
-    nonisolated(nonsending) func revokeUnused(_ tokens: TokenSet, flow: FlowID?) async {
-        await SessionSteps(dependencies: dependencies).revokeUnused(tokens, flow: flow)
+    /// Revokes a token set nobody will use any more (best effort: a failure is logged), with a
+    /// proof by the DPoP key of the profile it belongs to.
+    nonisolated(nonsending) func revokeUnused(_ tokens: TokenSet, proofKey: DPoPKey?, flow: FlowID?) async {
+        await SessionSteps(dependencies: dependencies).revokeUnused(tokens, proofKey: proofKey, flow: flow)
     }
 }

@@ -71,7 +71,7 @@ struct DeviceAuthenticators: AuthenticatorHome {
             // The profile goes: a session it has open (a PIN change, a biometric registration) is
             // revoked at the provider; sealed tokens cannot be, nobody gave their PIN.
             if let live = sessions.withState({ $0.authenticatedProfile == profile ? $0.profiles[profile]?.tokens : nil }) {
-                await session.revokeUnused(live, flow: nil)
+                await session.revokeUnused(live, proofKey: sessions.dpopKey(for: profile), flow: nil)
             }
             return .deregistered
         }
@@ -245,7 +245,7 @@ struct DeviceAuthenticators: AuthenticatorHome {
             try sessions.store.storage.withExclusiveAccess {
                 () throws(IdentityFlowError) -> (vault: DeviceVault, key: Redacted<[UInt8]>, biometricKey: Redacted<[UInt8]>?) in
                 let rotated = try vault.rotated(
-                    pin: pin, tokens: tokens, pinSecret: pinSecret, deviceSecret: deviceSecret, profile: profile,
+                    pin: pin, tokens: tokens, previousKey: key, pinSecret: pinSecret, deviceSecret: deviceSecret, profile: profile,
                     recordedGeneration: try sessions.store.vaultGeneration(for: profile))
                 var stored = try sessions.storedProfile(profile)
                 stored.deviceSecret = deviceSecret
@@ -276,7 +276,7 @@ struct DeviceAuthenticators: AuthenticatorHome {
                 .pinProofRequired,
                 "This profile's tokens are sealed under its PIN: they could not be revoked at the provider (log in first to revoke them).")
         }
-        try await service.revoke(try sessions.storedProfile(stored.profile).tokens)
+        try await service.revoke(try sessions.storedProfile(stored.profile).tokens, proofKey: sessions.dpopKey(for: stored.profile))
     }
 
     // MARK: - Server-only features
@@ -408,7 +408,8 @@ struct DeviceAuthenticators: AuthenticatorHome {
             _ = try vault.tokens(key: key, profile: profile)
             guard
                 let rotated = try vault.rotatedWithoutPin(
-                    tokens: tokens, biometrics: biometrics && vault.biometricWrap != nil, resume: resume && vault.resumeWrap != nil, deviceSecret: deviceSecret,
+                    tokens: tokens, previousKey: key, biometrics: biometrics && vault.biometricWrap != nil, resume: resume && vault.resumeWrap != nil,
+                    deviceSecret: deviceSecret,
                     profile: profile, recordedGeneration: try sessions.store.vaultGeneration(for: profile))
             else { return nil }
             var next = stored

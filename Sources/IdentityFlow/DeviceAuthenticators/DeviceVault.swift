@@ -43,6 +43,9 @@ struct DeviceVault: Sendable, Hashable, Decodable {
     /// item of its own (``ProfileStore/vaultGeneration(for:)``): a vault older than that is an old
     /// profile item written back, damage (``DeviceAuthenticators/usableVault(of:)``).
     var generation: Int?
+    /// The profile's DPoP key (its ``StoredDPoPKey``), sealed under the vault key; bound by
+    /// ``binding`` when present. `nil` in a vault written before issue 40 or without DPoP.
+    var sealedDPoPKey: [UInt8]?
 
     static let keyLength = 32
 
@@ -132,7 +135,8 @@ struct DeviceVault: Sendable, Hashable, Decodable {
     /// - Returns: `nil` for a vault without a PIN slot (written before it: rotated from its next
     ///   PIN login on); else the vault, its key, and the new biometric and resume keys to store.
     func rotatedWithoutPin(
-        tokens: TokenSet, biometrics: Bool, resume: Bool, deviceSecret: Redacted<[UInt8]>, profile: UserProfile, recordedGeneration: Int?
+        tokens: TokenSet, previousKey: Redacted<[UInt8]>, biometrics: Bool, resume: Bool, deviceSecret: Redacted<[UInt8]>, profile: UserProfile,
+        recordedGeneration: Int?
     ) throws(IdentityFlowError) -> (vault: DeviceVault, key: Redacted<[UInt8]>, biometricKey: Redacted<[UInt8]>?, resumeKey: Redacted<[UInt8]>?)? {
         guard let pinSlotKey else { return nil }
         let key = Redacted(try PinProof.randomBytes(Self.keyLength))
@@ -159,6 +163,8 @@ struct DeviceVault: Sendable, Hashable, Decodable {
             vault.resumeWrap = try Self.wrap(key, with: drawn, purpose: "resume", profile: profile)
             resumeKey = drawn
         }
+        // The DPoP key stays the same (the provider bound the tokens to it): resealed, not drawn anew.
+        try vault.resealDPoPKey(from: previousKey, to: key, profile: profile)
         try vault.seal(tokens, key: key, deviceSecret: deviceSecret, profile: profile)
         return (vault, key, biometricKey, resumeKey)
     }
@@ -171,8 +177,8 @@ struct DeviceVault: Sendable, Hashable, Decodable {
     /// is one past this vault's and `recordedGeneration` (the one the device recorded).
     /// - Returns: The vault, its key, and the new biometric key to store when biometrics are registered.
     func rotated(
-        pin: Redacted<String>, tokens: TokenSet, pinSecret: Redacted<[UInt8]>, deviceSecret: Redacted<[UInt8]>, profile: UserProfile,
-        recordedGeneration: Int?
+        pin: Redacted<String>, tokens: TokenSet, previousKey: Redacted<[UInt8]>, pinSecret: Redacted<[UInt8]>, deviceSecret: Redacted<[UInt8]>,
+        profile: UserProfile, recordedGeneration: Int?
     ) throws(IdentityFlowError) -> (vault: DeviceVault, key: Redacted<[UInt8]>, biometricKey: Redacted<[UInt8]>?) {
         let key = Redacted(try PinProof.randomBytes(Self.keyLength))
         var vault = self
@@ -184,6 +190,7 @@ struct DeviceVault: Sendable, Hashable, Decodable {
             vault.biometricWrap = try Self.wrap(key, with: drawn, purpose: "biometric", profile: profile)
             biometricKey = drawn
         }
+        try vault.resealDPoPKey(from: previousKey, to: key, profile: profile)
         try vault.wrap(key, underPin: pin, pinSecret: pinSecret, deviceSecret: deviceSecret, profile: profile)
         try vault.seal(tokens, key: key, deviceSecret: deviceSecret, profile: profile)
         return (vault, key, biometricKey)
@@ -254,7 +261,7 @@ struct DeviceVault: Sendable, Hashable, Decodable {
         if !(0...maxPinFailures).contains(failureCount) {
             return Self.damaged(profile, "its failure count \(failureCount) lies outside 0...\(maxPinFailures)")
         }
-        let boxes = [sealedTokens] + [biometricWrap, resumeWrap].compactMap { $0 }
+        let boxes = [sealedTokens] + [biometricWrap, resumeWrap, sealedDPoPKey].compactMap { $0 }
         let pinBoxWhole: Bool
         if let pinSlotWrap {
             pinBoxWhole =
@@ -321,7 +328,7 @@ struct DeviceVault: Sendable, Hashable, Decodable {
                 info: Array("identityflow-device-vault-pin-slot-wrap-v1".utf8) + [0] + Array(profile.profileId.utf8), outputLength: keyLength))
     }
 
-    private static func associatedData(_ purpose: String, _ profile: UserProfile) -> [UInt8] {
+    static func associatedData(_ purpose: String, _ profile: UserProfile) -> [UInt8] {
         Array("identityflow-device-vault-v1".utf8) + [0] + Array(profile.profileId.utf8) + [0] + Array(purpose.utf8)
     }
 
@@ -341,7 +348,8 @@ struct DeviceVault: Sendable, Hashable, Decodable {
             }
         }
         let hardwareFields = hardware.map { $0.keyBlob + $0.peerPublicKey + $0.check } ?? []
-        for box in [pinWrap, biometricWrap ?? [], resumeWrap ?? [], sealedTokens, hardwareFields] {
+        // The DPoP key's box only when there is one: vaults without it keep the binding they had.
+        for box in [pinWrap, biometricWrap ?? [], resumeWrap ?? [], sealedTokens, hardwareFields] + (sealedDPoPKey.map { [$0] } ?? []) {
             withUnsafeBytes(of: UInt32(box.count).bigEndian) { message.append(contentsOf: $0) }
             message += box
         }
@@ -352,6 +360,7 @@ struct DeviceVault: Sendable, Hashable, Decodable {
 extension DeviceVault {
     private enum CodingKeys: String, CodingKey {
         case salt, iterations, failureCount, pinWrap, pinSlotKey, pinSlotWrap, biometricWrap, resumeWrap, sealedTokens, binding, hardware, generation
+        case sealedDPoPKey
     }
 
     /// Reads a stored vault, its byte fields in base64 or as the arrays earlier versions wrote.
@@ -369,6 +378,7 @@ extension DeviceVault {
         binding = try container.decodeBytes(forKey: .binding)
         hardware = try container.decodeIfPresent(HardwareBinding.self, forKey: .hardware)
         generation = try container.decodeIfPresent(Int.self, forKey: .generation)
+        sealedDPoPKey = try container.decodeBytesIfPresent(forKey: .sealedDPoPKey)
     }
 
     /// Writes the vault with its byte fields in base64 (``StoredProfile/jsonData()`` writes it in the profile).
@@ -416,6 +426,11 @@ extension DeviceVault {
             writer.punctuation(",")
             writer.key("generation")
             writer.integer(generation)
+        }
+        if let sealedDPoPKey {
+            writer.punctuation(",")
+            writer.key("sealedDPoPKey")
+            writer.base64(sealedDPoPKey)
         }
         writer.punctuation("}")
     }

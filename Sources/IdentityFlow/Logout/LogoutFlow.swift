@@ -11,6 +11,8 @@ final class LogoutFlow: FlowPerformer {
     /// Whether the provider is asked to revoke the tokens: not for a device-mode profile, which
     /// keeps its provider session for the next login (``AuthenticatorHome/revokesTokensAtLogout``).
     private let revokes: Bool
+    /// The profile's DPoP key, read while the session lives, for the revocation's proof.
+    private let proofKey: DPoPKey?
 
     /// A logout that makes its I/O through `steps`.
     /// - Parameters:
@@ -24,6 +26,7 @@ final class LogoutFlow: FlowPerformer {
         self.profile = profile
         self.host = host
         self.revokes = steps.revokesTokensAtLogout(of: profile)
+        self.proofKey = steps.dpopKey(of: profile)
         self.engine = FlowEngine(id: id, machine: LogoutMachine(tokens: tokens), environment: steps.dependencies.environment)
     }
 
@@ -33,9 +36,9 @@ final class LogoutFlow: FlowPerformer {
             steps.endSessionLocally()
             return .done
         case .revokeTokens(let tokens):
-            let steps = self.steps, revokes = self.revokes
+            let steps = self.steps, revokes = self.revokes, proofKey = self.proofKey
             return engine.call { () throws(IdentityFlowError) in
-                if revokes { try await steps.revoke(tokens) }
+                if revokes { try await steps.revoke(tokens, proofKey: proofKey) }
                 return .tokensRevoked
             }
         case .reportSuccess:

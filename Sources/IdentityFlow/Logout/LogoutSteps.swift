@@ -17,6 +17,11 @@ struct LogoutSteps: Sendable {
     /// Ends the session on this device.
     func endSessionLocally() { dependencies.sessions.endSessionLocally() }
 
-    /// Revokes the session's tokens at the provider.
-    nonisolated(nonsending) func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) { try await dependencies.service.revoke(tokens) }
+    /// The DPoP key of `profile`, read before the session ends (in device mode it opens with the session's key).
+    func dpopKey(of profile: UserProfile) -> DPoPKey? { dependencies.sessions.dpopKey(for: profile) }
+
+    /// Revokes the session's tokens at the provider, with a proof by the profile's DPoP key.
+    nonisolated(nonsending) func revoke(_ tokens: TokenSet, proofKey: DPoPKey?) async throws(IdentityFlowError) {
+        try await dependencies.service.revoke(tokens, proofKey: proofKey)
+    }
 }

@@ -13,6 +13,9 @@ final class ProviderLogoutFlow: FlowPerformer {
     /// The session's last tokens when it ended here, which the revocation takes over the ones the
     /// flow began with (a refresh may have replaced those since).
     private let endedTokens = Locked<TokenSet?>(nil)
+    /// The profile's DPoP key, read while the session lives (in device mode it opens with the
+    /// session's key), for the revocation's proof.
+    private let proofKey: DPoPKey?
 
     /// A provider logout that makes its I/O through `steps`.
     /// - Parameters:
@@ -29,6 +32,7 @@ final class ProviderLogoutFlow: FlowPerformer {
         self.profile = profile
         self.request = request
         self.host = host
+        self.proofKey = steps.dependencies.sessions.dpopKey(for: profile)
         self.engine = FlowEngine(id: id, machine: ProviderLogoutMachine(tokens: tokens, request: request), environment: steps.dependencies.environment)
     }
 
@@ -56,9 +60,9 @@ final class ProviderLogoutFlow: FlowPerformer {
         case .revokeTokens(let tokens):
             // The session is over on the device: nothing a cancel could undo from here.
             engine.commit()
-            let steps = self.steps, id = engine.id, tokens = endedTokens.withLock { $0 } ?? tokens
+            let steps = self.steps, id = engine.id, tokens = endedTokens.withLock { $0 } ?? tokens, proofKey = self.proofKey
             return .run {
-                await steps.revokeUnused(tokens, flow: id)
+                await steps.revokeUnused(tokens, proofKey: proofKey, flow: id)
                 return .revocationFinished
             }
         case .reportSuccess:

@@ -24,7 +24,7 @@ struct ProviderLogoutSteps: Sendable {
     func awaitRedirect(_ waiter: RedirectWaiter) { dependencies.environment.awaitRedirect(waiter) }
 
     /// Revokes the ended session's tokens (best effort: a failure is logged).
-    nonisolated(nonsending) func revokeUnused(_ tokens: TokenSet, flow: FlowID) async {
-        await SessionSteps(dependencies: dependencies).revokeUnused(tokens, flow: flow)
+    nonisolated(nonsending) func revokeUnused(_ tokens: TokenSet, proofKey: DPoPKey?, flow: FlowID) async {
+        await SessionSteps(dependencies: dependencies).revokeUnused(tokens, proofKey: proofKey, flow: flow)
     }
 }

@@ -23,6 +23,11 @@ struct RegistrationCheckpoint: Sendable, Equatable, CustomStringConvertible, Cus
     let authorizationURL: URL
     let createdAt: Date
     let expiresAt: Date
+    /// The thumbprint of the DPoP key the authorization request named (`dpop_jkt`), if any.
+    private(set) var dpopKeyThumbprint: String?
+    /// That key's stored form, where it may be written (``keeping(_:deviceMode:)``): a secret
+    /// like the PKCE verifier.
+    private(set) var dpopKey: StoredDPoPKey?
 
     /// A checkpoint for a browser registration that starts waiting now.
     init(context: RegistrationMachine.Context, authorizationURL: URL, now: Date, lifetime: Duration) throws(IdentityFlowError) {
@@ -65,6 +70,27 @@ struct RegistrationCheckpoint: Sendable, Equatable, CustomStringConvertible, Cus
     }
 
     var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+
+    /// This checkpoint with the registration's DPoP key, so that a resumed registration exchanges
+    /// its code (bound to the key by `dpop_jkt`) with the same key. The thumbprint is always kept;
+    /// the key's stored form only where writing it keeps the device-mode promise that no software
+    /// private key is written in clear: always in server mode (the checkpoint is as protected as
+    /// the tokens beside it), and a Secure Enclave handle (useless off its device) in either mode.
+    /// A device-mode registration with a software key resumes in the same process only
+    /// (docs/checkpoint.md).
+    /// - Parameters:
+    ///   - key: The registration's DPoP key, if it has one.
+    ///   - deviceMode: Whether the profile's authenticators live on the device.
+    /// - Returns: The checkpoint to write.
+    func keeping(_ key: DPoPKey?, deviceMode: Bool) -> RegistrationCheckpoint {
+        var checkpoint = self
+        checkpoint.dpopKeyThumbprint = key?.thumbprint
+        if let stored = key?.storedForm {
+            if case .software = stored, deviceMode { return checkpoint }
+            checkpoint.dpopKey = stored
+        }
+        return checkpoint
+    }
 }
 
 // MARK: - Storage format
@@ -92,6 +118,10 @@ extension RegistrationCheckpoint {
         var requiresRequestedACR: Bool?
         var maxAge: Int?
         var authTimeLeeway: Double?
+        /// The registration's DPoP key (``RegistrationCheckpoint/keeping(_:deviceMode:)``);
+        /// absent without DPoP and in checkpoints written before it.
+        var dpopKeyThumbprint: String?
+        var dpopKey: StoredDPoPKey?
     }
 
     /// The JSON written to storage.
@@ -105,7 +135,8 @@ extension RegistrationCheckpoint {
             createdAt: createdAt.timeIntervalSince1970, expiresAt: expiresAt.timeIntervalSince1970,
             stateless: profile.isStateless ? true : nil,
             acrValues: authorization.parameters.acrValues, requiresRequestedACR: authorization.parameters.requiresRequestedACR,
-            maxAge: authorization.parameters.maxAge, authTimeLeeway: authorization.parameters.authTimeLeeway)
+            maxAge: authorization.parameters.maxAge, authTimeLeeway: authorization.parameters.authTimeLeeway,
+            dpopKeyThumbprint: dpopKeyThumbprint, dpopKey: dpopKey)
         do { return try JSONEncoder().encode(stored) } catch {
             throw IdentityFlowError(.dataStorageNotAvailable, "The registration checkpoint could not be encoded.", underlying: error)
         }
@@ -129,6 +160,8 @@ extension RegistrationCheckpoint {
             authorization: authorization,
             authorizationURL: stored.authorizationURL,
             createdAt: Date(timeIntervalSince1970: stored.createdAt), expiresAt: Date(timeIntervalSince1970: stored.expiresAt))
+        dpopKeyThumbprint = stored.dpopKeyThumbprint
+        dpopKey = stored.dpopKey
     }
 }
 

@@ -26,6 +26,9 @@ final class RegistrationFlow: FlowPerformer {
         /// In device mode, the vault its enrolment sealed, stored with the profile (boxed: the
         /// lock's block stays small while the flow waits for the browser).
         var vault: Box<DeviceVault>?
+        /// The new profile's DPoP key (in memory; checkpointed where it may be written), created
+        /// with the authorization request or taken from the checkpoint of a resumed registration.
+        var proofKey: DPoPKey?
     }
 
     /// A registration that makes its I/O through `steps`.
@@ -35,15 +38,17 @@ final class RegistrationFlow: FlowPerformer {
     ///   - context: What the registration is about.
     ///   - host: Where challenges and the outcome go.
     ///   - startEvent: `started`, or `resumed` from a checkpoint.
+    ///   - proofKey: A resumed registration's DPoP key, from its checkpoint.
     init(
         steps: RegistrationSteps, id: FlowID, context: RegistrationMachine.Context, host: FlowHost<RegistrationMachine.Context, RegistrationResult>,
-        startEvent: RegistrationMachine.Event = .started
+        startEvent: RegistrationMachine.Event = .started, proofKey: DPoPKey? = nil
     ) {
         self.steps = steps
         self.context = context
         self.host = host
         self.startEvent = startEvent
         self.engine = FlowEngine(id: id, machine: RegistrationMachine(context: context), environment: steps.dependencies.environment)
+        learnt.withLock { $0.proofKey = proofKey }
     }
 
     private var profile: UserProfile { context.profile }
@@ -57,8 +62,11 @@ final class RegistrationFlow: FlowPerformer {
         case .buildAuthorizationURL:
             let steps = self.steps, context = self.context, learnt = self.learnt
             return engine.call { () throws(IdentityFlowError) in
-                let (url, app) = try await steps.authorizationURL(for: context)
-                learnt.withLock { $0.appLink = app }
+                let (url, app, proofKey) = try await steps.authorizationURL(for: context)
+                learnt.withLock { learnt in
+                    learnt.appLink = app
+                    learnt.proofKey = proofKey
+                }
                 return .authorizationURLBuilt(url)
             }
         case .saveCheckpoint(let url) where context.provider.kind != .browser:
@@ -66,9 +74,9 @@ final class RegistrationFlow: FlowPerformer {
             // resume from (the autologin token is single-use), so no checkpoint.
             return .run { .checkpointSaved(url) }
         case .saveCheckpoint(let url):
-            let steps = self.steps, context = self.context
+            let steps = self.steps, context = self.context, proofKey = learnt.withLock { $0.proofKey }
             return engine.call { () throws(IdentityFlowError) in
-                try steps.saveCheckpoint(of: context, authorizationURL: url)
+                try steps.saveCheckpoint(of: context, authorizationURL: url, proofKey: proofKey)
                 return .checkpointSaved(url)
             }
         case .emitBrowserChallenge(let url):
@@ -79,10 +87,11 @@ final class RegistrationFlow: FlowPerformer {
         case .exchangeCode(let code, let issuer):
             // The code is single-use: from here on the checkpoint could not serve again.
             steps.deleteCheckpoint(of: profile, flow: engine.id)
-            let context = self.context, steps = self.steps
+            let context = self.context, steps = self.steps, proofKey = learnt.withLock { $0.proofKey }
             return engine.call { () throws(IdentityFlowError) in
                 guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
-                return Self.checked(try await steps.exchangeCode(code, issuer: issuer, request: request), against: request, now: steps.configuration.now())
+                return Self.checked(
+                    try await steps.exchangeCode(code, issuer: issuer, request: request, proofKey: proofKey), against: request, now: steps.configuration.now())
             }
         case .exchangeSession(let session):
             // The session is single-use: from here on the checkpoint could not serve again.
@@ -111,8 +120,12 @@ final class RegistrationFlow: FlowPerformer {
             let steps = self.steps, context = self.context
             return engine.call { () throws(IdentityFlowError) in .credentialsAnswered(try await steps.exchangeExternalToken(for: context)) }
         case .buildAutologinURL(let autologinToken):
-            let steps = self.steps, context = self.context
-            return engine.call { () throws(IdentityFlowError) in .authorizationURLBuilt(try await steps.autologinURL(autologinToken, for: context)) }
+            let steps = self.steps, context = self.context, learnt = self.learnt
+            return engine.call { () throws(IdentityFlowError) in
+                let (url, proofKey) = try await steps.autologinURL(autologinToken, for: context)
+                learnt.withLock { $0.proofKey = proofKey }
+                return .authorizationURLBuilt(url)
+            }
         case .emitPartialRegistrationChallenge(let identifier, let error):
             // The redirect is spent: the checkpoint could not serve again.
             steps.deleteCheckpoint(of: profile, flow: engine.id)
@@ -142,18 +155,20 @@ final class RegistrationFlow: FlowPerformer {
             }
         case .storeProfile(let credentials):
             engine.commit()
-            let steps = self.steps, profile = self.profile, context = self.context, (pinKey, vault) = learnt.withLock { ($0.pinKey, $0.vault?.value) }
+            let steps = self.steps, profile = self.profile, context = self.context
+            let (pinKey, vault, proofKey) = learnt.withLock { ($0.pinKey, $0.vault?.value, $0.proofKey) }
             return engine.call { () throws(IdentityFlowError) in
                 var stored = StoredProfile(profile: profile, tokens: credentials.tokens, deviceSecret: context.stateless ? nil : context.deviceSecret)
                 stored.vault = vault
-                try steps.storeRegisteredProfile(stored, pinKey: pinKey)
+                // Tokens from another grant (custom, password, token exchange, a provider's session) are bearer tokens: no key kept.
+                try steps.storeRegisteredProfile(stored, pinKey: pinKey, proofKey: credentials.tokens.isSenderConstrained ? proofKey : nil)
                 return .profileStored
             }
         case .discardRegistration(let tokens):
             engine.commit()
-            let steps = self.steps, profile = self.profile, engine = self.engine, pinKey = learnt.withLock { $0.pinKey }
+            let steps = self.steps, profile = self.profile, engine = self.engine, (pinKey, proofKey) = learnt.withLock { ($0.pinKey, $0.proofKey) }
             return .run {
-                await steps.discardOnServer(profile, tokens: tokens, pinKey: pinKey, flow: engine.id)
+                await steps.discardOnServer(profile, tokens: tokens, pinKey: pinKey, proofKey: proofKey, flow: engine.id)
                 return .registrationDiscarded
             }
         case .reportSuccess(let info):

@@ -20,31 +20,46 @@ struct RegistrationSteps: Sendable {
 
     // MARK: - Signing in
 
-    /// The browser sign-in's authorization URL, and the identity app that can open it instead,
-    /// once the provider is known to have somewhere to keep the PIN.
-    /// - Throws: ``ErrorCode/invalidIdentityProvider`` for a sign-in without an authorization request.
-    nonisolated(nonsending) func authorizationURL(for context: RegistrationMachine.Context) async throws(IdentityFlowError) -> (URL, IdentityAppLink?) {
-        guard let request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
+    /// The browser sign-in's authorization URL, the identity app that can open it instead, and
+    /// the new profile's DPoP key when its tokens are to be bound (its thumbprint is the request's
+    /// `dpop_jkt`), once the provider is known to have somewhere to keep the PIN.
+    /// - Throws: ``ErrorCode/invalidIdentityProvider`` for a sign-in without an authorization
+    ///   request; ``ErrorCode/securityProfileNotMet`` when DPoP is required and the provider lacks it.
+    nonisolated(nonsending) func authorizationURL(for context: RegistrationMachine.Context) async throws(IdentityFlowError)
+        -> (URL, IdentityAppLink?, DPoPKey?)
+    {
+        guard var request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
         try await authenticatorHome.requirePinHome(for: context)
+        let proofKey = try await newDPoPKey()
+        request.dpopKeyThumbprint = proofKey?.thumbprint
         let url = try await service.authorizationURL(for: context.provider, request: request)
-        return (url, try await service.identityAppLink(for: context.provider, request: request))
+        return (url, try await service.identityAppLink(for: context.provider, request: request), proofKey)
     }
 
     /// The authorization URL of a sign-in continued in the browser with an autologin token.
     nonisolated(nonsending) func autologinURL(_ autologinToken: Redacted<String>, for context: RegistrationMachine.Context) async throws(IdentityFlowError)
-        -> URL
+        -> (URL, DPoPKey?)
     {
         guard var request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
         request.autologinToken = autologinToken
-        return try await service.authorizationURL(for: context.provider, request: request)
+        let proofKey = try await newDPoPKey()
+        request.dpopKeyThumbprint = proofKey?.thumbprint
+        return (try await service.authorizationURL(for: context.provider, request: request), proofKey)
     }
 
-    /// Exchanges the redirect's code for tokens, after checking the issuer it named.
-    nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, issuer: String?, request: AuthorizationRequest) async throws(IdentityFlowError)
-        -> TokenSet
+    /// A new DPoP key for a browser sign-in, when the service binds this sign-in's tokens
+    /// (``IdentityService/usesDPoP()``).
+    private nonisolated(nonsending) func newDPoPKey() async throws(IdentityFlowError) -> DPoPKey? {
+        try await service.usesDPoP() ? try DPoPKey.generate() : nil
+    }
+
+    /// Exchanges the redirect's code for tokens, after checking the issuer it named, with a proof
+    /// by the registration's DPoP key when it has one.
+    nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, issuer: String?, request: AuthorizationRequest, proofKey: DPoPKey?)
+        async throws(IdentityFlowError) -> TokenSet
     {
         try await service.checkAuthorizationResponseIssuer(issuer)
-        return try await service.exchangeCode(code, request: request)
+        return try await service.exchangeCode(code, request: request, proofKey: proofKey)
     }
 
     /// Exchanges a provider's session (a partial registration's end) for tokens.
@@ -86,10 +101,12 @@ struct RegistrationSteps: Sendable {
 
     // MARK: - The browser wait
 
-    /// Stores the checkpoint of a browser wait, so that a later process can resume it.
-    func saveCheckpoint(of context: RegistrationMachine.Context, authorizationURL url: URL) throws(IdentityFlowError) {
+    /// Stores the checkpoint of a browser wait, so that a later process can resume it, with the
+    /// registration's DPoP key where that may be written (``RegistrationCheckpoint/keeping(_:deviceMode:)``).
+    func saveCheckpoint(of context: RegistrationMachine.Context, authorizationURL url: URL, proofKey: DPoPKey?) throws(IdentityFlowError) {
         try dependencies.checkpoints.save(
-            RegistrationCheckpoint(context: context, authorizationURL: url, now: configuration.now(), lifetime: configuration.checkpointLifetime))
+            RegistrationCheckpoint(context: context, authorizationURL: url, now: configuration.now(), lifetime: configuration.checkpointLifetime)
+                .keeping(proofKey, deviceMode: configuration.authenticators.isOnDevice))
     }
 
     /// Deletes the checkpoint of `profile`'s registration, if it is the stored one (best effort: logged).
@@ -112,22 +129,33 @@ struct RegistrationSteps: Sendable {
         try await authenticatorHome.enrolFirstPin(pin, for: profile, deviceSecret: deviceSecret, tokens: tokens, keyDerived: keyDerived)
     }
 
-    /// Stores a new profile (a stateless one in memory only) and logs it in with the PIN key it
+    /// Stores a new profile (a stateless one in memory only) with its DPoP key
+    /// (``ProfileSessions/keepDPoPKey(_:with:sessionKey:)``) and logs it in with the PIN key it
     /// enrolled. A stateless session it replaces ends: forgotten here, its tokens revoked in the
-    /// background.
-    func storeRegisteredProfile(_ stored: StoredProfile, pinKey: ProvenPinKey) throws(IdentityFlowError) {
-        if let replaced = try sessions.logIn(stored, pinKey: pinKey, endingStateless: true) {
+    /// background. When the storage fails, the key's item goes too.
+    func storeRegisteredProfile(_ stored: StoredProfile, pinKey: ProvenPinKey, proofKey: DPoPKey?) throws(IdentityFlowError) {
+        var stored = stored
+        let replacedKey = sessions.sessionDPoPKey
+        let replaced: TokenSet?
+        do {
+            if let proofKey { try sessions.keepDPoPKey(proofKey, with: &stored, sessionKey: pinKey) }
+            replaced = try sessions.logIn(stored, pinKey: pinKey, endingStateless: true)
+        } catch {
+            if proofKey != nil { sessions.discardDPoPKey(of: stored.profile) }
+            throw error
+        }
+        if let replaced {
             let session = self.session
-            Task { await session.revokeUnused(replaced, flow: nil) }
+            Task { await session.revokeUnused(replaced, proofKey: replacedKey, flow: nil) }
         }
     }
 
     /// Best effort: deregisters a half-made profile on the server (when a PIN key was derived
     /// for it, with that key's proof; a server that never enrolled it has nothing to remove) and
     /// revokes its tokens.
-    nonisolated(nonsending) func discardOnServer(_ profile: UserProfile, tokens: TokenSet, pinKey: ProvenPinKey, flow: FlowID) async {
+    nonisolated(nonsending) func discardOnServer(_ profile: UserProfile, tokens: TokenSet, pinKey: ProvenPinKey, proofKey: DPoPKey?, flow: FlowID) async {
         await authenticatorHome.discardFirstPin(of: profile, pinKey: pinKey, flow: flow)
-        do { try await service.revoke(tokens) } catch {
+        do { try await service.revoke(tokens, proofKey: proofKey) } catch {
             dependencies.logger.log(.warning, "Could not revoke the unfinished registration's tokens: \(error)", flow: flow)
         }
     }

@@ -259,13 +259,14 @@ extension UserClient {
                 self.dependencies.checkpoints.discard(checkpoint)
                 throw IdentityFlowError(.registrationCheckpointExpired)
             }
+            let proofKey = try self.dependencies.checkpoints.dpopKey(of: checkpoint)
             let context = RegistrationMachine.Context(
                 profile: checkpoint.profile, provider: checkpoint.provider,
                 authorization: checkpoint.authorization, pinPolicy: self.configuration.pinPolicy, deviceSecret: try PinProof.newDeviceSecret(),
                 stateless: checkpoint.profile.isStateless)
             return RegistrationFlow(
                 steps: RegistrationSteps(dependencies: self.dependencies), id: id, context: context, host: host,
-                startEvent: .resumed(authorizationURL: checkpoint.authorizationURL, redirect: redirect))
+                startEvent: .resumed(authorizationURL: checkpoint.authorizationURL, redirect: redirect), proofKey: proofKey)
         }
     }
 }

@@ -15,7 +15,7 @@ extension ServerAuthenticators {
         var result: [StoredProfile] = []
         for var stored in profiles {
             if stored.vault == nil, !stored.profile.isStateless, stored.holdsSession, !resumes(stored.profile) {
-                if await revokeLeftBehind(stored.tokens) {
+                if await revokeLeftBehind(stored.tokens, proofKey: sessions.dpopKey(of: stored)) {
                     stored.tokens = TokenSet(accessToken: "")
                     do { try sessions.store.save(stored) } catch {
                         dependencies.logger.log(.warning, "Could not drop the tokens a previous session left in the storage: \(error)", flow: nil)
@@ -33,8 +33,8 @@ extension ServerAuthenticators {
     }
 
     /// Revokes a set left behind; `false` when the provider could not be reached (keep it for the next launch).
-    private nonisolated(nonsending) func revokeLeftBehind(_ tokens: TokenSet) async -> Bool {
-        do { try await service.revoke(tokens) } catch {
+    private nonisolated(nonsending) func revokeLeftBehind(_ tokens: TokenSet, proofKey: DPoPKey?) async -> Bool {
+        do { try await service.revoke(tokens, proofKey: proofKey) } catch {
             dependencies.logger.log(.warning, "Could not revoke the tokens a previous session left in the storage: \(error)", flow: nil)
             return error.code != .serverNotReachable && error.code != .networkConnectivityFailure
         }

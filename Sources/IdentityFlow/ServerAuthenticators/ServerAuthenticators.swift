@@ -184,7 +184,7 @@ struct ServerAuthenticators: AuthenticatorHome {
         do throws(IdentityFlowError) {
             try await service.deregister(stored.profile, authorization: try await pinKeyAuthorization(.deregistration, for: stored.profile, key: pinKey))
         } catch {
-            await session.revokeUnused(stored.tokens, flow: flow)
+            await session.revokeUnused(stored.tokens, proofKey: sessions.dpopKey(for: stored.profile), flow: flow)
             throw error
         }
     }

@@ -306,6 +306,15 @@ import Foundation
     ///   - subject: The `sub` of the session's ID token.
     ///   - proofKey: The profile's DPoP key, or `nil` for a bearer token.
     nonisolated(nonsending) func userInfo(accessToken: Redacted<String>, subject: String, proofKey: DPoPKey?) async throws(IdentityFlowError) -> UserInfo
+
+    /// When the pushed authorization request (PAR, RFC 9126) behind an authorization URL expires;
+    /// `nil` when the URL carries the whole request (no PAR), or the service does not know. A flow
+    /// that opens the page later than it got it (a host that waits, a resumed registration) asks
+    /// ``checkAuthorizationURLFresh(_:at:)``, and asks ``authorizationURL(for:request:)`` again
+    /// (which pushes again) rather than open a page the provider would answer with an error.
+    /// The default is `nil`.
+    /// - Parameter url: A URL ``authorizationURL(for:request:)`` returned.
+    nonisolated(nonsending) func authorizationURLExpiry(_ url: URL) async -> Date?
 }
 
 @_spi(Integrator) extension IdentityService {
@@ -473,6 +482,25 @@ import Foundation
     {
         guard proofKey == nil else { throw Self.unsupported("DPoP") }
         return try await userInfo(accessToken: accessToken, subject: subject)
+    }
+
+    /// Without pushed authorization requests, an authorization URL does not expire.
+    /// - Returns: `nil`.
+    public nonisolated(nonsending) func authorizationURLExpiry(_ url: URL) async -> Date? { nil }
+
+    /// Refuses an authorization URL whose pushed request has expired (or expires within `leeway`
+    /// seconds), so that no browser opens on a dead page.
+    /// - Parameters:
+    ///   - url: A URL ``authorizationURL(for:request:)`` returned.
+    ///   - date: Now.
+    ///   - leeway: How long before expiry the URL already counts as expired (the user needs a
+    ///     moment to get through the page's first step).
+    /// - Throws: ``ErrorCode/pushedAuthorizationFailed`` when it has expired: ask
+    ///   ``authorizationURL(for:request:)`` again.
+    package nonisolated(nonsending) func checkAuthorizationURLFresh(_ url: URL, at date: Date, leeway: TimeInterval = 5) async throws(IdentityFlowError) {
+        guard let expiry = await authorizationURLExpiry(url), expiry <= date.addingTimeInterval(leeway) else { return }
+        throw IdentityFlowError(
+            .pushedAuthorizationFailed, "The pushed authorization request expired before the browser opened it; push it again (authorizationURL).")
     }
 
     private static func unsupported(_ feature: String) -> IdentityFlowError {

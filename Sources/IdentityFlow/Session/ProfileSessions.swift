@@ -27,8 +27,13 @@ struct ProfileSessions: Sendable {
         /// that a token write for a session that has ended since, even one of the same profile,
         /// is told from a write for the current one.
         private(set) var sessionNumber: UInt64 = 0
-        /// The kinds of revocation failure already logged as a warning (``SessionSteps/revokeUnused(_:flow:)``).
+        /// The kinds of revocation failure already logged as a warning (``SessionSteps/revokeUnused(_:proofKey:flow:)``).
         var revocationFailuresLogged: Set<String> = []
+        /// DPoP keys loaded from their items (server mode) or kept from a stateless registration
+        /// (``dpopKey(for:)``); a device-mode key is opened from the vault for each use.
+        var dpopKeys: [UserProfile: DPoPKey] = [:]
+        /// The last `DPoP-Nonce` of each resource server origin.
+        var dpopNonces: [String: String] = [:]
     }
 
     /// The profiles and session of `dependencies`' client.
@@ -135,6 +140,7 @@ struct ProfileSessions: Sendable {
             try store.delete(profile)
             withState { state in
                 state.profiles[profile] = nil
+                state.dpopKeys[profile] = nil
                 if state.authenticatedProfile == profile { state.authenticatedProfile = nil }
             }
         }
@@ -145,6 +151,7 @@ struct ProfileSessions: Sendable {
         do { try deleteProfileLocally(profile) } catch {
             withState { state in
                 state.profiles[profile] = nil
+                state.dpopKeys[profile] = nil
                 if state.authenticatedProfile == profile { state.authenticatedProfile = nil }
             }
             logger.log(.error, "Could not delete the deregistered profile's stored data: \(error)", flow: flow)
@@ -179,7 +186,10 @@ struct ProfileSessions: Sendable {
                 guard let profile = current(state) else { return nil }
                 defer { state.authenticatedProfile = nil }
                 guard let stored = state.profiles[profile] else { return nil }
-                if profile.isStateless { state.profiles[profile] = nil }
+                if profile.isStateless {
+                    state.profiles[profile] = nil
+                    state.dpopKeys[profile] = nil
+                }
                 return (stored, state.sessionPinKey)
             }
             guard let (stored, key) = closing else { return nil }

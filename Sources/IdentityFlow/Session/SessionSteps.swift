@@ -20,25 +20,27 @@ struct SessionSteps: Sendable {
         // and that set stays live if the flow fails.
         let issuesTokensPerLogin = sessions.authenticatorHome(of: stored).issuesTokensPerLogin
         let replaced: TokenSet? = issuesTokensPerLogin && stored.holdsSession ? stored.tokens : nil
+        let proofKey = sessions.dpopKey(for: profile)
         stored.tokens = tokens
         do {
             _ = try sessions.logIn(stored, pinKey: pinKey)
         } catch {
             // The flow fails: the session the server just opened would otherwise stay live.
-            if issuesTokensPerLogin { await revokeUnused(tokens, flow: flow) }
+            if issuesTokensPerLogin { await revokeUnused(tokens, proofKey: proofKey, flow: flow) }
             throw error
         }
-        if let replaced, replaced.accessToken != tokens.accessToken { await revokeUnused(replaced, flow: flow) }
+        if let replaced, replaced.accessToken != tokens.accessToken { await revokeUnused(replaced, proofKey: proofKey, flow: flow) }
         if stored.biometricRevocationPending, pinKey.provesPin {
             await sessions.authenticatorHome.revokeBiometricKey(of: profile, pinKey: pinKey, flow: flow)
         }
     }
 
-    /// Revokes a token set nobody will use any more (best effort: a failure is logged). A
+    /// Revokes a token set nobody will use any more (best effort: a failure is logged), with a
+    /// proof by `proofKey`, the DPoP key of the profile it belongs to. A
     /// provider that cannot revoke fails the same way at every refresh: the first failure of a
     /// kind is a warning, once per client, and the ones like it are logged at debug level.
-    nonisolated(nonsending) func revokeUnused(_ tokens: TokenSet, flow: FlowID?) async {
-        do { try await service.revoke(tokens) } catch {
+    nonisolated(nonsending) func revokeUnused(_ tokens: TokenSet, proofKey: DPoPKey?, flow: FlowID?) async {
+        do { try await service.revoke(tokens, proofKey: proofKey) } catch {
             let kind = "\(error.code) \(error.oauthError ?? "")"
             let first = sessions.withState { $0.revocationFailuresLogged.insert(kind).inserted }
             dependencies.logger.log(
@@ -50,8 +52,9 @@ struct SessionSteps: Sendable {
 
     /// Logs the authenticated user out on this device and revokes its tokens, best effort.
     nonisolated(nonsending) func logOutLocallyRevoking(flow: FlowID) async {
+        let proofKey = sessions.sessionDPoPKey
         guard let ended = sessions.endSessionLocally(), ended.revokesTokensAtLogout else { return }
-        do { try await service.revoke(ended.tokens) } catch {
+        do { try await service.revoke(ended.tokens, proofKey: proofKey) } catch {
             dependencies.logger.log(.warning, "Could not revoke the previous user's tokens: \(error)", flow: flow)
         }
     }

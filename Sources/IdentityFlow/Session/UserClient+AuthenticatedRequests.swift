@@ -38,10 +38,10 @@ extension UserClient {
         if !tokens.isAccessTokenValid(at: configuration.now()) {
             tokens = try await refreshedTokens(replacing: tokens)
         }
-        let (data, response) = try await transport.send(authorized(request, with: tokens))
+        let (data, response) = try await send(request, authorizedWith: tokens)
         guard Self.refusesToken(response, data) else { return (data, response) }
         tokens = try await refreshedTokens(replacing: tokens)
-        return try await transport.send(authorized(request, with: tokens))
+        return try await send(request, authorizedWith: tokens)
     }
 
     /// Whether an API answer refuses the access token: a `401`, or a `400` naming `invalid_token`
@@ -55,7 +55,8 @@ extension UserClient {
         return BearerTokenRefusal.refusesToken(status: response.statusCode, error: error)
     }
 
-    private func authorized(_ request: URLRequest, with tokens: TokenSet) -> URLRequest {
+    /// `request` with `Authorization: Bearer <token>`.
+    func authorized(_ request: URLRequest, with tokens: TokenSet) -> URLRequest {
         var request = request
         request.setValue("Bearer \(tokens.accessToken.value)", forHTTPHeaderField: "Authorization")
         return request
@@ -80,7 +81,8 @@ extension UserClient {
                 session, .signInEnded, because: IdentityFlowError(.userNotAuthenticated, "The access token expired and there is no refresh token."))
         }
         var fresh: TokenSet
-        do { fresh = try await service.refresh(refreshToken) } catch {
+        let proofKey = sessions.dpopKey(for: session.profile)
+        do { fresh = try await service.refresh(refreshToken, proofKey: proofKey) } catch {
             if PinEntry.isRecoverable(error) { throw error }
             // invalid_grant: the provider no longer honours the sign-in; another refusal (the
             // client's configuration, a malformed answer) leaves it for the next login.
@@ -89,7 +91,7 @@ extension UserClient {
         if fresh.refreshToken == nil { fresh.refreshToken = refreshToken }
         if let problem = IdTokenContinuity.problem(previous: current.idToken, refreshed: fresh.idToken) {
             // Tokens for someone else, or from elsewhere: never stored, never left live.
-            await revokeUnused(fresh, flow: nil)
+            await revokeUnused(fresh, proofKey: proofKey, flow: nil)
             throw endSession(
                 session, .signInEnded,
                 because: IdentityFlowError(.invalidServerResponse, "The refresh was refused: \(problem) (OpenID Connect Core §12.2)."))
@@ -99,16 +101,18 @@ extension UserClient {
         let landing: RefreshLanding
         do { landing = try sessions.storeRefreshed(fresh, replacing: refreshToken, for: session) } catch {
             // Nobody will hold the answer: it would stay live at the provider.
-            await revokeUnused(fresh, flow: nil)
+            await revokeUnused(fresh, proofKey: proofKey, flow: nil)
             throw error
         }
         if landing == .orphaned {
-            await revokeUnused(fresh, flow: nil)
+            await revokeUnused(fresh, proofKey: proofKey, flow: nil)
             throw IdentityFlowError(.userNotAuthenticated, "The session ended while its refresh was on its way; the refreshed tokens were revoked.")
         }
         // The refresh token was spent; the old access token, while it has not expired, would stay
         // live until it does.
-        if current.isAccessTokenValid(at: configuration.now()) { await revokeUnused(TokenSet(accessToken: current.accessToken.value), flow: nil) }
+        if current.isAccessTokenValid(at: configuration.now()) {
+            await revokeUnused(TokenSet(accessToken: current.accessToken.value), proofKey: proofKey, flow: nil)
+        }
         guard landing == .stored else {
             throw IdentityFlowError(
                 .userNotAuthenticated, "The session ended while its refresh was on its way; the refreshed sign-in is kept for the next login.")

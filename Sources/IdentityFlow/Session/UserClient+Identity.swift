@@ -78,12 +78,13 @@ extension UserClient {
         }
         var info: UserInfo
         do {
-            info = try await service.userInfo(accessToken: try await freshAccessToken(), subject: claims.subject)
+            let accessToken = try await freshAccessToken()
+            info = try await service.userInfo(accessToken: accessToken, subject: claims.subject, proofKey: resourceProofKey(for: try sessionTokens()))
         } catch  where error.code == .userNotAuthenticated {
             // The provider refused a token the device thought valid (revoked, or its clock differs):
             // one shared refresh, one retry, as authenticatedRequest(_:) does.
             let refreshed = try await refreshedTokens(replacing: try sessionTokens())
-            info = try await service.userInfo(accessToken: refreshed.accessToken, subject: claims.subject)
+            info = try await service.userInfo(accessToken: refreshed.accessToken, subject: claims.subject, proofKey: resourceProofKey(for: refreshed))
         }
         guard info.subject.hasSameBytes(as: claims.subject) else {
             throw IdentityFlowError(

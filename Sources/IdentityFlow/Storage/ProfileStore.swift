@@ -131,10 +131,11 @@ struct ProfileStore: Sendable {
         try storage.setData(data, forKey: Self.prefix + stored.profile.profileId)
     }
 
-    /// Removes the profile, its biometric key and the resume record when it names the profile.
+    /// Removes the profile, its biometric key, its DPoP key and the resume record when it names the profile.
     func delete(_ profile: UserProfile) throws(IdentityFlowError) {
         try deleteResumeRecord(of: profile)
         try storage.removeData(forKey: Self.biometricPrefix + profile.profileId)
+        try deleteDPoPKey(for: profile)
         try storage.removeData(forKey: Self.prefix + profile.profileId)
         try storage.removeData(forKey: Self.generationPrefix + profile.profileId)
     }

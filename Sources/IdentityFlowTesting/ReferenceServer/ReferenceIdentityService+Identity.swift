@@ -39,13 +39,10 @@ extension ReferenceIdentityService {
     /// The claims of the access token's user: `sub`, `name`, `email`, `preferred_username`.
     /// - Throws: `ErrorCode/userNotAuthenticated` for an unknown or expired token;
     ///   `ErrorCode/invalidServerResponse` when `subject` is not its user.
+    ///   A DPoP-bound token is refused here (`ErrorCode.dpopProofRefused` (11083): it needs
+    ///   `userInfo(accessToken:subject:proofKey:)` with its key).
     @_spi(Integrator) public nonisolated(nonsending) func userInfo(accessToken: Redacted<String>, subject: String) async throws(IdentityFlowError) -> UserInfo {
-        try await enter(.userInfo)
-        guard let user = state.withLock({ $0.user(forAccessToken: accessToken.value, at: now()) }) else {
-            throw IdentityFlowError(.userNotAuthenticated, "The reference server does not accept the access token.")
-        }
-        guard user == subject else { throw IdentityFlowError(.invalidServerResponse, "The userinfo answer is for another subject.") }
-        return try UserInfo(claims: Self.profileClaims(of: user).mapValues { .string($0) })
+        try await userInfo(accessToken: accessToken, subject: subject, proofKey: nil)
     }
 
     /// ``endSessionEndpoint`` with the request's parameters, or `nil` when
@@ -115,7 +112,7 @@ extension ReferenceIdentityService {
     /// `{"alg":"none","typ":"JWT"}`, base64url-encoded.
     private static let unsignedHeader = Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8))
 
-    private static func profileClaims(of user: String) -> [String: String] {
+    static func profileClaims(of user: String) -> [String: String] {
         ["sub": user, "name": user.capitalized, "email": "\(user)@example.com", "preferred_username": user]
     }
 }

@@ -19,9 +19,12 @@ extension ReferenceIdentityService {
         else {
             throw IdentityFlowError(.invalidIdentityProvider, "The reference server has no browser provider \(provider.identifier).")
         }
-        guard let url = Self.authorizationURL(at: Self.authorizationEndpoint, request: request) else {
-            throw IdentityFlowError(.unknown, "Could not build the authorization URL.")
-        }
+        let pushes = state.withLock { $0.senderConstraint.requiresPushedAuthorization }
+        let built =
+            pushes
+            ? pushedAuthorizationURL(at: Self.authorizationEndpoint, parameters: Self.authorizationParameters(of: request))
+            : Self.authorizationURL(at: Self.authorizationEndpoint, request: request)
+        guard let url = built else { throw IdentityFlowError(.unknown, "Could not build the authorization URL.") }
         return url
     }
 
@@ -35,18 +38,22 @@ extension ReferenceIdentityService {
     }
 
     private static func authorizationURL(at endpoint: URL, request: AuthorizationRequest) -> URL? {
-        URLQuery.url(
-            endpoint,
-            appending: [
-                ("response_type", "code"),
-                ("client_id", "identityflow-reference"),
-                ("redirect_uri", request.redirectURI.absoluteString),
-                ("scope", request.scopes.joined(separator: " ")),
-                ("state", request.state.value),
-                ("nonce", request.nonce.value),
-                ("code_challenge", request.codeChallenge),
-                ("code_challenge_method", request.codeChallengeMethod),
-            ] + (request.autologinToken.map { [("autologin_token", $0.value)] } ?? []) + request.parameters.queryItems)
+        URLQuery.url(endpoint, appending: authorizationParameters(of: request))
+    }
+
+    /// The authorization request's parameters, in the URL or pushed (`dpop_jkt` when it names a DPoP key).
+    private static func authorizationParameters(of request: AuthorizationRequest) -> [(name: String, value: String)] {
+        [
+            ("response_type", "code"),
+            ("client_id", "identityflow-reference"),
+            ("redirect_uri", request.redirectURI.absoluteString),
+            ("scope", request.scopes.joined(separator: " ")),
+            ("state", request.state.value),
+            ("nonce", request.nonce.value),
+            ("code_challenge", request.codeChallenge),
+            ("code_challenge_method", request.codeChallengeMethod),
+        ] + (request.autologinToken.map { [("autologin_token", $0.value)] } ?? []) + (request.dpopKeyThumbprint.map { [("dpop_jkt", $0)] } ?? [])
+            + request.parameters.queryItems
     }
 
     /// Refuses an authorization response whose `iss` is not ``issuer`` (RFC 9207); one without
@@ -60,14 +67,28 @@ extension ReferenceIdentityService {
     @_spi(Integrator) public nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError)
         -> TokenSet
     {
+        try await exchangeCode(code, request: request, proofKey: nil)
+    }
+
+    /// Exchanges a code once, as ``exchangeCode(_:request:)``, with a DPoP proof by `proofKey` for
+    /// ``tokenEndpoint`` when DPoP is on: the tokens are bound to the key, and a code whose
+    /// authorization request named a key (`dpop_jkt`) is exchanged only with a proof by that key.
+    @_spi(Integrator) public nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest, proofKey: DPoPKey?)
+        async throws(IdentityFlowError) -> TokenSet
+    {
         try await enter(.exchangeCode)
+        let date = now()
         return try state.withLock { state throws(IdentityFlowError) in
+            let thumbprint = try Self.thumbprint(of: proofKey, method: "POST", url: Self.tokenEndpoint, at: date, in: &state)
             guard let grant = state.grants.removeValue(forKey: code.value) else { throw Self.invalidGrant("The code is unknown or was used before.") }
             guard PKCE.challenge(for: request.codeVerifier.value) == grant.codeChallenge else {
                 throw Self.invalidGrant("The PKCE verifier does not match the challenge.")
             }
             guard grant.redirectURI == request.redirectURI else { throw Self.invalidGrant("The redirect URI differs from the one authorized.") }
-            var tokens = issueTokens(for: grant.user, scopes: grant.scopes, in: &state)
+            if let bound = grant.dpopKeyThumbprint, state.senderConstraint.usesDPoP, bound != thumbprint {
+                throw Self.dpopRefused("The code was issued for another DPoP key (dpop_jkt), or the request carried no proof.")
+            }
+            var tokens = issueTokens(for: grant.user, scopes: grant.scopes, in: &state, dpopKeyThumbprint: thumbprint)
             if grant.scopes.contains("openid") { tokens.idToken = Redacted(idToken(for: grant, in: state)) }
             return tokens
         }
@@ -273,29 +294,17 @@ extension ReferenceIdentityService {
     }
 
     /// Rotates: the refresh token is spent and a new pair issued.
+    /// A DPoP-bound refresh token is refused here (it needs `refresh(_:proofKey:)` with its key).
     public nonisolated(nonsending) func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
-        try await enter(.refresh)
-        return try state.withLock { state throws(IdentityFlowError) in
-            guard let grant = state.refreshTokens.removeValue(forKey: refreshToken.value) else {
-                throw Self.invalidGrant("The refresh token is unknown, revoked or was used before.")
-            }
-            return issueTokens(for: grant.user, scopes: ["openid"], in: &state, family: grant.family)
-        }
+        try await refresh(refreshToken, proofKey: nil)
     }
 
     /// Forgets the tokens, the refresh token first, as an RFC 7009 endpoint asked once a token:
     /// an empty token is refused with `invalid_request` (the `token` parameter is required), after
     /// the refresh token before it was revoked.
+    /// DPoP-bound tokens are refused here (they need `revoke(_:proofKey:)` with their key).
     public nonisolated(nonsending) func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
-        try await enter(.revoke)
-        try state.withLock { state throws(IdentityFlowError) in
-            if let refresh = tokens.refreshToken {
-                guard !refresh.value.isEmpty else { throw Self.invalidRequest("The revocation request has an empty token (RFC 7009 §2.1).") }
-                state.refreshTokens[refresh.value] = nil
-            }
-            guard !tokens.accessToken.value.isEmpty else { throw Self.invalidRequest("The revocation request has an empty token (RFC 7009 §2.1).") }
-            state.accessTokens[tokens.accessToken.value] = nil
-        }
+        try await revoke(tokens, proofKey: nil)
     }
 
     /// Removes the profile's enrolment and revokes its user's tokens, on the PIN key's proof (a
@@ -332,7 +341,7 @@ extension ReferenceIdentityService {
         }
     }
 
-    private static func invalidGrant(_ message: String) -> IdentityFlowError {
+    static func invalidGrant(_ message: String) -> IdentityFlowError {
         var error = IdentityFlowError(.externalIdentityProviderFailure, message)
         error.oauthError = "invalid_grant"
         return error

@@ -166,11 +166,14 @@ public final class ReferenceIdentityService: Sendable {
     ///   (``Consent/partial(identifier:)``, ``Consent/session``) without `state`.
     /// - Throws: `ErrorCode/requestInvalid` for a URL this server did not produce or an unknown user.
     public func logIn(at url: URL, as username: String = "alice", consent: Consent = .allow) throws(IdentityFlowError) -> URL {
-        let items = URLQuery.items(of: url) ?? []
-        func query(_ name: String) -> String? { items.last { $0.name == name }.map { $0.value ?? "" } }
         guard
             url.absoluteString.hasPrefix(Self.authorizationEndpoint.absoluteString)
-                || url.absoluteString.hasPrefix(Self.appAuthorizationEndpoint.absoluteString),
+                || url.absoluteString.hasPrefix(Self.appAuthorizationEndpoint.absoluteString)
+        else { throw IdentityFlowError(.requestInvalid, "Not an authorization URL of this reference server.") }
+        // A pushed request's parameters (senderConstraint.requiresPushedAuthorization), or the URL's own.
+        let items = try authorizationParameters(of: url)
+        func query(_ name: String) -> String? { items.last { $0.name == name }?.value }
+        guard
             let redirect = query("redirect_uri").flatMap(URL.init(string:)),
             let challenge = query("code_challenge"), query("code_challenge_method") == "S256"
         else { throw IdentityFlowError(.requestInvalid, "Not an authorization URL of this reference server.") }
@@ -215,7 +218,7 @@ public final class ReferenceIdentityService: Sendable {
                 state.grants[code] = ServerState.Grant(
                     user: username, codeChallenge: challenge, redirectURI: redirect, scopes: scopes, nonce: query("nonce"),
                     acrValues: query("acr_values")?.split(separator: " ").map(String.init) ?? [],
-                    authTime: now().addingTimeInterval(-state.authenticationAge))
+                    authTime: now().addingTimeInterval(-state.authenticationAge), dpopKeyThumbprint: query("dpop_jkt"))
                 return code
             }
             answer.append(("code", code))
@@ -287,14 +290,17 @@ public final class ReferenceIdentityService: Sendable {
 
     /// Issues an access and a refresh token: a new sign-in (token family), or the next pair of
     /// `family` at a refresh.
-    func issueTokens(for user: String, scopes: [String], in state: inout ServerState, family: String? = nil) -> TokenSet {
+    /// With `dpopKeyThumbprint`, both tokens are bound to that DPoP key (`token_type` `DPoP`).
+    func issueTokens(for user: String, scopes: [String], in state: inout ServerState, family: String? = nil, dpopKeyThumbprint: String? = nil) -> TokenSet {
         let family = family ?? "family-" + state.nextSerial()
         let access = "at-" + state.nextSerial()
         let refresh = "rt-" + state.nextSerial()
         let expiresAt = now().addingTimeInterval(state.accessTokenLifetime)
-        state.accessTokens[access] = ServerState.AccessGrant(user: user, expiresAt: expiresAt, family: family)
-        state.refreshTokens[refresh] = ServerState.RefreshGrant(user: user, family: family)
-        return TokenSet(accessToken: access, refreshToken: refresh, expiresAt: expiresAt, scopes: scopes)
+        state.accessTokens[access] = ServerState.AccessGrant(user: user, expiresAt: expiresAt, family: family, dpopKeyThumbprint: dpopKeyThumbprint)
+        state.refreshTokens[refresh] = ServerState.RefreshGrant(user: user, family: family, dpopKeyThumbprint: dpopKeyThumbprint)
+        var tokens = TokenSet(accessToken: access, refreshToken: refresh, expiresAt: expiresAt, scopes: scopes)
+        tokens.tokenType = dpopKeyThumbprint == nil ? "Bearer" : "DPoP"
+        return tokens
     }
 
 }

@@ -14,6 +14,8 @@ struct ServerState: Sendable {
         var acrValues: [String] = []
         /// When the user authenticated, for the ID token's `auth_time`.
         var authTime: Date? = nil
+        /// The authorization request's `dpop_jkt`: the code is bound to that key (RFC 9449 §10).
+        var dpopKeyThumbprint: String? = nil
     }
 
     struct AccessGrant: Sendable {
@@ -21,11 +23,21 @@ struct ServerState: Sendable {
         let expiresAt: Date
         /// The sign-in it belongs to (its refresh-token family); `nil` for an implicit token.
         let family: String?
+        /// The thumbprint of the DPoP key the token is bound to (`cnf.jkt`); `nil` for a bearer token.
+        var dpopKeyThumbprint: String? = nil
     }
 
     struct RefreshGrant: Sendable {
         let user: String
         let family: String
+        /// The thumbprint of the DPoP key the token is bound to; `nil` for a bearer token.
+        var dpopKeyThumbprint: String? = nil
+    }
+
+    /// A pushed authorization request (RFC 9126): its parameters, until it expires or is used.
+    struct PushedRequest: Sendable {
+        let parameters: [(name: String, value: String)]
+        let expiresAt: Date
     }
 
     /// What the server checks PIN proofs with: a v2 public key, or a v1 profile's verifier.
@@ -93,6 +105,13 @@ struct ServerState: Sendable {
     var partialGrants: [String: (grant: Grant, identifier: String, expiresAt: Date)] = [:]
     var faults: [ServiceCall: [ServiceFault]] = [:]
     var calls: [ServiceCall] = []
+    /// What the server says of DPoP and PAR (``ReferenceIdentityService/SenderConstraint``).
+    var senderConstraint = ReferenceIdentityService.SenderConstraint()
+    /// Pushed authorization requests by `request_uri`.
+    var pushedRequests: [String: PushedRequest] = [:]
+    /// The `jti` of every DPoP proof the token, revocation and userinfo endpoints accepted, until
+    /// it could no longer pass the `iat` window.
+    var seenProofs: [String: Date] = [:]
     private var serial = 0
 
     init(maxPinFailures: Int, accessTokenLifetime: TimeInterval) {

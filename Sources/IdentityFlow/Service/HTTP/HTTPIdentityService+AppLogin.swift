@@ -30,7 +30,9 @@ extension HTTPIdentityService {
     /// - Throws: ``ErrorCode/configurationInvalid`` for an app endpoint of any other scheme (plain
     ///   `http` elsewhere, `javascript:`, `file:`, `data:`, an unlisted custom scheme); discovery errors.
     public func identityAppLink(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> IdentityAppLink? {
-        guard provider.kind == .browser, configuration.prompt == nil, configuration.loginHint == nil, configuration.idTokenHint == nil,
+        // FAPI 2.0: every request is pushed (PAR) and opened in the browser; an app URL would carry it in the clear.
+        guard provider.kind == .browser, configuration.securityProfile != .fapi2, configuration.prompt == nil, configuration.loginHint == nil,
+            configuration.idTokenHint == nil,
             request.parameters.prompt == nil, request.parameters.loginHint == nil
         else { return nil }
         if let endpoint = configuration.appAuthorizationEndpoint {

@@ -13,13 +13,30 @@ extension HTTPIdentityService {
     /// - Parameters:
     ///   - provider: A browser identity provider.
     ///   - request: PKCE, state, nonce, scopes and redirect URI.
+    ///
+    /// With ``AuthorizationRequest/dpopKeyThumbprint`` the request carries `dpop_jkt` (RFC 9449
+    /// §10). When the request is pushed (PAR, RFC 9126: the provider requires it, or
+    /// ``HTTPServiceConfiguration/pushedAuthorization`` says so and the provider names an
+    /// endpoint), the parameters go to the `pushed_authorization_request_endpoint` with the
+    /// client's authentication, and the URL carries `client_id` and `request_uri` only; it expires
+    /// (``authorizationURLExpiry(_:)``), so a flow that waits asks again. What the configuration
+    /// requires (``HTTPServiceConfiguration/securityProfile``, ``HTTPServiceConfiguration/dpop``,
+    /// ``HTTPServiceConfiguration/pushedAuthorization``) is checked first: before the browser opens.
     /// - Returns: The page to open.
-    /// - Throws: ``ErrorCode/invalidIdentityProvider`` for a custom provider; discovery errors.
+    /// - Throws: ``ErrorCode/invalidIdentityProvider`` for a custom provider;
+    ///   ``ErrorCode/securityProfileNotMet`` when the provider lacks what the configuration
+    ///   requires; ``ErrorCode/pushedAuthorizationFailed`` when the push fails; discovery errors.
     public func authorizationURL(for provider: IdentityProvider, request: AuthorizationRequest) async throws(IdentityFlowError) -> URL {
         if case .custom = provider.kind {
             throw IdentityFlowError(.invalidIdentityProvider, "\(provider.identifier) is not a browser identity provider.")
         }
-        return try authorizationURL(at: try await providerMetadata().authorizationEndpoint, request: request, provider: provider)
+        let metadata = try await providerMetadata()
+        try checkAuthorizationRequirements(metadata, request: request)
+        if let endpoint = try pushedAuthorizationEndpoint(metadata) {
+            let parameters = try authorizationParameters(request: request, provider: provider)
+            return try await pushAuthorizationRequest(to: endpoint, parameters: parameters, metadata: metadata)
+        }
+        return try authorizationURL(at: metadata.authorizationEndpoint, request: request, provider: provider)
     }
 
     /// The same request addressed to an installed identity app (Grab's app-to-app login):
@@ -38,6 +55,17 @@ extension HTTPIdentityService {
         guard var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else {
             throw IdentityFlowError(.invalidServerResponse, "The authorization endpoint is not a valid URL.")
         }
+        let parameters = try authorizationParameters(request: request, provider: provider)
+        let existing = components.percentEncodedQuery.map { $0 + "&" } ?? ""
+        components.percentEncodedQuery = existing + parameters.map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&")
+        guard let url = components.url else {
+            throw IdentityFlowError(.invalidServerResponse, "The authorization URL could not be built.")
+        }
+        return url
+    }
+
+    /// The request's authorization parameters, in the order they are sent.
+    func authorizationParameters(request: AuthorizationRequest, provider: IdentityProvider) throws(IdentityFlowError) -> [(String, String)] {
         let scopes = request.scopes.isEmpty ? configuration.scopes : request.scopes
         var parameters: [(String, String)] = [
             ("response_type", "code"),
@@ -53,6 +81,7 @@ extension HTTPIdentityService {
             ("prompt", configuration.prompt), ("login_hint", configuration.loginHint),
             ("id_token_hint", configuration.idTokenHint?.value), ("acr_values", configuration.acrValues),
             ("request", configuration.requestObject), ("autologin_token", request.autologinToken?.value),
+            ("dpop_jkt", request.dpopKeyThumbprint),
         ]
         // The sign-in's own parameters (AuthorizationParameters) replace the configured ones of the same name.
         let own = request.parameters.queryItems
@@ -62,12 +91,7 @@ extension HTTPIdentityService {
         if let hint = configuration.identityProviderHint(for: provider), !ownNames.contains(hint.0) { parameters.append(hint) }
         let reserved = Set(parameters.map(\.0))
         parameters += configuration.extraAuthorizationParameters.sorted { $0.key < $1.key }.filter { !reserved.contains($0.key) }.map { ($0.key, $0.value) }
-        let existing = components.percentEncodedQuery.map { $0 + "&" } ?? ""
-        components.percentEncodedQuery = existing + parameters.map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&")
-        guard let url = components.url else {
-            throw IdentityFlowError(.invalidServerResponse, "The authorization URL could not be built.")
-        }
-        return url
+        return parameters
     }
 
     /// The RFC 9207 mix-up defence: an `iss` in the authorization response must be the
@@ -79,7 +103,7 @@ extension HTTPIdentityService {
     public func checkAuthorizationResponseIssuer(_ issuer: String?) async throws(IdentityFlowError) {
         let metadata = try await providerMetadata()
         guard let issuer else {
-            guard !metadata.sendsAuthorizationResponseIssuer else {
+            guard !metadata.sendsAuthorizationResponseIssuer, configuration.securityProfile != .fapi2 else {
                 throw IdentityFlowError(.issuerMismatch, "The redirect carries no 'iss' although the provider promises one (RFC 9207).")
             }
             return
@@ -109,8 +133,25 @@ extension HTTPIdentityService {
     /// - Returns: The tokens.
     /// - Throws: As the table in the type's discussion.
     public func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
+        try await exchangeCode(code, request: request, proofKey: nil)
+    }
+
+    /// ``exchangeCode(_:request:)`` with a DPoP proof by `proofKey` when one is given (RFC 9449
+    /// §5): the provider binds the tokens to the key, and must answer `token_type` `DPoP`. A
+    /// `use_dpop_nonce` answer is retried once with the provider's nonce.
+    /// - Parameters:
+    ///   - code: The code from the redirect.
+    ///   - request: The request that obtained it.
+    ///   - proofKey: The profile's DPoP key, or `nil` for bearer tokens.
+    /// - Returns: The tokens, ``TokenSet/tokenType`` set.
+    /// - Throws: ``ErrorCode/tokenNotSenderConstrained`` for a `Bearer` answer to a proof (unless
+    ///   ``HTTPServiceConfiguration/acceptsBearerTokensForDPoP``; the tokens are revoked);
+    ///   ``ErrorCode/dpopProofRefused``; ``ErrorCode/securityProfileNotMet`` without a key under
+    ///   ``SecurityProfile/fapi2``; as ``exchangeCode(_:request:)``.
+    public func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest, proofKey: DPoPKey?) async throws(IdentityFlowError) -> TokenSet {
+        try requireKeyUnderFAPI2(proofKey)
         let metadata = try await providerMetadata()
-        let response = try await transport.send(
+        let response = try await sendWithDPoP(
             clientRequest(
                 metadata.tokenEndpoint,
                 [
@@ -118,10 +159,10 @@ extension HTTPIdentityService {
                     ("code", code.value),
                     ("redirect_uri", request.redirectURI.absoluteString),
                     ("code_verifier", request.codeVerifier.value),
-                ], metadata: metadata))
+                ], metadata: metadata), key: proofKey)
         guard response.status == 200 else { throw Self.oauthError(response, context: Self.codeExchange) }
         let scopes = request.scopes.isEmpty ? configuration.scopes : request.scopes
-        let tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: scopes)
+        let tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: scopes, proofKey: proofKey)
         do throws(IdentityFlowError) {
             if let idToken = tokens.idToken {
                 _ = try await validateIdToken(idToken, nonce: request.nonce.value, accessToken: tokens.accessToken, serverDate: response.date)
@@ -130,7 +171,7 @@ extension HTTPIdentityService {
             }
         } catch {
             // The server issued tokens the flow will not use: revoke them rather than leave them live.
-            try? await revoke(tokens)
+            try? await revoke(tokens, proofKey: proofKey)
             throw error
         }
         return tokens
@@ -144,22 +185,35 @@ extension HTTPIdentityService {
     /// - Returns: The fresh tokens.
     /// - Throws: 10024 with `oauthError` `invalid_grant` when the refresh token is no longer valid.
     public func refresh(_ refreshToken: Redacted<String>) async throws(IdentityFlowError) -> TokenSet {
+        try await refresh(refreshToken, proofKey: nil)
+    }
+
+    /// ``refresh(_:)`` with a DPoP proof by `proofKey` when one is given: a refresh token bound to
+    /// the key (a public client's, RFC 9449 §5.0) is refused without it.
+    /// - Parameters:
+    ///   - refreshToken: The refresh token.
+    ///   - proofKey: The profile's DPoP key, or `nil` for bearer tokens.
+    /// - Returns: The fresh tokens, ``TokenSet/tokenType`` set.
+    /// - Throws: As ``exchangeCode(_:request:proofKey:)`` and ``refresh(_:)``.
+    public func refresh(_ refreshToken: Redacted<String>, proofKey: DPoPKey?) async throws(IdentityFlowError) -> TokenSet {
+        try requireKeyUnderFAPI2(proofKey)
         let metadata = try await providerMetadata()
-        let response = try await transport.send(
+        let response = try await sendWithDPoP(
             clientRequest(
                 metadata.tokenEndpoint,
                 [
                     ("grant_type", "refresh_token"),
                     ("refresh_token", refreshToken.value),
-                ], metadata: metadata))
+                ], metadata: metadata), key: proofKey)
         guard response.status == 200 else { throw Self.oauthError(response, context: "the token refresh") }
-        var tokens = try await tokenSet(from: try Self.jsonObject(response, context: "The token response"), requestedScopes: configuration.scopes)
+        var tokens = try await tokenSet(
+            from: try Self.jsonObject(response, context: "The token response"), requestedScopes: configuration.scopes, proofKey: proofKey)
         if tokens.refreshToken == nil { tokens.refreshToken = refreshToken }
         if let idToken = tokens.idToken {
             do throws(IdentityFlowError) {
                 _ = try await validateIdToken(idToken, nonce: nil, accessToken: tokens.accessToken, serverDate: response.date)
             } catch {
-                try? await revoke(tokens)
+                try? await revoke(tokens, proofKey: proofKey)
                 throw error
             }
         }
@@ -175,11 +229,20 @@ extension HTTPIdentityService {
     ///   the configured one;
     ///   otherwise as the table in the type's discussion.
     public func revoke(_ tokens: TokenSet) async throws(IdentityFlowError) {
-        try await revoke(refreshToken: tokens.refreshToken, accessToken: tokens.accessToken)
+        try await revoke(refreshToken: tokens.refreshToken, accessToken: tokens.accessToken, proofKey: nil)
+    }
+
+    /// ``revoke(_:)`` with a DPoP proof by `proofKey` on each revocation request, when one is given.
+    /// - Parameters:
+    ///   - tokens: The tokens.
+    ///   - proofKey: The profile's DPoP key, or `nil`.
+    /// - Throws: As ``revoke(_:)``; ``ErrorCode/dpopProofRefused``.
+    public func revoke(_ tokens: TokenSet, proofKey: DPoPKey?) async throws(IdentityFlowError) {
+        try await revoke(refreshToken: tokens.refreshToken, accessToken: tokens.accessToken, proofKey: proofKey)
     }
 
     /// Revokes whichever of the two tokens is given, the refresh token first.
-    private func revoke(refreshToken: Redacted<String>?, accessToken: Redacted<String>?) async throws(IdentityFlowError) {
+    private func revoke(refreshToken: Redacted<String>?, accessToken: Redacted<String>?, proofKey: DPoPKey?) async throws(IdentityFlowError) {
         let metadata = try await providerMetadata()
         guard let endpoint = metadata.revocationEndpoint else {
             throw IdentityFlowError(.configurationInvalid, "The provider names no revocation_endpoint in its discovery document.")
@@ -188,8 +251,8 @@ extension HTTPIdentityService {
         if let refreshToken { pending.append((refreshToken, "refresh_token")) }
         if let accessToken { pending.append((accessToken, "access_token")) }
         for (token, hint) in pending {
-            let response = try await transport.send(
-                clientRequest(endpoint, [("token", token.value), ("token_type_hint", hint)], metadata: metadata, revocation: true))
+            let response = try await sendWithDPoP(
+                clientRequest(endpoint, [("token", token.value), ("token_type_hint", hint)], metadata: metadata, revocation: true), key: proofKey)
             guard response.status == 200 else {
                 throw Self.revocationError(response, metadata: metadata, publicClient: configuration.clientAuthentication == .none)
             }
@@ -226,14 +289,27 @@ extension HTTPIdentityService {
     ///   ``ErrorCode/configurationInvalid`` when the server names no userinfo endpoint;
     ///   ``ErrorCode/invalidServerResponse`` when the answer is for another subject.
     public func userInfo(accessToken: Redacted<String>, subject: String) async throws(IdentityFlowError) -> UserInfo {
+        try await userInfo(accessToken: accessToken, subject: subject, proofKey: nil)
+    }
+
+    /// ``userInfo(accessToken:subject:)`` for a DPoP-bound access token when `proofKey` is given:
+    /// `Authorization: DPoP <token>` and a proof with `ath` (RFC 9449 §7); a 401
+    /// `WWW-Authenticate: DPoP error="use_dpop_nonce"` is retried once with the nonce it gives.
+    /// - Parameters:
+    ///   - accessToken: The access token.
+    ///   - subject: The `sub` of the session's validated ID token.
+    ///   - proofKey: The profile's DPoP key, or `nil` for a bearer token.
+    /// - Returns: The claims.
+    /// - Throws: As ``userInfo(accessToken:subject:)``; ``ErrorCode/dpopProofRefused``.
+    public func userInfo(accessToken: Redacted<String>, subject: String, proofKey: DPoPKey?) async throws(IdentityFlowError) -> UserInfo {
         let metadata = try await providerMetadata()
         guard let endpoint = metadata.userinfoEndpoint else {
             throw IdentityFlowError(.configurationInvalid, "The provider names no userinfo_endpoint in its discovery document.")
         }
         var request = URLRequest(url: endpoint)
-        request.setValue("Bearer \(accessToken.value)", forHTTPHeaderField: "Authorization")
+        if proofKey == nil { request.setValue("Bearer \(accessToken.value)", forHTTPHeaderField: "Authorization") }
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let response = try await transport.send(request)
+        let response = try await sendWithDPoP(request, key: proofKey, accessToken: accessToken)
         let named = BearerTokenRefusal.errorCode(wwwAuthenticate: response.header("WWW-Authenticate"), json: response.json)
         if response.status == 403 || BearerTokenRefusal.refusesToken(status: response.status, error: named) {
             var error = IdentityFlowError(.userNotAuthenticated, "The userinfo endpoint refused the access token (HTTP \(response.status)).")
@@ -277,25 +353,29 @@ extension HTTPIdentityService {
     /// `expires_in` as a number or a string of digits. An answer refused here (another
     /// `token_type`, a malformed member) has its access and refresh tokens revoked, best effort,
     /// before the error is thrown, as every refused token answer does: none stays live unused.
-    func tokenSet(from json: JSONValue, requestedScopes: [String]) async throws(IdentityFlowError) -> TokenSet {
+    ///
+    /// With `proofKey` (the request carried a DPoP proof) `token_type` must be `DPoP`, or `Bearer`
+    /// when ``HTTPServiceConfiguration/acceptsBearerTokensForDPoP`` allows it; the type is kept
+    /// in ``TokenSet/tokenType``.
+    func tokenSet(from json: JSONValue, requestedScopes: [String], proofKey: DPoPKey? = nil) async throws(IdentityFlowError) -> TokenSet {
         do throws(IdentityFlowError) {
-            return try parsedTokenSet(from: json, requestedScopes: requestedScopes)
+            return try parsedTokenSet(from: json, requestedScopes: requestedScopes, proofSent: proofKey != nil)
         } catch {
             func token(_ member: String) -> Redacted<String>? {
                 json[member]?.stringValue.flatMap { $0.isEmpty ? nil : Redacted($0) }
             }
             let refreshToken = token("refresh_token"), accessToken = token("access_token")
             if refreshToken != nil || accessToken != nil {
-                try? await revoke(refreshToken: refreshToken, accessToken: accessToken)
+                try? await revoke(refreshToken: refreshToken, accessToken: accessToken, proofKey: proofKey)
             }
             throw error
         }
     }
 
-    private func parsedTokenSet(from json: JSONValue, requestedScopes: [String]) throws(IdentityFlowError) -> TokenSet {
+    private func parsedTokenSet(from json: JSONValue, requestedScopes: [String], proofSent: Bool) throws(IdentityFlowError) -> TokenSet {
         let context = "The token response"
         guard let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty else { throw Self.malformed(context, member: "access_token") }
-        guard let type = json["token_type"]?.stringValue, type.lowercased() == "bearer" else { throw Self.malformed(context, member: "token_type") }
+        let type = try checkedTokenType(json["token_type"]?.stringValue, proofSent: proofSent)
         let refreshToken = try optionalString(json, "refresh_token", context: context)
         let idToken = try optionalString(json, "id_token", context: context)
         var expiresAt: Date?
@@ -306,9 +386,11 @@ extension HTTPIdentityService {
             expiresAt = now().addingTimeInterval(seconds)
         }
         let scope = try optionalString(json, "scope", context: context)
-        return TokenSet(
+        var tokens = TokenSet(
             accessToken: accessToken, refreshToken: refreshToken, idToken: idToken, expiresAt: expiresAt,
             scopes: scope.map { $0.split(separator: " ").map(String.init) } ?? requestedScopes)
+        tokens.tokenType = type
+        return tokens
     }
 
     private func optionalString(_ json: JSONValue, _ member: String, context: String) throws(IdentityFlowError) -> String? {

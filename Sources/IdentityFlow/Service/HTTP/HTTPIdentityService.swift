@@ -67,6 +67,10 @@ import Statechart
     struct Cache: Sendable {
         var metadata: OpenIDProviderMetadata?
         var keys: JWKSKeys?
+        /// The latest `DPoP-Nonce` of each origin (RFC 9449 §8, §9), for the next proof sent there.
+        var dpopNonces: [String: String] = [:]
+        /// When each pushed authorization request's `request_uri` expires (RFC 9126 §2.2).
+        var pushedRequestExpiries: [String: Date] = [:]
     }
 
     /// Creates a service. Nothing is fetched until the first call.

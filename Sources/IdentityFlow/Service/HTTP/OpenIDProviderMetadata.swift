@@ -32,6 +32,14 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
     package var clientPublicInfoEndpoint: String?
     /// The OpenID Connect RP-Initiated Logout 1.0 `end_session_endpoint`, if offered.
     package var endSessionEndpoint: URL?
+    /// The JWS algorithms the provider accepts for DPoP proofs (RFC 9449 §5.1
+    /// `dpop_signing_alg_values_supported`); empty when it does not advertise DPoP.
+    package var dpopSigningAlgValuesSupported: [String] = []
+    /// The pushed authorization request endpoint (RFC 9126 §5 `pushed_authorization_request_endpoint`), if offered.
+    package var pushedAuthorizationRequestEndpoint: URL?
+    /// Whether the provider accepts authorization requests only when pushed (RFC 9126 §5
+    /// `require_pushed_authorization_requests`).
+    package var requirePushedAuthorizationRequests = false
 
     /// Creates metadata.
     /// - Parameters:
@@ -81,6 +89,10 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
         copy.revocationEndpointAuthMethods =
             first.revocationEndpointAuthMethods.isEmpty ? second.revocationEndpointAuthMethods : first.revocationEndpointAuthMethods
         copy.tokenEndpointAuthMethods = first.tokenEndpointAuthMethods.isEmpty ? second.tokenEndpointAuthMethods : first.tokenEndpointAuthMethods
+        copy.dpopSigningAlgValuesSupported =
+            first.dpopSigningAlgValuesSupported.isEmpty ? second.dpopSigningAlgValuesSupported : first.dpopSigningAlgValuesSupported
+        copy.pushedAuthorizationRequestEndpoint = first.pushedAuthorizationRequestEndpoint ?? second.pushedAuthorizationRequestEndpoint
+        copy.requirePushedAuthorizationRequests = first.requirePushedAuthorizationRequests || second.requirePushedAuthorizationRequests
         return copy
     }
 
@@ -118,5 +130,8 @@ package struct OpenIDProviderMetadata: Sendable, Hashable {
         endSessionEndpoint = try url("end_session_endpoint", required: false)
         revocationEndpointAuthMethods = document["revocation_endpoint_auth_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
         tokenEndpointAuthMethods = document["token_endpoint_auth_methods_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        dpopSigningAlgValuesSupported = document["dpop_signing_alg_values_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        pushedAuthorizationRequestEndpoint = try url("pushed_authorization_request_endpoint", required: false)
+        requirePushedAuthorizationRequests = document["require_pushed_authorization_requests"] == .bool(true)
     }
 }

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import Statechart
+@_spi(Integrator) @testable import IdentityFlow
+
+/// The FAPI 2.0 client profile (`securityProfile = .fapi2`): everything it requires is checked
+/// before any browser opens, and anything weaker is refused.
+@Suite("FAPI 2.0 client profile")
+struct FAPI2ProfileTests {
+    private static let provider = IdentityProvider(identifier: "idp", name: "IdP", kind: .browser)
+
+    private static var request: AuthorizationRequest {
+        var request = DPoPTestSupport.request
+        request.dpopKeyThumbprint = DPoPTestSupport.knownKey.thumbprint
+        return request
+    }
+
+    private static func fapi2(_ configuration: inout HTTPServiceConfiguration) { configuration.securityProfile = .fapi2 }
+
+    @Test("a provider with PAR, DPoP ES256 and iss: usesDPoP is true (even with dpop off) and the request is pushed")
+    func fullProvider() async throws {
+        let provider = SenderConstraintProvider(metadata: SenderConstraintProvider.full)
+        try await provider.run(configure: {
+            $0.securityProfile = .fapi2; $0.dpop = .off; $0.pushedAuthorization = .off
+        }) { service in
+            #expect(try await service.usesDPoP())
+            let url = try await service.authorizationURL(for: Self.provider, request: Self.request)
+            #expect(url.query?.contains("request_uri=") == true && url.query?.contains("code_challenge") == false)
+            #expect(try await service.identityAppLink(for: Self.provider, request: Self.request) == nil, "no app URL carrying the request in the clear")
+        }
+    }
+
+    @Test(
+        "a provider lacking PAR, DPoP (or ES256) or iss support is refused with 11080 naming it, before anything is pushed",
+        arguments: [
+            ("pushed_authorization_request_endpoint", "pushed_authorization_request_endpoint"),
+            ("dpop_signing_alg_values_supported", "dpop_signing_alg_values_supported"),
+            ("authorization_response_iss_parameter_supported", "authorization_response_iss_parameter_supported"),
+            ("ES256", "ES256"),
+        ])
+    func lacking(_ removed: String, _ named: String) async throws {
+        var metadata = SenderConstraintProvider.full
+        if removed == "ES256" { metadata["dpop_signing_alg_values_supported"] = ["PS256"] } else { metadata[removed] = nil }
+        let provider = SenderConstraintProvider(metadata: metadata)
+        try await provider.run(configure: Self.fapi2) { service in
+            let fromURL = await HTTPTestSupport.expectError(.securityProfileNotMet) { () throws(IdentityFlowError) in
+                try await service.authorizationURL(for: Self.provider, request: Self.request)
+            }
+            #expect(fromURL?.message.contains(named) == true, "\(fromURL?.message ?? "")")
+            await HTTPTestSupport.expectError(.securityProfileNotMet) { () throws(IdentityFlowError) in try await service.usesDPoP() }
+        }
+        #expect(provider.requests(to: "/o/par/").isEmpty && provider.requests(to: "/o/token/").isEmpty)
+    }
+
+    @Test("a provider lacking all three: one 11080 naming each")
+    func lackingAll() async throws {
+        let provider = SenderConstraintProvider(metadata: ["code_challenge_methods_supported": ["plain"]])
+        try await provider.run(configure: Self.fapi2) { service in
+            let error = await HTTPTestSupport.expectError(.securityProfileNotMet) { () throws(IdentityFlowError) in try await service.usesDPoP() }
+            for member in [
+                "pushed_authorization_request_endpoint", "dpop_signing_alg_values_supported", "authorization_response_iss_parameter_supported", "S256",
+            ] {
+                #expect(error?.message.contains(member) == true, "\(member)")
+            }
+        }
+    }
+
+    @Test("a sign-in without a DPoP key, and a token request without a proof, are refused with 11080")
+    func keyRequired() async throws {
+        let provider = SenderConstraintProvider(metadata: SenderConstraintProvider.full)
+        try await provider.run(configure: Self.fapi2) { service in
+            await HTTPTestSupport.expectError(.securityProfileNotMet) { () throws(IdentityFlowError) in
+                try await service.authorizationURL(for: Self.provider, request: DPoPTestSupport.request)
+            }
+            await HTTPTestSupport.expectError(.securityProfileNotMet) { () throws(IdentityFlowError) in
+                try await service.exchangeCode(Redacted("code-1"), request: Self.request)
+            }
+            await HTTPTestSupport.expectError(.securityProfileNotMet) { () throws(IdentityFlowError) in try await service.refresh(Redacted("refresh-1")) }
+        }
+        #expect(provider.requests(to: "/o/par/").isEmpty && provider.requests(to: "/o/token/").isEmpty)
+    }
+
+    @Test("the redirect must carry iss: a missing one is 11012 under the profile")
+    func issRequired() async throws {
+        var metadata = SenderConstraintProvider.full
+        metadata["authorization_response_iss_parameter_supported"] = nil
+        let provider = SenderConstraintProvider(metadata: metadata)
+        try await provider.run(configure: Self.fapi2) { service in
+            await HTTPTestSupport.expectError(.issuerMismatch) { () throws(IdentityFlowError) in try await service.checkAuthorizationResponseIssuer(nil) }
+            try await service.checkAuthorizationResponseIssuer("https://issuer.test")
+        }
+        try await provider.run { service in try await service.checkAuthorizationResponseIssuer(nil) }
+    }
+
+    @Test("the password grant, token exchange and provider sessions are refused with 11020; nothing is sent")
+    func weakerGrantsRefused() async throws {
+        let provider = SenderConstraintProvider(metadata: SenderConstraintProvider.full)
+        try await provider.run(configure: Self.fapi2) { service in
+            let password = await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
+                try await service.passwordGrant(login: "alice", password: Redacted("pw"), scopes: [])
+            }
+            #expect(password?.message.contains("FAPI 2.0") == true)
+            await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
+                try await service.exchangeExternalToken(ExternalToken(provider: "other", token: "t"), scopes: [])
+            }
+            await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
+                try await service.exchangeSession(Redacted("s"), request: Self.request)
+            }
+        }
+        #expect(provider.requests(to: "/o/token/").isEmpty)
+    }
+}
