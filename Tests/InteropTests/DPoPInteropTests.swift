@@ -46,6 +46,14 @@ enum DPoPFixture {
         try HTTPIdentityService(configuration: try configuration(issuer: chosen, profile: profile))
     }
 
+    /// A client of the same provider that does not speak DPoP (`dpop` off): what a thief with a
+    /// plain OAuth library sends.
+    static func bearerService() throws -> HTTPIdentityService {
+        var configuration = try configuration()
+        configuration.dpop = .off
+        return try HTTPIdentityService(configuration: configuration)
+    }
+
     /// A device-mode client of `service` on `storage`, started.
     static func client(_ service: HTTPIdentityService, storage: InMemoryStorage) async throws -> UserClient {
         var configuration = ClientConfiguration(redirectURI: InteropEnvironment.redirectURI, defaultScopes: ["openid", "profile", "email"])
@@ -152,7 +160,7 @@ struct DPoPInteropTests {
         #expect(try await DPoPFixture.call(authorization: "DPoP \(tokens.accessToken.value)", proof: own).status == 200)
     }
 
-    @Test("refresh: the bound refresh token works with the key and is refused with another key (11083) or none")
+    @Test("refresh: the bound refresh token works with the key and is refused with another key (11083) or without a proof")
     func refresh() async throws {
         let service = try DPoPFixture.service()
         let (key, tokens, _, _) = try await DPoPFixture.signIn(service)
@@ -160,7 +168,8 @@ struct DPoPInteropTests {
         await InteropEnvironment.expectError(.dpopProofRefused) { () throws(IdentityFlowError) in
             try await service.refresh(refreshToken, proofKey: try DPoPKey.generate())
         }
-        await #expect(throws: IdentityFlowError.self) { try await service.refresh(refreshToken, proofKey: nil) }
+        let plain = try DPoPFixture.bearerService()
+        await #expect(throws: IdentityFlowError.self, "no proof: refused by the provider") { try await plain.refresh(refreshToken, proofKey: nil) }
         let refreshed = try await service.refresh(refreshToken, proofKey: key)
         #expect(refreshed.isSenderConstrained && refreshed.accessToken != tokens.accessToken)
         let nonce = try await DPoPFixture.nonce(key, refreshed.accessToken)

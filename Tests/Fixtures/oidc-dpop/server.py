@@ -241,9 +241,16 @@ def make_app(port: int, state: str) -> Flask:
     app.add_url_rule("/userinfo", "userinfo", lambda: service("userinfo"), methods=["GET", "POST"])
     app.add_url_rule("/introspection", "introspection", lambda: service("introspection"), methods=["POST"])
     app.add_url_rule("/revoke", "revoke", lambda: service("token_revocation"), methods=["POST"])
-    app.add_url_rule("/jwks", "jwks", lambda: server.context.keyjar.export_jwks_as_json(issuer=""))
+    app.add_url_rule("/jwks", "jwks", lambda: jwks(server))
     app.add_url_rule("/verify/user", "verify_user", lambda: verify_user(server), methods=["POST"])
     return app
+
+
+def jwks(server: Server):
+    """The provider's public signing keys, as JSON."""
+    response = make_response(server.context.keyjar.export_jwks_as_json(issuer=""), 200)
+    response.headers["Content-Type"] = "application/json"
+    return response
 
 
 def verify_user(server: Server):
