@@ -172,7 +172,8 @@ def configuration(issuer: str, state: str) -> dict:
     }
 
 
-def clients(issuer: str) -> dict:
+def clients() -> dict:
+    """The registered clients (idpyoidc's client database), as its tests register them."""
     return {
         CLIENT_ID: {
             "client_id": CLIENT_ID,
@@ -218,7 +219,7 @@ def make_app(port: int, state: str) -> Flask:
             file,
         )
     server = Server(OPConfiguration(conf=configuration(issuer, state), base_path=HERE), cwd=HERE)
-    server.context.cdb.update(clients(issuer))
+    server.context.cdb.update(clients())
     # idpyoidc 5.0.0 rebuilds its discovery document after the add-ons ran, dropping what its DPoP
     # add-on wrote there; the fixture states it again, with what fixture_binding.py enforces.
     server.context.provider_info.update(
@@ -274,6 +275,7 @@ def verify_user(server: Server):
 
 
 def do_response(endpoint, req_args, error="", **args):
+    """An endpoint's answer as a Flask response, as idpyoidc's example builds it."""
     info = endpoint.do_response(request=req_args, error=error, **args)
     placement = info.get("response_placement", endpoint.response_placement)
     if placement == "body":
@@ -282,7 +284,8 @@ def do_response(endpoint, req_args, error="", **args):
         resp = redirect(info["response"])
     for key, value in info["http_headers"]:
         resp.headers[key] = value
-    for cookie in info.get("cookie", []) if isinstance(info.get("cookie"), list) else [info.get("cookie")] if info.get("cookie") else []:
+    cookies = info.get("cookie") or []
+    for cookie in cookies if isinstance(cookies, list) else [cookies]:
         kwargs = {k: v for k, v in cookie.items() if k != "name"}
         kwargs["path"] = "/"
         kwargs["samesite"] = "Lax"
