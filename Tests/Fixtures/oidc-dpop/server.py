@@ -184,6 +184,8 @@ def clients() -> dict:
             "grant_types": ["authorization_code", "refresh_token"],
             "allowed_scopes": ["openid", "profile", "email", "offline_access"],
             "pkce_essential": True,
+            # ES256 ID tokens: the FAPI 2.0 profile takes PS256 or ES256 only (idpyoidc's default is RS256).
+            "id_token_signed_response_alg": "ES256",
             "require_pushed_authorization_requests": True,
             "dpop_bound_access_tokens": True,
         },

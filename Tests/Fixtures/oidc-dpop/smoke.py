@@ -183,6 +183,7 @@ def main():
     id_header = json.loads(base64.urlsafe_b64decode(tokens["id_token"].split(".")[0] + "=="))
     id_claims = json.loads(base64.urlsafe_b64decode(tokens["id_token"].split(".")[1] + "=="))
     check(id_claims.get("iss") == issuer and CLIENT_ID in ([id_claims.get("aud")] if isinstance(id_claims.get("aud"), str) else id_claims.get("aud", [])) and id_claims.get("nonce") == params["nonce"], "the ID token names the issuer, the client and the request's nonce", f"{id_header} {id_claims}")
+    check(id_header.get("alg") == "ES256", "the ID token is signed ES256 (as the FAPI 2.0 profile asks)", str(id_header))
     claims = json.loads(base64.urlsafe_b64decode(tokens["access_token"].split(".")[1] + "=="))
     check(claims.get("cnf", {}).get("jkt") == key.thumbprint, "the access token is bound to the key (cnf.jkt)", str(claims.get("cnf")))
 
