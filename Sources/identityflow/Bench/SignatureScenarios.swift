@@ -152,7 +152,8 @@ enum SignatureScenarios {
                     let url = URL(string: "https://id.example.com/oauth2/token")!
                     let accessToken = Redacted("bench-access-token")
                     return hashLoop(p256Count) {
-                        (try? dpopKey.proof(method: "POST", url: url, accessToken: accessToken, nonce: "bench-nonce", at: Date())).map { Array($0.value.utf8) } ?? []
+                        (try? dpopKey.proof(method: "POST", url: url, accessToken: accessToken, nonce: "bench-nonce", at: Date())).map { Array($0.value.utf8) }
+                            ?? []
                     } / 1_000
                 }, theirs: nil)
         {
