@@ -15,7 +15,8 @@ struct SenderConstraintStorageTests {
         #expect(String(decoding: data, as: UTF8.self).contains(#""tokenType":"DPoP""#))
         let loaded = try JSONDecoder().decode(StoredProfile.self, from: data)
         #expect(loaded.tokens.tokenType == "DPoP" && loaded.tokens.isSenderConstrained && loaded == profile)
-        let before = try JSONDecoder().decode(StoredProfile.self, from: Data(#"{"tokens":{"accessToken":"at-2","scopes":[]},"profile":{"profileId":"q"}}"#.utf8))
+        let before = try JSONDecoder().decode(
+            StoredProfile.self, from: Data(#"{"tokens":{"accessToken":"at-2","scopes":[]},"profile":{"profileId":"q"}}"#.utf8))
         #expect(before.tokens.tokenType == nil)
     }
 
