@@ -76,8 +76,8 @@ struct RegistrationCheckpoint: Sendable, Equatable, CustomStringConvertible, Cus
     /// the key's stored form only where writing it keeps the device-mode promise that no software
     /// private key is written in clear: always in server mode (the checkpoint is as protected as
     /// the tokens beside it), and a Secure Enclave handle (useless off its device) in either mode.
-    /// A device-mode registration with a software key resumes in the same process only
-    /// (docs/checkpoint.md).
+    /// A device-mode registration with a software key then resumes with a redirect in the same
+    /// process only; in a new one it asks for the browser again with a new key (docs/checkpoint.md).
     /// - Parameters:
     ///   - key: The registration's DPoP key, if it has one.
     ///   - deviceMode: Whether the profile's authenticators live on the device.

@@ -60,9 +60,9 @@ final class RegistrationFlow: FlowPerformer {
             host.started(context)
             return .done
         case .buildAuthorizationURL:
-            let steps = self.steps, context = self.context, learnt = self.learnt
+            let steps = self.steps, context = self.context, learnt = self.learnt, kept = learnt.withLock { $0.proofKey }
             return engine.call { () throws(IdentityFlowError) in
-                let (url, app, proofKey) = try await steps.authorizationURL(for: context)
+                let (url, app, proofKey) = try await steps.authorizationURL(for: context, reusing: kept)
                 learnt.withLock { learnt in
                     learnt.appLink = app
                     learnt.proofKey = proofKey

@@ -37,7 +37,8 @@ extension RegistrationMachine {
         .init(from: "idle", on: "started", guard: "credentialsProvider", to: "awaitingCredentials"),
         .init(from: "idle", on: "started", guard: "tokenExchange", to: "exchangingExternalToken"),
         .init(from: "idle", on: "resumed", guard: "redirectHandedOver", to: "awaitingBrowserRedirect"),
-        .init(from: "idle", on: "resumed", guard: "awaitingRedirect", to: "awaitingBrowserRedirect"),
+        // Asked for the browser again: the URL is built anew (a pushed request expires).
+        .init(from: "idle", on: "resumed", guard: "awaitingRedirect", to: "preparingAuthorization"),
     ]
 
     /// A cancel while the server may be issuing tokens lets the call finish, then discards what

@@ -25,12 +25,14 @@ struct RegistrationSteps: Sendable {
     /// `dpop_jkt`), once the provider is known to have somewhere to keep the PIN.
     /// - Throws: ``ErrorCode/invalidIdentityProvider`` for a sign-in without an authorization
     ///   request; ``ErrorCode/securityProfileNotMet`` when DPoP is required and the provider lacks it.
-    nonisolated(nonsending) func authorizationURL(for context: RegistrationMachine.Context) async throws(IdentityFlowError)
+    /// - Parameter key: The key a resumed registration's checkpoint kept, used again.
+    nonisolated(nonsending) func authorizationURL(for context: RegistrationMachine.Context, reusing key: DPoPKey?) async throws(IdentityFlowError)
         -> (URL, IdentityAppLink?, DPoPKey?)
     {
         guard var request = context.authorization else { throw IdentityFlowError(.invalidIdentityProvider) }
         try await authenticatorHome.requirePinHome(for: context)
-        let proofKey = try await newDPoPKey()
+        var proofKey = key
+        if proofKey == nil { proofKey = try await newDPoPKey() }
         request.dpopKeyThumbprint = proofKey?.thumbprint
         let url = try await service.authorizationURL(for: context.provider, request: request)
         return (url, try await service.identityAppLink(for: context.provider, request: request), proofKey)

@@ -259,7 +259,7 @@ extension UserClient {
                 self.dependencies.checkpoints.discard(checkpoint)
                 throw IdentityFlowError(.registrationCheckpointExpired)
             }
-            let proofKey = try self.dependencies.checkpoints.dpopKey(of: checkpoint)
+            let proofKey = try self.dependencies.checkpoints.dpopKey(of: checkpoint, exchanging: redirect != nil)
             let context = RegistrationMachine.Context(
                 profile: checkpoint.profile, provider: checkpoint.provider,
                 authorization: checkpoint.authorization, pinPolicy: self.configuration.pinPolicy, deviceSecret: try PinProof.newDeviceSecret(),

@@ -115,9 +115,9 @@ struct RegistrationCompositionTests {
         #expect(Machine.BrowserSignIn.autologin(Redacted("al")) == (Machine.BrowserSignIn(state: .preparingAuthorization), .buildAutologinURL(Redacted("al"))))
         let redirect = URL(string: "app://callback?code=C&state=s-1")!
         let waiting = Machine.BrowserSignIn.resume(authorizationURL: Self.page, redirect: nil)
-        #expect(waiting.0.state == .awaitingBrowserRedirect)
+        #expect(waiting.0.state == .preparingAuthorization, "the URL is built anew: a pushed request expires")
         #expect(waiting.guardName == "awaitingRedirect")
-        #expect(waiting.2 == .emitBrowserChallenge(Self.page))
+        #expect(waiting.2 == .buildAuthorizationURL)
         let handedOver = Machine.BrowserSignIn.resume(authorizationURL: Self.page, redirect: redirect)
         #expect(handedOver.guardName == "redirectHandedOver")
         #expect(handedOver.2 == .deliverRedirect(redirect))

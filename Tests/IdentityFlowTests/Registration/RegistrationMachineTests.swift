@@ -116,13 +116,13 @@ struct RegistrationMachineTests {
         #expect(machine.state == .registered)
     }
 
-    @Test("a resumed registration waits for the redirect again, or takes the one handed over")
+    @Test("a resumed registration builds its authorization URL again and waits for the redirect, or takes the one handed over")
     func resumeEntry() {
         let authorize = URL(string: "https://idp/authorize")!
         let redirect = URL(string: "app://callback?code=C&state=s-1")!
         var waiting = Self.machine()
-        #expect(waiting.handle(.resumed(authorizationURL: authorize, redirect: nil))?.effects == [.reportStarted, .emitBrowserChallenge(authorize)])
-        #expect(waiting.state == .signingIn(.browser(.init(state: .awaitingBrowserRedirect))))
+        #expect(waiting.handle(.resumed(authorizationURL: authorize, redirect: nil))?.effects == [.reportStarted, .buildAuthorizationURL])
+        #expect(waiting.state == .signingIn(.browser(.init(state: .preparingAuthorization))))
         var handedOver = Self.machine()
         let reaction = handedOver.handle(.resumed(authorizationURL: authorize, redirect: redirect))
         #expect(reaction?.guardName == "redirectHandedOver")

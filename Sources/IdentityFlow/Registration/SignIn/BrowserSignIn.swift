@@ -79,16 +79,18 @@ extension RegistrationMachine {
         /// - Returns: The sign-in and the effect its first state waits for.
         static func autologin(_ token: Redacted<String>) -> (BrowserSignIn, Effect) { (BrowserSignIn(), .buildAutologinURL(token)) }
 
-        /// A checkpointed sign-in continuing in this process: it waits for the redirect again, or
-        /// takes the one the host already handed over.
+        /// A checkpointed sign-in continuing in this process: it takes the redirect the host
+        /// already handed over, or builds its authorization URL again (the checkpoint's request:
+        /// same `state`, nonce and PKCE) and waits for the browser. The URL is built anew, not
+        /// reopened: a pushed authorization request (PAR, RFC 9126) expires and may be used once,
+        /// and a DPoP key the checkpoint could not keep is created again.
         /// - Parameters:
-        ///   - authorizationURL: The URL the browser was sent to.
+        ///   - authorizationURL: The URL the browser was sent to (in the transition log only).
         ///   - redirect: The redirect the host handed over, if any.
         /// - Returns: The sign-in, the chart's guard and the effect.
         static func resume(authorizationURL: URL, redirect: URL?) -> (BrowserSignIn, guardName: String, Effect) {
-            let machine = BrowserSignIn(state: .awaitingBrowserRedirect)
-            if let redirect { return (machine, "redirectHandedOver", .deliverRedirect(redirect)) }
-            return (machine, "awaitingRedirect", .emitBrowserChallenge(authorizationURL))
+            if let redirect { return (BrowserSignIn(state: .awaitingBrowserRedirect), "redirectHandedOver", .deliverRedirect(redirect)) }
+            return (BrowserSignIn(state: .preparingAuthorization), "awaitingRedirect", .buildAuthorizationURL)
         }
 
         /// Reacts to an event; see ``transitions``.

@@ -123,13 +123,19 @@ extension URL {
 
 extension RegistrationCheckpoints {
     /// The DPoP key a checkpointed registration resumes with: the one its code is bound to.
-    /// - Returns: The key, or `nil` for a registration without DPoP.
+    /// - Parameters:
+    ///   - checkpoint: The checkpoint.
+    ///   - exchanging: Whether the resume exchanges a redirect the host handed over (its code is
+    ///     bound to the checkpoint's key); otherwise it asks for the browser again, and a key the
+    ///     checkpoint could not keep is created anew.
+    /// - Returns: The key, or `nil` for a registration without DPoP (or one that creates its key again).
     /// - Throws: ``ErrorCode/registrationCheckpointExpired`` (the checkpoint is discarded) when the
-    ///   registration had a key its checkpoint could not keep (a software key in device mode:
-    ///   never written in clear) or that no longer loads: its code cannot be exchanged without it.
-    func dpopKey(of checkpoint: RegistrationCheckpoint) throws(IdentityFlowError) -> DPoPKey? {
+    ///   redirect's code is bound to a key the checkpoint could not keep (a software key in device
+    ///   mode: never written in clear) or that no longer loads: it cannot be exchanged without it.
+    func dpopKey(of checkpoint: RegistrationCheckpoint, exchanging: Bool) throws(IdentityFlowError) -> DPoPKey? {
         guard checkpoint.dpopKeyThumbprint != nil else { return nil }
         if let stored = checkpoint.dpopKey, let key = try? DPoPKey(stored: stored), key.thumbprint == checkpoint.dpopKeyThumbprint { return key }
+        guard exchanging else { return nil }
         discard(checkpoint)
         throw IdentityFlowError(
             .registrationCheckpointExpired,

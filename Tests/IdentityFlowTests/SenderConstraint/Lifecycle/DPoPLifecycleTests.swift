@@ -247,7 +247,7 @@ struct DPoPLifecycleTests {
         #expect(try await resumed.client.authenticatedRequest(Self.api).1.statusCode == 200)
     }
 
-    @Test("device mode: the checkpoint keeps no software key, so a resume in a new process says to register again (11010), leaving nothing")
+    @Test("device mode: the checkpoint keeps no software key, so a redirect handed to a new process cannot be exchanged: 11010, leaving nothing")
     func deviceResumeNeedsTheProcess() async throws {
         let setup = try await Setup(.device)
         let (copy, url) = try await Self.killedInBrowser(setup)
@@ -261,6 +261,37 @@ struct DPoPLifecycleTests {
         }
         #expect(error?.code == .registrationCheckpointExpired)
         #expect(try copy.keys().isEmpty)
+    }
+
+    @Test(
+        "a resume that asks for the browser again pushes the request anew (the old request_uri is spent) and, in device mode, creates its key anew",
+        arguments: Placement.allCases)
+    func resumeAsksForTheBrowserAgain(placement: Placement) async throws {
+        let setup = try await Setup(placement)
+        let (copy, killedURL) = try await Self.killedInBrowser(setup)
+        let checkpoint = try #require(try copy.data(forKey: "identityflow.checkpoint.registration"))
+        let kept = try #require(RegistrationCheckpoint(jsonData: checkpoint))
+        _ = try setup.server.logIn(at: killedURL)  // the browser opened the pushed request before the app was killed
+        let resumed = try await Setup(placement, date: setup.date, server: setup.server, storage: copy)
+        let browserURLs = Locked<[URL]>([])
+        let result = try await resumed.client.registerUser(.resume) { [server = setup.server, client = resumed.client] challenge in
+            switch challenge {
+            case .browserRegistration(let browser):
+                browserURLs.withLock { $0.append(browser.url) }
+                #expect(client.handleRedirect(try! server.logIn(at: browser.url)))
+            case .createPin(let create): create.sender.respond(with: "24680", to: create)
+            default: challenge.cancel()
+            }
+        }
+        #expect(browserURLs.current.count == 1)
+        #expect(browserURLs.current.first != killedURL, "a new request_uri")
+        let key = try #require(resumed.client.sessions.dpopKey(for: result.profile))
+        #expect(resumed.sessionBinding == key.thumbprint)
+        switch placement {
+        case .server: #expect(key.thumbprint == kept.dpopKeyThumbprint, "the checkpoint's key, used again")
+        case .device: #expect(key.thumbprint != kept.dpopKeyThumbprint, "a new key: the first lived in the killed process only")
+        }
+        #expect(try await resumed.client.authenticatedRequest(Self.api).1.statusCode == 200)
     }
 
     @Test("device mode: every vault rotation keeps the same key, and the rotated vault's key keeps working")
