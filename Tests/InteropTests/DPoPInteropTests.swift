@@ -96,6 +96,23 @@ enum DPoPFixture {
         return (http.statusCode, headers)
     }
 
+    /// Whether the provider still takes `token`: its introspection endpoint, asked with the
+    /// confidential client the fixture registers for the resource server.
+    static func isActive(_ token: Redacted<String>) async throws -> Bool {
+        let issuer: URL = try #require(issuer)
+        var request = URLRequest(url: issuer.appendingPathComponent("introspection"))
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        let credentials = Data("identityflow-resource:identityflow-resource-secret".utf8).base64EncodedString()
+        request.setValue("Basic \(credentials)", forHTTPHeaderField: "Authorization")
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        request.httpBody = Data("token=\(token.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")".utf8)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        let answer = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return answer["active"] as? Bool == true
+    }
+
     /// A proof of `key` for a `GET` of the resource with `accessToken`, with the server's nonce.
     static func resourceProof(_ key: DPoPKey, _ accessToken: Redacted<String>, nonce: String?) throws -> Redacted<String> {
         try key.proof(method: "GET", url: try #require(resource), accessToken: accessToken, nonce: nonce, at: Date())
@@ -134,6 +151,7 @@ struct DPoPInteropTests {
         let names = Set(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name) ?? [])
         #expect(names == ["client_id", "request_uri"])
         #expect(tokens.isSenderConstrained && tokens.refreshToken != nil)
+        #expect(try await DPoPFixture.isActive(try #require(tokens.refreshToken)))
         #expect(try await service.userInfo(accessToken: tokens.accessToken, subject: subject, proofKey: key)["sub"]?.stringValue == subject)
     }
 
@@ -186,10 +204,11 @@ struct DPoPInteropTests {
         let nonce = try await DPoPFixture.nonce(key, tokens.accessToken)
         let proof = try DPoPFixture.resourceProof(key, tokens.accessToken, nonce: nonce)
         #expect(try await DPoPFixture.call(authorization: "DPoP \(tokens.accessToken.value)", proof: proof).status == 401)
+        #expect(try await !DPoPFixture.isActive(try #require(tokens.refreshToken)))
         await #expect(throws: IdentityFlowError.self) { try await service.refresh(try #require(tokens.refreshToken), proofKey: key) }
     }
 
-    @Test("device mode: registration with PAR and DPoP, API call, copied tokens refused, logout, PIN login refreshes with the bound token, deregistration")
+    @Test("device mode: registration with PAR and DPoP, API call, copied tokens refused, logout, PIN login, PIN change, relaunch, refresh with the bound token, deregistration")
     func deviceLifecycle() async throws {
         let storage = InMemoryStorage()
         let service = try DPoPFixture.service()
@@ -220,15 +239,22 @@ struct DPoPInteropTests {
 
         try await client.logout()
         try await client.authenticateUser(profile, responder: ScriptedAnswers(["11111", "73914"]))
-        let loggedIn = try client.sessionTokens()
-        #expect(loggedIn.isSenderConstrained)
+        #expect(try client.sessionTokens().isSenderConstrained)
         #expect(try await client.authenticatedRequest(api).1.statusCode == 200, "after a PIN login with the bound refresh token")
 
-        try await client.deregister(profile)
+        // A PIN change rotates the vault, which reseals the same key; a relaunch unseals it again.
+        _ = try await client.changePin(responder: ScriptedAnswers(["73914"], newPin: "80426"))
+        let relaunched = try await DPoPFixture.client(service, storage: storage)
+        try await relaunched.authenticateUser(profile, responder: ScriptedAnswers(["80426"]))
+        let beforeRefresh = try relaunched.sessionTokens()
+        relaunched.withState { $0.profiles[profile]?.tokens.expiresAt = .distantPast }
+        #expect(try await relaunched.authenticatedRequest(api).1.statusCode == 200, "refreshed with the key after a rotation and a relaunch")
+        let refreshed = try relaunched.sessionTokens()
+        #expect(refreshed.accessToken != beforeRefresh.accessToken && refreshed.isSenderConstrained)
+
+        try await relaunched.deregister(profile)
         #expect(try storage.keys().isEmpty, "the profile and its DPoP key are gone")
-        await #expect(throws: IdentityFlowError.self, "deregistration revoked the refresh token") {
-            try await thiefService.refresh(try #require(loggedIn.refreshToken), proofKey: thief)
-        }
+        #expect(try await !DPoPFixture.isActive(try #require(refreshed.refreshToken)), "deregistration revoked the refresh token")
     }
 
     @Test("the FAPI 2.0 profile against this provider: registration with PAR, DPoP and iss, then the API")
