@@ -208,7 +208,9 @@ struct DPoPInteropTests {
         await #expect(throws: IdentityFlowError.self) { try await service.refresh(try #require(tokens.refreshToken), proofKey: key) }
     }
 
-    @Test("device mode: registration with PAR and DPoP, API call, copied tokens refused, logout, PIN login, PIN change, relaunch, refresh with the bound token, deregistration")
+    @Test(
+        "device mode: registration with PAR and DPoP, API call, copied tokens refused, logout, PIN login, PIN change, relaunch, refresh with the bound token, deregistration"
+    )
     func deviceLifecycle() async throws {
         let storage = InMemoryStorage()
         let service = try DPoPFixture.service()
