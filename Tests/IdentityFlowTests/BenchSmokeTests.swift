@@ -19,7 +19,7 @@ struct BenchSmokeTests {
     }()
 
     static let rows = ["a", "b", "c", "c2", "d", "d2", "d3", "d4", "l", "l2", "e", "e3", "e2", "f", "g1", "g2", "g3", "g4", "g5"]
-    static let cryptoRows = (1...14).map { "k\($0)" }
+    static let cryptoRows = (1...15).map { "k\($0)" }
     /// The rows with 1, 100 and 1,000 stored profiles, and the launch rows.
     static let profileCountRows =
         ["", "-resume"].flatMap { policy in [1, 100, 1_000].flatMap { count in ["login", "registration"].map { "n-\($0)-\(count)\(policy)" } } }

@@ -14,7 +14,7 @@ enum BenchCommand {
           --scale X       multiply every scenario's operation count (default 1)
           --quick         a smoke run: 2 runs, a thousandth of the work, 200 waiting flows
           --only IDS      measure only these rows, e.g. --only a,g1 (for profiling);
-                          `crypto` stands for the crypto rows k1…k14 (IdentityFlow vs OpenSSL),
+                          `crypto` stands for the crypto rows k1…k15 (IdentityFlow vs OpenSSL),
                           `n` for the rows with 1, 100 and 1,000 stored profiles
         """
 

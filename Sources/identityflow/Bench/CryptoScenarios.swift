@@ -2,14 +2,14 @@ import CIdentityFlowCrypto
 import Foundation
 @_spi(Integrator) import IdentityFlow
 
-/// The crypto rows (k1…k5 here, k6…k14 in SignatureScenarios): IdentityFlow against OpenSSL's
+/// The crypto rows (k1…k5 here, k6…k15 in SignatureScenarios): IdentityFlow against OpenSSL's
 /// libcrypto in the same process.
 /// Targets are read as ratios to OpenSSL; without libcrypto the rows carry a note instead.
 enum CryptoScenarios {
     /// The row ids, for `--only crypto`.
-    static let rowIDs: Set<String> = Set((1...14).map { "k\($0)" })
+    static let rowIDs: Set<String> = Set((1...15).map { "k\($0)" })
 
-    /// Measures the rows k1…k5, then k6…k14 (SignatureScenarios), that `only` lets through.
+    /// Measures the rows k1…k5, then k6…k15 (SignatureScenarios), that `only` lets through.
     static func rows(_ settings: BenchSettings, only: Set<String>?) async -> [BenchRow] {
         var rows: [BenchRow] = []
         func add(_ id: String, _ measure: String, unit: String, target: Double, ours: () -> Double, theirs: ((OpenSSLLibrary) -> Double)?) async {

@@ -2,12 +2,13 @@ import CIdentityFlowCrypto
 import Foundation
 @_spi(Integrator) import IdentityFlow
 
-/// The crypto rows k6…k14: SHA-512, ES384 and ES512 verification (ID tokens), and P-256
-/// verification, signing and public keys (PIN proofs, ES256), and the whole ES256 ID-token check,
+/// The crypto rows k6…k15: SHA-512, ES384 and ES512 verification (ID tokens), and P-256
+/// verification, signing and public keys (PIN proofs, ES256), the whole ES256 ID-token check and
+/// one DPoP proof,
 /// each beside OpenSSL in the same run.
 /// A verification row includes the message's hash, as a token check pays it.
 enum SignatureScenarios {
-    /// Measures the rows k6…k14 that `only` lets through (all when `nil`).
+    /// Measures the rows k6…k15 that `only` lets through (all when `nil`).
     static func rows(_ settings: BenchSettings, only: Set<String>?) async -> [BenchRow] {
         let openSSL = OpenSSLSignatures.shared
         var rows: [BenchRow] = []
@@ -140,6 +141,25 @@ enum SignatureScenarios {
                         return lib.verify(hashed, 32, theirTokenSignature, theirPrivate) == 1 ? [1] : []
                     } / 1_000
                 })
+
+        // One DPoP proof (RFC 9449), as every token request and API call of a DPoP-bound session
+        // makes one: a fresh jti, the header and claims JSON, base64url, one P-256 signature. No
+        // OpenSSL counterpart (it builds no JWT): the expectation is tens of microseconds.
+        if let dpopKey = try? DPoPKey(stored: .software(privateKey: Redacted(scalar))),
+            var row = await CryptoScenarios.row(
+                settings, only: only, "k15", "DPoP proof (ES256 sign + JWT)", unit: "µs", target: .infinity,
+                ours: {
+                    let url = URL(string: "https://id.example.com/oauth2/token")!
+                    let accessToken = Redacted("bench-access-token")
+                    return hashLoop(p256Count) {
+                        (try? dpopKey.proof(method: "POST", url: url, accessToken: accessToken, nonce: "bench-nonce", at: Date())).map { Array($0.value.utf8) }
+                            ?? []
+                    } / 1_000
+                }, theirs: nil)
+        {
+            row.note = "no OpenSSL counterpart (it builds no JWT); expected: tens of microseconds, one P-256 signature plus JSON and base64url"
+            rows.append(row)
+        }
         return rows
     }
 }

@@ -1,7 +1,7 @@
 // swift-format-ignore-file
 // The Swift blocks of the IdentityFlow catalog's shorter articles, verbatim
 // (DocumentationSnippetTests): BiometricRegistration, ChangingThePin, Deregistration,
-// DeviceAuthenticators, ErrorCodes, Logout, MobileAuthentication, ProviderLogout, Registration,
+// DeviceAuthenticators, ErrorCodes, FAPI2ClientProfile, Logout, MobileAuthentication, ProviderLogout, Registration,
 // SurvivingProcessDeath, UsingImplicitAuthentication. GettingStarted has its own file; Login's block is the README's.
 import Foundation
 import IdentityFlow
@@ -140,4 +140,14 @@ private func survivingProcessDeath(client: UserClient, registrationScreen: Snipp
 private func implicitAuthentication(client: UserClient, profile: UserProfile, request: inout URLRequest) async throws {
     let implicit = try await client.implicitlyAuthenticate(profile, scopes: ["read"])
     request.setValue("Bearer \(implicit.tokens.accessToken.value)", forHTTPHeaderField: "Authorization")
+}
+
+// FAPI2ClientProfile.md
+private func fapi2ClientProfile() -> HTTPServiceConfiguration {
+    var configuration = HTTPServiceConfiguration(
+        issuer: URL(string: "https://bank.example.com")!,
+        clientID: "my-app",
+        redirectURI: URL(string: "https://app.example.com/callback")!)
+    configuration.securityProfile = .fapi2
+    return configuration
 }

@@ -90,3 +90,15 @@ private func readmeLogIn(client: UserClient, profile: UserProfile, pinPad: Snipp
     try await client.deregister(profile)    // localDeregistration (10003) when only the device forgot it
     _ = (login, data, response)
 }
+
+// README.md, "DPoP and PAR".
+private func readmeDPoPAndPAR() -> HTTPServiceConfiguration {
+    var configuration = HTTPServiceConfiguration(
+        issuer: URL(string: "https://id.example.com/o")!,
+        clientID: "my-app",
+        redirectURI: URL(string: "myapp://callback")!)
+    configuration.dpop = .required                 // .whenAdvertised (the default) or .off
+    configuration.pushedAuthorization = .required  // .whenAdvertised (the default) or .off
+    configuration.securityProfile = .fapi2         // or all of FAPI 2.0's client side at once
+    return configuration
+}

@@ -109,4 +109,20 @@ struct FAPI2ProfileTests {
         }
         #expect(provider.requests(to: "/o/token/").isEmpty)
     }
+
+    @Test("an ID token signed with RS256 is refused under the profile (PS256 and ES256 only) before any key is looked up; its tokens are revoked")
+    func idTokenAlgorithm() async throws {
+        var provider = SenderConstraintProvider(metadata: SenderConstraintProvider.full)
+        provider.token = { _, _ in
+            .json(200, #"{"access_token": "access-1", "token_type": "DPoP", "id_token": "eyJhbGciOiJSUzI1NiJ9.e30.c2ln", "expires_in": 60}"#)
+        }
+        try await provider.run(configure: Self.fapi2) { service in
+            let error = await HTTPTestSupport.expectError(.invalidServerResponse) { () throws(IdentityFlowError) in
+                try await service.exchangeCode(Redacted("code-1"), request: Self.request, proofKey: try DPoPKey.generate())
+            }
+            #expect(error?.message.contains("FAPI 2.0") == true)
+        }
+        #expect(provider.requests(to: "/o/jwks/").isEmpty)
+        #expect(provider.requests(to: "/o/revoke/").map { $0.form["token"] } == ["access-1"])
+    }
 }

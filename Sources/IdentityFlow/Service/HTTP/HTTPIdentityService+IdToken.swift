@@ -51,6 +51,11 @@ extension HTTPIdentityService {
                 "The ID token's algorithm '\(token.algorithm ?? "none")' is refused: only RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384 and ES512 are accepted."
             )
         }
+        // FAPI 2.0 Security Profile §5.4.1: PS256, ES256 or EdDSA only (IdentityFlow verifies no EdDSA).
+        if configuration.securityProfile == .fapi2, algorithm != "PS256", algorithm != "ES256" {
+            throw IdentityFlowError(
+                .invalidServerResponse, "The ID token's algorithm '\(algorithm)' is refused under the FAPI 2.0 profile, which allows PS256 and ES256 only.")
+        }
         // RFC 7515 §4.1.11: a recipient must refuse a critical extension it does not understand, and it understands none.
         guard token.header["crit"] == nil else {
             throw IdentityFlowError(.invalidServerResponse, "The ID token names critical header extensions (crit), which are refused.")

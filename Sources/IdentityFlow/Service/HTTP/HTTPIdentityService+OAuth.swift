@@ -10,9 +10,6 @@ extension HTTPIdentityService {
     /// scopes, `state`, `nonce`, the S256 PKCE challenge, the request's own
     /// ``AuthorizationRequest/parameters`` and the configured optional parameters (a parameter of
     /// the request replaces the configured one of the same name).
-    /// - Parameters:
-    ///   - provider: A browser identity provider.
-    ///   - request: PKCE, state, nonce, scopes and redirect URI.
     ///
     /// With ``AuthorizationRequest/dpopKeyThumbprint`` the request carries `dpop_jkt` (RFC 9449
     /// §10). When the request is pushed (PAR, RFC 9126: the provider requires it, or
@@ -22,6 +19,9 @@ extension HTTPIdentityService {
     /// (``authorizationURLExpiry(_:)``), so a flow that waits asks again. What the configuration
     /// requires (``HTTPServiceConfiguration/securityProfile``, ``HTTPServiceConfiguration/dpop``,
     /// ``HTTPServiceConfiguration/pushedAuthorization``) is checked first: before the browser opens.
+    /// - Parameters:
+    ///   - provider: A browser identity provider.
+    ///   - request: PKCE, state, nonce, scopes and redirect URI.
     /// - Returns: The page to open.
     /// - Throws: ``ErrorCode/invalidIdentityProvider`` for a custom provider;
     ///   ``ErrorCode/securityProfileNotMet`` when the provider lacks what the configuration
@@ -189,7 +189,7 @@ extension HTTPIdentityService {
     }
 
     /// ``refresh(_:)`` with a DPoP proof by `proofKey` when one is given: a refresh token bound to
-    /// the key (a public client's, RFC 9449 §5.0) is refused without it.
+    /// the key (a public client's, RFC 9449 §5) is refused without it.
     /// - Parameters:
     ///   - refreshToken: The refresh token.
     ///   - proofKey: The profile's DPoP key, or `nil` for bearer tokens.

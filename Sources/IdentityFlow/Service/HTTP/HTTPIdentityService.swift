@@ -53,6 +53,10 @@ import Statechart
 /// | a pinned host (``HTTPTransportOptions/pinnedPublicKeys``) whose certificate holds none of its keys: closed before any request byte | 11050 ``ErrorCode/certificatePinMismatch`` |
 /// | a pinned host on a Linux system without a usable libcurl, or whose libcurl refuses one of the transfer's options (the pin, the CA file, the protocols, the redirect rule): nothing sent | 11051 ``ErrorCode/certificatePinningUnavailable`` |
 /// | discovery lists the token (or revocation) endpoint's client authentication methods without the configured ``HTTPServiceConfiguration/clientAuthentication``: nothing sent | 11052 ``ErrorCode/clientAuthenticationMethodNotSupported`` |
+/// | the configuration requires DPoP, PAR or the FAPI 2.0 profile and the provider's metadata lacks it (checked before the browser opens); a token request without a DPoP key under FAPI 2.0 | 11080 ``ErrorCode/securityProfileNotMet`` |
+/// | `token_type` `Bearer` answered to a request with a DPoP proof (unless ``HTTPServiceConfiguration/acceptsBearerTokensForDPoP``); the tokens are revoked | 11081 ``ErrorCode/tokenNotSenderConstrained`` |
+/// | the pushed authorization request endpoint refuses (any 4xx; `oauthError` set) or answers without a `request_uri`, with an `expires_in` outside 1…3600 s, or not JSON | 11082 ``ErrorCode/pushedAuthorizationFailed`` |
+/// | `invalid_dpop_proof`, or `use_dpop_nonce` again after the one retry with the nonce the server gave | 11083 ``ErrorCode/dpopProofRefused`` |
 ///
 /// `profileExists` answers `false` for `404 unknown_profile` and 410; `deregister` and
 /// `revokeBiometricKey` treat those (and `404 authenticator_not_registered`) as done. A bare 404

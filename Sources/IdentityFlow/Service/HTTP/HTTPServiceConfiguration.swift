@@ -52,7 +52,9 @@ import Foundation
 /// (`{"SERVICE": "PASSENGER", "consent_ctx": "countryCode=SG"}`), sent as
 /// `acr_values=SERVICE:PASSENGER consent_ctx:countryCode=SG` (sorted by key), or a string.
 /// `identity_provider_hint_parameter`, `identity_providers` and `app_login_fallback` are
-/// described at ``identityProviderHintParameter``, ``identityProviders`` and ``appLoginFallback``. 7Pass's `environment` picks the issuer
+/// described at ``identityProviderHintParameter``, ``identityProviders`` and ``appLoginFallback``;
+/// `dpop`, `pushedAuthorization`, `acceptsBearerTokensForDPoP` and `securityProfile` at ``dpop``,
+/// ``pushedAuthorization``, ``acceptsBearerTokensForDPoP`` and ``securityProfile``. 7Pass's `environment` picks the issuer
 /// from an `environments` table (`{"environment": "qa", "environments": {"qa": "https://…",
 /// "production": "https://…"}}`), so that one file serves every stage.
 ///
