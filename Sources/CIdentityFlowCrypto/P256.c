@@ -51,6 +51,37 @@ int ifc_p256_public_key(uint8_t public_key[65], const uint8_t scalar[32]) {
     return 1;
 }
 
+int ifc_p256_public_key_portable(uint8_t public_key[65], const uint8_t scalar[32]) {
+    fe d;
+    fe_from_bytes(d, scalar);
+    if (!valid_scalar(d)) return 0;
+    p256_point q;
+    p256_base_mul_portable(&q, scalar);
+    p256_encode_point(public_key, &q);
+    return 1;
+}
+
+int ifc_p256_public_key_has_vector_scan(void) { return p256_base_mul_uses_avx2(); }
+
+int ifc_p256_inverses_agree(const uint8_t value[32]) {
+    fe a, fast, reference, m, plain;
+    fe_from_bytes(a, value);
+    int agree = 1;
+    if (fe_less_than(a, P256_P)) { // a as a field element in Montgomery form
+        p256_field_invert(fast, a);
+        fp_inverse(reference, a);
+        agree &= memcmp(fast, reference, sizeof(fe)) == 0;
+    }
+    if (fe_less_than(a, P256_N)) { // a as a plain scalar
+        p256_scalar_invert(fast, a);
+        fn_to_mont(m, a);
+        fn_inverse(m, m);
+        fn_from_mont(plain, m);
+        agree &= memcmp(fast, plain, sizeof(fe)) == 0;
+    }
+    return agree;
+}
+
 int ifc_p256_multiply(uint8_t result[65], const uint8_t public_key[65], const uint8_t scalar[32]) {
     fe d;
     fe_from_bytes(d, scalar);
@@ -85,14 +116,14 @@ int ifc_p256_sign(uint8_t signature[64], const uint8_t digest[32], const uint8_t
     if (fe_is_zero(r)) return 0;
     digest_mod_n(z, digest);
     // s = k^-1 (z + r d) mod n, in Montgomery form mod n.
-    fe mk, mr, md, mz, t, s;
-    fn_to_mont(mk, k);
+    fe mk, mr, md, mz, t, s, inverse;
+    p256_scalar_invert(inverse, k); // k^-1, plain (safegcd; a^(n-2) took 320 multiplications)
+    fn_to_mont(mk, inverse);
     fn_to_mont(mr, r);
     fn_to_mont(md, d);
     fn_to_mont(mz, z);
     fn_mul(t, mr, md);
     fn_add(t, t, mz);
-    fn_inverse(mk, mk);
     fn_mul(s, mk, t);
     fn_from_mont(s, s);
     if (fe_is_zero(s)) return 0;
@@ -109,6 +140,7 @@ int ifc_p256_sign(uint8_t signature[64], const uint8_t digest[32], const uint8_t
     memset(k, 0, sizeof k);
     memset(md, 0, sizeof md);
     memset(mk, 0, sizeof mk);
+    memset(inverse, 0, sizeof inverse);
     return 1;
 }
 

@@ -38,6 +38,22 @@ static void store_be32(uint8_t *p, uint32_t v) {
 void ifc_pbkdf2_sha256_iterate(const uint32_t inner[8], const uint32_t outer[8],
                                uint32_t u[8], uint32_t t[8], uint64_t count, int portable) {
     const ifc_sha256_engine engine = portable ? ifc_sha256_blocks_portable : selected_engine();
+#if defined(__x86_64__) || defined(__i386__)
+    // SHA-NI: the fused loop (SHA256X86.c), which keeps U and the states in registers. Looked up
+    // once (CPUID leaves the VM on every call), as the engine is.
+    if (engine != ifc_sha256_blocks_portable && count > 0) {
+        static ifc_pbkdf2_loop cached = NULL;
+        ifc_pbkdf2_loop loop = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+        if (loop == NULL) {
+            loop = ifc_pbkdf2_hardware_loop();
+            __atomic_store_n(&cached, loop, __ATOMIC_RELAXED);
+        }
+        if (loop != NULL) {
+            loop(inner, outer, u, t, count);
+            return;
+        }
+    }
+#endif
     /* A 32-byte message after a 64-byte pad: the digest, 0x80, zeros, the bit length 768. */
     uint8_t block[64];
     memset(block, 0, sizeof block);

@@ -11,4 +11,11 @@ extern const uint32_t ifc_sha256_k[64];
 typedef void (*ifc_sha256_engine)(uint32_t state[8], const uint8_t *data, size_t blocks);
 ifc_sha256_engine ifc_sha256_hardware_engine(void);
 
+/* PBKDF2-HMAC-SHA256's iterations (ifc_pbkdf2_sha256_iterate) fused for a hardware engine: the
+   chaining states and U in registers, or NULL when this CPU has none. */
+typedef void (*ifc_pbkdf2_loop)(const uint32_t inner[8], const uint32_t outer[8], uint32_t u[8], uint32_t t[8], uint64_t count);
+#if defined(__x86_64__) || defined(__i386__)
+ifc_pbkdf2_loop ifc_pbkdf2_hardware_loop(void);
+#endif
+
 #endif

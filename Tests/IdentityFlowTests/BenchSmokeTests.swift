@@ -18,7 +18,7 @@ struct BenchSmokeTests {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    static let rows = ["a", "b", "c", "c2", "d", "d2", "d3", "d4", "l", "l2", "e", "e3", "e2", "f", "g1", "g2", "g3", "g4", "g5"]
+    static let rows = ["a", "b", "c", "c2", "d", "d2", "d3", "d4", "l", "l2", "e", "e3", "e2", "f", "g1", "g2", "g3", "g4", "g5", "g6"]
     static let cryptoRows = (1...15).map { "k\($0)" }
     /// The rows with 1, 100 and 1,000 stored profiles, and the launch rows.
     static let profileCountRows =

@@ -62,6 +62,18 @@ int ifc_p256_scalar_from_material(uint8_t scalar[32], const uint8_t *material, s
 /// The public key scalar * G; 0 when the scalar is not in 1...n-1.
 int ifc_p256_public_key(uint8_t public_key[65], const uint8_t scalar[32]);
 
+/// `ifc_p256_public_key` with the portable scan of G's table whatever the CPU, for the tests
+/// that compare it with the AVX2 scan.
+int ifc_p256_public_key_portable(uint8_t public_key[65], const uint8_t scalar[32]);
+
+/// 1 when `ifc_p256_public_key` (and signing) scan G's table with AVX2 on this CPU.
+int ifc_p256_public_key_has_vector_scan(void);
+
+/// 1 when the safegcd inversions (P256Inverse.c) give what Fermat's a^(m-2) gives for `value`
+/// (big-endian): modulo p for a value below p (as a Montgomery-form field element), modulo n for
+/// a value below n (as a plain scalar). For the tests.
+int ifc_p256_inverses_agree(const uint8_t value[32]);
+
 /// result = scalar * public_key, by the variable-base windows that verification uses for the
 /// public key (an independent path from the fixed-base table behind ifc_p256_public_key, so
 /// tests can check one against the other). 0 when the scalar is not in 1...n-1 or the point is

@@ -113,8 +113,13 @@ extension UserClient {
     func delegateExecutor(_ isolation: (any Actor)?) -> CallbackExecutor {
         var executor: CallbackExecutor =
             if let isolation { isolation === MainActor.shared ? .mainActor : .serial(on: isolation) } else { configuration.callbackExecutor }
-        let endings = dependencies.delegateEndings
-        executor.afterTerminalCallback = { error in if endings.hasSubscribers { endings.publish(error) } }
+        // Looked up when the flow ends (a delegate callback never runs under the client's lock).
+        // Held strongly: the flow's engine holds the dependencies already (FlowEnvironment), so
+        // this adds no cycle, and a weak capture would give each client a side table (row e3).
+        let dependencies = dependencies
+        executor.afterTerminalCallback = { error in
+            if let endings = dependencies.delegateEndingsIfWatched, endings.hasSubscribers { endings.publish(error) }
+        }
         return executor
     }
 

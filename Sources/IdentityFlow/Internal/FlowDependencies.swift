@@ -16,9 +16,6 @@ final class FlowDependencies: Sendable {
     let configuration: ClientConfiguration
     /// Where every transition is published.
     let transitionLog: TransitionLog
-    /// Told after a delegate's terminal callback returned (`nil` for a success, else the error):
-    /// what the test kit's `UserClient.outcomeOfNextFlow(timeout:starting:)` awaits.
-    let delegateEndings = Broadcast<IdentityFlowError?>()
     /// The server.
     let service: any IdentityService
     /// Where profiles and the checkpoint are stored.
@@ -40,7 +37,25 @@ final class FlowDependencies: Sendable {
         var checkpoint = RegistrationCheckpoints.Marks()
         /// Whether the client started, and what it cached (``UserClient``).
         var client = UserClient.State()
+        /// See ``FlowDependencies/delegateEndings``: `nil` until something asks for it.
+        var delegateEndings: Broadcast<IdentityFlowError?>?
     }
+
+    /// Told after a delegate's terminal callback returned (`nil` for a success, else the error):
+    /// what the test kit's `UserClient.outcomeOfNextFlow(timeout:starting:)` awaits. Made the
+    /// first time it is asked for, so that a client nothing watches carries none (a `Broadcast`
+    /// is three heap blocks: made with every client, it was most of bench row e2's growth).
+    var delegateEndings: Broadcast<IdentityFlowError?> {
+        state.withLock { state in
+            if let endings = state.delegateEndings { return endings }
+            let endings = Broadcast<IdentityFlowError?>()
+            state.delegateEndings = endings
+            return endings
+        }
+    }
+
+    /// ``delegateEndings`` when something asked for it, else `nil` (and nothing is made).
+    var delegateEndingsIfWatched: Broadcast<IdentityFlowError?>? { state.withLock { $0.delegateEndings } }
 
     /// Dependencies over a service and a storage.
     /// - Parameters:

@@ -132,6 +132,26 @@ enum CryptoScenarios {
         return row
     }
 
+    /// Milliseconds for `count` serial SHA-256 compressions (each block chained on the last) on the
+    /// fastest engine: what a PBKDF2 of `count / 2` iterations cannot go below (row g6, the floor
+    /// of l2). The blocks are 64 KiB that stay in the cache, hashed again and again, 1,024 per call.
+    static func serialCompressions(count: Int) -> Double {
+        let perCall = 1_024
+        let blocks = [UInt8](repeating: 0x36, count: 64 * perCall)
+        var state = [UInt32](repeating: 0x6a09_e667, count: 8)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var left = count
+        while left > 0 {
+            let now = min(left, perCall)
+            ifc_sha256_blocks(&state, blocks, now)
+            left -= now
+        }
+        let elapsed = start.duration(to: clock.now)
+        blackHole(state)
+        return Harness.nanoseconds(elapsed, per: 1) / 1e6
+    }
+
     /// Nanoseconds per call of `body` over `count` calls; each result goes to the black hole.
     static func hashLoop(_ count: Int, _ body: () -> [UInt8]) -> Double {
         let clock = ContinuousClock()

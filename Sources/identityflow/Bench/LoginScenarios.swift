@@ -32,6 +32,18 @@ enum LoginScenarios {
     static func pinAnswerToSession(
         _ settings: BenchSettings, logins base: Int = 500, pinKeyIterations: Int? = nil, authenticators: AuthenticatorPlacement = .server
     ) async throws -> Stats {
+        var unused: [Double] = []
+        return try await pinAnswerToSession(
+            settings, logins: base, pinKeyIterations: pinKeyIterations, authenticators: authenticators, floor: nil, floorFigures: &unused)
+    }
+
+    /// The same, running `floor` before each run's logins (the warm-up's too) and collecting its
+    /// figures after the warm-up's in `floorFigures`: a floor measured alternately with the row,
+    /// so that a neighbour's job weighs on both (row l2 against g6).
+    static func pinAnswerToSession(
+        _ settings: BenchSettings, logins base: Int, pinKeyIterations: Int?, authenticators: AuthenticatorPlacement,
+        floor: (() -> Double)?, floorFigures: inout [Double]
+    ) async throws -> Stats {
         let bench = try await BenchClient.make(pinKeyIterations: pinKeyIterations ?? settings.pinKeyIterations, authenticators: authenticators)
         guard
             let registration = try? await bench.client.registerUser(
@@ -41,6 +53,7 @@ enum LoginScenarios {
         }
         let logins = settings.count(base)
         return try await Harness.measure(settings) {
+            if let floor { floorFigures.append(floor()) }
             var total = Duration.zero
             for _ in 0..<logins {
                 let answerer = PinAnswerer()
