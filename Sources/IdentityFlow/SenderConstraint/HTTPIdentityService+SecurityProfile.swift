@@ -47,15 +47,24 @@ extension HTTPIdentityService {
         }
     }
 
-    /// Refuses a grant the FAPI 2.0 profile does not allow (the password grant, token exchange,
-    /// provider sessions): it issues tokens without the browser's PKCE, PAR and `iss` checks.
+    /// Refuses a grant that issues tokens without the browser's PKCE, PAR and `iss` checks and
+    /// without a DPoP proof (the password grant, token exchange, provider sessions, partial
+    /// registration) when the configuration asks for bound tokens: under
+    /// ``SecurityProfile/fapi2`` (which allows only the authorization code flow) or with
+    /// ``DPoPPolicy/required``.
     /// - Parameter grant: What the grant is called in the message.
-    /// - Throws: ``ErrorCode/featureNotSupported`` under ``SecurityProfile/fapi2``.
-    func refuseUnderFAPI2(_ grant: String) throws(IdentityFlowError) {
-        guard configuration.securityProfile == .fapi2 else { return }
-        throw IdentityFlowError(
-            .featureNotSupported,
-            "The FAPI 2.0 profile (securityProfile: fapi2) allows only the authorization code flow: \(grant) is refused; nothing was sent.")
+    /// - Throws: ``ErrorCode/featureNotSupported`` under either setting; nothing is sent.
+    func refuseUnboundGrant(_ grant: String) throws(IdentityFlowError) {
+        if configuration.securityProfile == .fapi2 {
+            throw IdentityFlowError(
+                .featureNotSupported,
+                "The FAPI 2.0 profile (securityProfile: fapi2) allows only the authorization code flow: \(grant) is refused; nothing was sent.")
+        }
+        if configuration.dpop == .required {
+            throw IdentityFlowError(
+                .featureNotSupported,
+                "The configuration requires DPoP-bound tokens (dpop: required), and \(grant) issues bearer tokens: it is refused; nothing was sent.")
+        }
     }
 }
 

@@ -11,7 +11,9 @@ public enum DPoPPolicy: String, Sendable, Hashable, CaseIterable {
     /// When the provider's discovery document lists `ES256` in `dpop_signing_alg_values_supported`.
     case whenAdvertised
     /// Always: a provider that does not advertise DPoP with `ES256` is refused before the browser
-    /// opens (``ErrorCode/securityProfileNotMet``).
+    /// opens (``ErrorCode/securityProfileNotMet``), and the grants that issue bearer tokens (the
+    /// password grant, token exchange, provider sessions, partial registration) are refused with
+    /// ``ErrorCode/featureNotSupported``.
     case required
 }
 

@@ -33,7 +33,7 @@ extension HTTPIdentityService {
     }
 
     private func credentialsGrant(_ parameters: [(String, String)], scopes: [String], context: String) async throws(IdentityFlowError) -> CredentialsOutcome {
-        try refuseUnderFAPI2(context)
+        try refuseUnboundGrant(context)
         let metadata = try await providerMetadata()
         let asked = scopes.isEmpty ? configuration.scopes : scopes
         let response = try await transport.send(

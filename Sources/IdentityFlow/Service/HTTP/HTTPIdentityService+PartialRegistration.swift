@@ -15,7 +15,7 @@ extension HTTPIdentityService {
         request: AuthorizationRequest
     ) async throws(IdentityFlowError) -> PartialRegistrationOutcome {
         let context = "the partial registration"
-        try refuseUnderFAPI2(context)
+        try refuseUnboundGrant(context)
         let body: JSONValue = [
             "state_key": .string(stateKey.value), "attributes": .object(attributes.value.mapValues(JSONValue.string)),
             "code_verifier": .string(request.codeVerifier.value), "redirect_uri": .string(request.redirectURI.absoluteString),
@@ -47,7 +47,7 @@ extension HTTPIdentityService {
     ///   this verifier's session), 11020 for a bare 404; as the table otherwise.
     public func exchangeSession(_ session: Redacted<String>, request: AuthorizationRequest) async throws(IdentityFlowError) -> TokenSet {
         let context = "the session exchange"
-        try refuseUnderFAPI2(context)
+        try refuseUnboundGrant(context)
         let body: JSONValue = [
             "session_id": .string(session.value), "code_verifier": .string(request.codeVerifier.value),
             "redirect_uri": .string(request.redirectURI.absoluteString),
