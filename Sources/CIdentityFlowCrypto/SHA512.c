@@ -2,12 +2,18 @@
 // variables rotate by renaming, a 16-word message schedule ring, and the padding done here too,
 // so a short message costs one call and no allocation. The same code is compiled twice: for any
 // CPU, and for x86-64 CPUs with BMI2, whose RORX rotates without a copy (16 KiB: 38 -> 31 us
-// here); the second is chosen once at run time by CPUID, as the SHA-256 and Montgomery engines are.
+// here). A third engine, for AVX-512F/VL with BMI2, computes the message schedule two words at a
+// time in xmm registers (VPRORQ, VPTERNLOGQ) and stores K + W for the rounds two steps ahead, as
+// OpenSSL's assembly does: 16 KiB from 1.16x OpenSSL's time to 1.00-1.01x in a C harness (min of
+// 400 alternating runs, load 0.4-1.3), about 2,480 instructions a block instead of 3,400. The
+// engine is chosen once at run time by CPUID (and XCR0 for AVX-512), as the SHA-256 and Montgomery
+// engines are.
 #include "CIdentityFlowCrypto.h"
 
 #include <string.h>
 #if defined(__x86_64__)
 #include <cpuid.h>
+#include <immintrin.h>
 #endif
 
 #define ROTR64(x, n) (((x) >> (n)) | ((x) << (64 - (n))))
@@ -133,8 +139,90 @@ __attribute__((target("bmi2"))) static void compress_bmi2(uint64_t state[8], con
     compress_blocks(state, data, blocks);
 }
 
-/// BMI2's engine when CPUID leaf 7 reports BMI2, else the portable one.
+/* The AVX-512 engine: the message schedule runs two words at a time in xmm registers (VPRORQ
+   rotates in one instruction, VPTERNLOGQ XORs three values in one), adds K and stores K + W to
+   the stack, two steps ahead of the scalar rounds that consume it with one add, as OpenSSL's
+   assembly does. The rounds are the BMI2 engine's, minus the schedule and the K load. */
+#define VSSIG0(v) _mm_ternarylogic_epi64(_mm_ror_epi64(v, 1), _mm_ror_epi64(v, 8), _mm_srli_epi64(v, 7), 0x96)
+#define VSSIG1(v) _mm_ternarylogic_epi64(_mm_ror_epi64(v, 19), _mm_ror_epi64(v, 61), _mm_srli_epi64(v, 6), 0x96)
+
+/* W[t], W[t+1] (t = 2j + 16 mod the ring) from the ring of eight xmm pairs; K + W to kw. */
+#define VEXPAND(j, t)                                                                        \
+    do {                                                                                     \
+        __asm__("" : "+x"(X[(j) & 7]), "+r"(y));                                             \
+        __m128i w15 = _mm_alignr_epi8(X[((j) + 1) & 7], X[(j) & 7], 8);                      \
+        __m128i w7 = _mm_alignr_epi8(X[((j) + 5) & 7], X[((j) + 4) & 7], 8);                 \
+        X[(j) & 7] = _mm_add_epi64(_mm_add_epi64(X[(j) & 7], VSSIG0(w15)),                   \
+                                   _mm_add_epi64(w7, VSSIG1(X[((j) + 7) & 7])));             \
+        _mm_store_si128((__m128i *)&kw[t],                                                   \
+                        _mm_add_epi64(X[(j) & 7], _mm_loadu_si128((const __m128i *)&K[t]))); \
+    } while (0)
+
+#define KROUND(a, b, c, d, e, f, g, h, i, ab, bc)                          \
+    do {                                                                   \
+        uint64_t t1 = h + BSIG1(e) + CH(e, f, g) + kw[i];                  \
+        d += t1;                                                           \
+        ab = a ^ b;                                                        \
+        h = t1 + BSIG0(a) + (b ^ (ab & bc));                               \
+    } while (0)
+
+/* Eight rounds from i, with four schedule steps for the words 16 ahead when `expand`. */
+#define KEIGHT(i, expand)                                                         \
+    KROUND(a, b, c, d, e, f, g, h, (i) + 0, x, y);                                \
+    KROUND(h, a, b, c, d, e, f, g, (i) + 1, y, x);                                \
+    if (expand) VEXPAND(((i) >> 1) + 0, (i) + 16);                                \
+    KROUND(g, h, a, b, c, d, e, f, (i) + 2, x, y);                                \
+    KROUND(f, g, h, a, b, c, d, e, (i) + 3, y, x);                                \
+    if (expand) VEXPAND(((i) >> 1) + 1, (i) + 18);                                \
+    KROUND(e, f, g, h, a, b, c, d, (i) + 4, x, y);                                \
+    KROUND(d, e, f, g, h, a, b, c, (i) + 5, y, x);                                \
+    if (expand) VEXPAND(((i) >> 1) + 2, (i) + 20);                                \
+    KROUND(c, d, e, f, g, h, a, b, (i) + 6, x, y);                                \
+    KROUND(b, c, d, e, f, g, h, a, (i) + 7, y, x);                                \
+    if (expand) VEXPAND(((i) >> 1) + 3, (i) + 22)
+
+/// The engine for x86-64 CPUs with AVX-512F, AVX-512VL and BMI2.
+__attribute__((target("avx512f,avx512vl,bmi2"))) static void compress_avx512(uint64_t state[8], const uint8_t *data, size_t blocks) {
+    __attribute__((aligned(16))) uint64_t kw_buffer[80];
+    // The rounds read K + W through a pointer the compiler cannot see through, so it keeps the
+    // vector stores and scalar loads instead of moving each word across with VPEXTRQ.
+    uint64_t *kw = kw_buffer;
+    __asm__("" : "+r"(kw));
+    const __m128i swap = _mm_set_epi8(8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+    while (blocks--) {
+        __m128i X[8];
+        for (int j = 0; j < 8; j++) {
+            X[j] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16 * j)), swap);
+            _mm_store_si128((__m128i *)&kw[2 * j], _mm_add_epi64(X[j], _mm_loadu_si128((const __m128i *)&K[2 * j])));
+        }
+        uint64_t a = state[0], b = state[1], c = state[2], d = state[3];
+        uint64_t e = state[4], f = state[5], g = state[6], h = state[7];
+        uint64_t x, y = b ^ c;
+        KEIGHT(0, 1); KEIGHT(8, 1); KEIGHT(16, 1); KEIGHT(24, 1);
+        KEIGHT(32, 1); KEIGHT(40, 1); KEIGHT(48, 1); KEIGHT(56, 1);
+        KEIGHT(64, 0); KEIGHT(72, 0);
+        state[0] += a; state[1] += b; state[2] += c; state[3] += d;
+        state[4] += e; state[5] += f; state[6] += g; state[7] += h;
+        data += 128;
+    }
+}
+
+/// 1 when CPUID reports AVX-512F, AVX-512VL and BMI2 and the OS saves the XMM, YMM, opmask and
+/// ZMM state (XCR0 bits 1, 2, 5, 6, 7).
+static int has_avx512_engine(void) {
+    unsigned int eax, ebx, ecx, edx;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !((ecx >> 27) & 1)) return 0;
+    unsigned int xcr0_low, xcr0_high;
+    __asm__("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+    if ((xcr0_low & 0xE6) != 0xE6) return 0;
+    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
+    return ((ebx >> 16) & 1) && ((ebx >> 31) & 1) && ((ebx >> 8) & 1);
+}
+
+/// AVX-512's engine when the CPU and OS allow it, else BMI2's when CPUID leaf 7 reports BMI2,
+/// else the portable one.
 static compress_engine detect_engine(void) {
+    if (has_avx512_engine()) return compress_avx512;
     unsigned int eax, ebx, ecx, edx;
     if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && ((ebx >> 8) & 1)) return compress_bmi2;
     return compress_portable;
@@ -155,12 +243,11 @@ static compress_engine selected_engine(void) {
     return engine;
 }
 
-/// See CIdentityFlowCrypto.h.
-int ifc_sha512(uint8_t *digest, size_t digest_length, const uint8_t *data, size_t length) {
+/// `ifc_sha512` with the given engine.
+static int sha512_with(compress_engine compress, uint8_t *digest, size_t digest_length, const uint8_t *data, size_t length) {
     if (digest_length != 48 && digest_length != 64) return 0;
     uint64_t state[8];
     memcpy(state, digest_length == 64 ? INITIAL_512 : INITIAL_384, sizeof state);
-    const compress_engine compress = selected_engine();
     const size_t whole = length / 128;
     compress(state, data, whole);
     // Padding: the rest, 0x80, zeros and the 128-bit bit length (its high half is the top three
@@ -176,4 +263,23 @@ int ifc_sha512(uint8_t *digest, size_t digest_length, const uint8_t *data, size_
     compress(state, tail, tail_length / 128);
     for (size_t i = 0; i < digest_length / 8; i++) store_be64(digest + 8 * i, state[i]);
     return 1;
+}
+
+/// See CIdentityFlowCrypto.h.
+int ifc_sha512(uint8_t *digest, size_t digest_length, const uint8_t *data, size_t length) {
+    return sha512_with(selected_engine(), digest, digest_length, data, length);
+}
+
+/// See CIdentityFlowCrypto.h.
+int ifc_sha512_portable(uint8_t *digest, size_t digest_length, const uint8_t *data, size_t length) {
+    return sha512_with(compress_portable, digest, digest_length, data, length);
+}
+
+/// See CIdentityFlowCrypto.h.
+int ifc_sha512_has_vector_schedule(void) {
+#if defined(__x86_64__)
+    return selected_engine() == compress_avx512;
+#else
+    return 0;
+#endif
 }

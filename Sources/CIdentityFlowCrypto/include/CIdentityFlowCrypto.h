@@ -51,6 +51,13 @@ int ifc_montgomery_has_fast_path(void);
 /// `length` is 0. Returns 1, or 0 for another digest length (nothing is written then).
 int ifc_sha512(uint8_t *digest, size_t digest_length, const uint8_t *data, size_t length);
 
+/// `ifc_sha512` with the portable engine whatever the CPU, for the tests that compare it with the
+/// engine chosen at run time.
+int ifc_sha512_portable(uint8_t *digest, size_t digest_length, const uint8_t *data, size_t length);
+
+/// 1 when `ifc_sha512` runs the AVX-512 engine (message schedule in vector registers) on this CPU.
+int ifc_sha512_has_vector_schedule(void);
+
 // MARK: - P-256 (secp256r1), for PIN proof v2. Scalars and digests are 32 bytes big-endian,
 // public keys SEC1 uncompressed (65 bytes), signatures r || s (64 bytes). Functions return 1 on
 // success, 0 otherwise. Whatever touches a private scalar or nonce runs in constant time.

@@ -1,3 +1,4 @@
+import CIdentityFlowCrypto
 import Foundation
 import Testing
 @_spi(Integrator) @testable import IdentityFlow
@@ -122,6 +123,24 @@ struct SHA512Tests {
             let message = (0..<testCase.length).map { UInt8(truncatingIfNeeded: 31 * $0 + 7) }
             #expect(SecurityTestHex.encode(SHA512.hash(message)) == testCase.sha512, "length \(testCase.length)")
             #expect(SecurityTestHex.encode(SHA512.hash(message, variant: .sha384)) == testCase.sha384, "length \(testCase.length)")
+        }
+    }
+
+    @Test(
+        "The AVX-512 engine (schedule in vector registers) and the portable one agree: random messages of every length 0...300 and of 1 KiB to 64 KiB",
+        .enabled(if: ifc_sha512_has_vector_schedule() == 1, "this CPU or OS has no AVX-512F/VL with BMI2, so ifc_sha512 runs a scalar engine")
+    )
+    func vectorScheduleAgreesWithPortable() {
+        var generator = SystemRandomNumberGenerator()
+        let lengths = Array(0...300) + [1024, 4096 + 17, 16384, 65536 + 111]
+        for length in lengths {
+            let message = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            for digestLength in [48, 64] {
+                var chosen = [UInt8](repeating: 0, count: digestLength), portable = chosen
+                #expect(ifc_sha512(&chosen, digestLength, message, length) == 1)
+                #expect(ifc_sha512_portable(&portable, digestLength, message, length) == 1)
+                #expect(chosen == portable, "length \(length), digest \(digestLength) bytes")
+            }
         }
     }
 }
