@@ -27,7 +27,8 @@ struct PinSteps: Sendable {
     /// Revokes the tokens a PIN check returned that the flow will not use, when they are a
     /// session of their own (``AuthenticatorHome/issuesTokensPerLogin``; best effort: a failure is logged).
     nonisolated(nonsending) func revokeDropped(_ tokens: TokenSet, flow: FlowID) async {
-        // A PIN check's tokens come from the extension API without a DPoP proof: bearer tokens.
+        // Revoked without a proof: DPoP-bound tokens of a PIN check (server placement with a DPoP
+        // key) may be refused so; best effort, and they expire with their lifetime.
         if authenticatorHome.issuesTokensPerLogin { await session.revokeUnused(tokens, proofKey: nil, flow: flow) }
     }
 }

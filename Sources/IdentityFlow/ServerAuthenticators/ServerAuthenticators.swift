@@ -82,7 +82,9 @@ struct ServerAuthenticators: AuthenticatorHome {
         guard let deviceSecret = stored.deviceSecret else { return try await checkLegacyPin(pin, for: profile, challenge: challenge) }
         let key = try PinProof.pinKey(pin: pin, salt: challenge.salt, iterations: challenge.iterations, deviceSecret: deviceSecret, profile: profile)
         let proof = key.sign(PinProof.message(PinProof.Purpose.login.rawValue, profile: profile, nonce: challenge.nonce))
-        return PinCheck(try await service.verifyPinProof(Redacted(proof), for: profile, nonce: challenge.nonce), key: .v2(key.privateKey))
+        // The profile's DPoP key (when it has one) binds the login's tokens from the start.
+        let verdict = try await service.verifyPinProof(Redacted(proof), for: profile, nonce: challenge.nonce, proofKey: sessions.dpopKey(of: stored))
+        return PinCheck(verdict, key: .v2(key.privateKey))
     }
 
     /// Yes: each login opens a session of its own at the server.
@@ -104,7 +106,8 @@ struct ServerAuthenticators: AuthenticatorHome {
         }
         guard let challenge = try await self.challenge(for: profile, speaking: 2, derivesPinKey: false) else { return .deregistered }
         let proof = key.sign(PinProof.message(PinProof.Purpose.biometricLogin.rawValue, profile: profile, nonce: challenge.nonce))
-        return PinCheck(try await service.verifyBiometricProof(Redacted(proof), for: profile, nonce: challenge.nonce), key: .none)
+        let verdict = try await service.verifyBiometricProof(Redacted(proof), for: profile, nonce: challenge.nonce, proofKey: sessions.dpopKey(of: stored))
+        return PinCheck(verdict, key: .none)
     }
 
     /// Creates the biometric key, registers it with the server under the PIN key's proof, and

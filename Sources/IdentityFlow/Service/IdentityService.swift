@@ -286,6 +286,32 @@ import Foundation
     nonisolated(nonsending) func exchangeCode(_ code: Redacted<String>, request: AuthorizationRequest, proofKey: DPoPKey?) async throws(IdentityFlowError)
         -> TokenSet
 
+    /// ``verifyPinProof(_:for:nonce:)`` with a DPoP proof by `proofKey` (when given), so that the
+    /// tokens a server-side PIN login issues are bound to the profile's key from the start. A
+    /// service that cannot bind answers as ``verifyPinProof(_:for:nonce:)`` does: the tokens'
+    /// ``TokenSet/tokenType`` then says `Bearer`, and the session treats them so. The default
+    /// forwards without the key.
+    /// - Parameters:
+    ///   - proof: The PIN proof, as for ``verifyPinProof(_:for:nonce:)``.
+    ///   - profile: The profile logging in.
+    ///   - nonce: The nonce from ``pinLoginChallenge(for:)``.
+    ///   - proofKey: The profile's DPoP key, or `nil` for bearer tokens.
+    /// - Throws: ``ErrorCode/tokenNotSenderConstrained`` when the server answers `Bearer` to a
+    ///   proof; ``ErrorCode/dpopProofRefused``; as ``verifyPinProof(_:for:nonce:)``.
+    nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8], proofKey: DPoPKey?)
+        async throws(IdentityFlowError) -> PinVerification
+
+    /// ``verifyBiometricProof(_:for:nonce:)`` with a DPoP proof by `proofKey` (when given), as
+    /// ``verifyPinProof(_:for:nonce:proofKey:)``. The default forwards without the key.
+    /// - Parameters:
+    ///   - proof: The biometric key's signature.
+    ///   - profile: The profile logging in.
+    ///   - nonce: The nonce from ``pinLoginChallenge(for:)``.
+    ///   - proofKey: The profile's DPoP key, or `nil` for bearer tokens.
+    /// - Throws: As ``verifyPinProof(_:for:nonce:proofKey:)``.
+    nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8], proofKey: DPoPKey?)
+        async throws(IdentityFlowError) -> PinVerification
+
     /// ``refresh(_:)`` with a DPoP proof by `proofKey` (when given): a refresh token bound to the
     /// key is refused without it.
     /// - Parameters:
@@ -459,6 +485,22 @@ import Foundation
     {
         guard proofKey == nil else { throw Self.unsupported("DPoP") }
         return try await exchangeCode(code, request: request)
+    }
+
+    /// Forwards to ``verifyPinProof(_:for:nonce:)`` without the key: the tokens are what that
+    /// answers (bearer, as their ``TokenSet/tokenType`` says).
+    public nonisolated(nonsending) func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8], proofKey: DPoPKey?)
+        async throws(IdentityFlowError) -> PinVerification
+    {
+        try await verifyPinProof(proof, for: profile, nonce: nonce)
+    }
+
+    /// Forwards to ``verifyBiometricProof(_:for:nonce:)`` without the key: the tokens are what
+    /// that answers (bearer, as their ``TokenSet/tokenType`` says).
+    public nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8], proofKey: DPoPKey?)
+        async throws(IdentityFlowError) -> PinVerification
+    {
+        try await verifyBiometricProof(proof, for: profile, nonce: nonce)
     }
 
     /// Forwards to ``refresh(_:)`` without a key.

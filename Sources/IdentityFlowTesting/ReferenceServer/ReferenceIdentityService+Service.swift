@@ -228,8 +228,19 @@ extension ReferenceIdentityService {
         async throws(IdentityFlowError)
         -> PinVerification
     {
+        try await verifyPinProof(proof, for: profile, nonce: nonce, proofKey: nil)
+    }
+
+    /// Checks a PIN proof as ``verifyPinProof(_:for:nonce:)`` does, with a DPoP proof by
+    /// `proofKey` for ``pinVerifyEndpoint`` when DPoP is on: the tokens are bound to the key; a
+    /// login without a proof is refused when DPoP is required.
+    @_spi(Integrator) public nonisolated(nonsending) func verifyPinProof(
+        _ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8], proofKey: DPoPKey?
+    ) async throws(IdentityFlowError) -> PinVerification {
         try await enter(.verifyPinProof)
+        let date = now()
         return try state.withLock { state throws(IdentityFlowError) in
+            let thumbprint = try Self.thumbprint(of: proofKey, method: "POST", url: Self.pinVerifyEndpoint, at: date, in: &state)
             try state.consumeNonce(nonce, of: profile)
             guard let enrolment = state.enrolments[profile.profileId] else { throw Self.unknownProfile(profile) }
             let valid: Bool
@@ -242,7 +253,9 @@ extension ReferenceIdentityService {
                 guard proof.value.count == LegacyPinProof.keyLength else { throw Self.invalidRequest("The proof is not 32 bytes.") }
                 valid = LegacyPinProof.constantTimeEquals(LegacyPinProof.proof(key: verifier, profile: profile, nonce: nonce).value, proof.value)
             }
-            return valid ? state.acceptProof(of: profile, issuing: { issueTokens(for: $0, scopes: ["openid"], in: &$1) }) : state.countWrongProof(of: profile)
+            return valid
+                ? state.acceptProof(of: profile, issuing: { issueTokens(for: $0, scopes: ["openid"], in: &$1, dpopKeyThumbprint: thumbprint) })
+                : state.countWrongProof(of: profile)
         }
     }
 
@@ -266,8 +279,18 @@ extension ReferenceIdentityService {
     @_spi(Integrator) public nonisolated(nonsending) func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8])
         async throws(IdentityFlowError) -> PinVerification
     {
+        try await verifyBiometricProof(proof, for: profile, nonce: nonce, proofKey: nil)
+    }
+
+    /// Checks a biometric proof as ``verifyBiometricProof(_:for:nonce:)`` does, with a DPoP proof
+    /// by `proofKey` for ``biometricVerifyEndpoint``, as ``verifyPinProof(_:for:nonce:proofKey:)``.
+    @_spi(Integrator) public nonisolated(nonsending) func verifyBiometricProof(
+        _ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8], proofKey: DPoPKey?
+    ) async throws(IdentityFlowError) -> PinVerification {
         try await enter(.verifyBiometricProof)
+        let date = now()
         return try state.withLock { state throws(IdentityFlowError) in
+            let thumbprint = try Self.thumbprint(of: proofKey, method: "POST", url: Self.biometricVerifyEndpoint, at: date, in: &state)
             try state.consumeNonce(nonce, of: profile)
             guard let enrolment = state.enrolments[profile.profileId] else { throw Self.unknownProfile(profile) }
             guard let biometricKey = enrolment.biometricKey else {
@@ -276,7 +299,8 @@ extension ReferenceIdentityService {
             guard DeviceKey.isWellFormedSignature(proof.value) else { throw Self.invalidRequest("The proof is not a P-256 signature.") }
             let message = PinProof.message(PinProof.Purpose.biometricLogin.rawValue, profile: profile, nonce: nonce)
             return DeviceKey.verify(proof.value, of: message, publicKey: biometricKey)
-                ? state.acceptProof(of: profile, issuing: { issueTokens(for: $0, scopes: ["openid"], in: &$1) }) : state.countWrongProof(of: profile)
+                ? state.acceptProof(of: profile, issuing: { issueTokens(for: $0, scopes: ["openid"], in: &$1, dpopKeyThumbprint: thumbprint) })
+                : state.countWrongProof(of: profile)
         }
     }
 

@@ -51,6 +51,10 @@ extension ReferenceIdentityService {
     public static let revocationEndpoint = URL(string: issuer + "/revoke")!
     /// Where the userinfo endpoint pretends to live.
     public static let userInfoEndpoint = URL(string: issuer + "/userinfo")!
+    /// Where the extension API's PIN login pretends to live: the `htu` of a PIN login's proof.
+    public static let pinVerifyEndpoint = URL(string: issuer + "/pin/verify")!
+    /// Where the extension API's biometric login pretends to live.
+    public static let biometricVerifyEndpoint = URL(string: issuer + "/biometric/verify")!
     /// Where the pushed authorization request endpoint pretends to live.
     public static let pushedAuthorizationEndpoint = URL(string: issuer + "/par")!
 

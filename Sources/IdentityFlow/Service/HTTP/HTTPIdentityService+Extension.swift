@@ -175,7 +175,25 @@ extension HTTPIdentityService {
     ///   `.deregistered` (410 `user_deregistered`).
     /// - Throws: 10015 for `invalid_nonce`, 10007 for an unknown profile; as the table otherwise.
     public func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
-        try await verify(proof, for: profile, nonce: nonce, path: "pin/verify", context: "the PIN verification")
+        try await verify(proof, for: profile, nonce: nonce, path: "pin/verify", context: "the PIN verification", proofKey: nil)
+    }
+
+    /// `POST /pin/verify` with a `DPoP` proof by `proofKey` for its method and URL, when a key is
+    /// given (a `use_dpop_nonce` answer retried once, as at the token endpoint); the answer's
+    /// tokens must then say `token_type` `DPoP`, as the token endpoint's must.
+    /// - Parameters:
+    ///   - proof: The PIN proof.
+    ///   - profile: The profile logging in.
+    ///   - nonce: The challenge's nonce.
+    ///   - proofKey: The profile's DPoP key, or `nil` for bearer tokens (then as ``verifyPinProof(_:for:nonce:)``).
+    /// - Returns: As ``verifyPinProof(_:for:nonce:)``.
+    /// - Throws: ``ErrorCode/tokenNotSenderConstrained`` for a `Bearer` answer to a proof (unless
+    ///   ``HTTPServiceConfiguration/acceptsBearerTokensForDPoP``; the tokens are revoked);
+    ///   ``ErrorCode/dpopProofRefused``; as ``verifyPinProof(_:for:nonce:)``.
+    public func verifyPinProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8], proofKey: DPoPKey?)
+        async throws(IdentityFlowError) -> PinVerification
+    {
+        try await verify(proof, for: profile, nonce: nonce, path: "pin/verify", context: "the PIN verification", proofKey: proofKey)
     }
 
     /// `POST /biometric/enrol` with the bearer token.
@@ -203,7 +221,22 @@ extension HTTPIdentityService {
     /// - Returns: As ``verifyPinProof(_:for:nonce:)``.
     /// - Throws: 10007 when the server holds no biometric key for the profile; as the table otherwise.
     public func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8]) async throws(IdentityFlowError) -> PinVerification {
-        try await verify(proof, for: profile, nonce: nonce, path: "biometric/verify", context: "the biometric verification")
+        try await verify(proof, for: profile, nonce: nonce, path: "biometric/verify", context: "the biometric verification", proofKey: nil)
+    }
+
+    /// `POST /biometric/verify` with a `DPoP` proof by `proofKey` when a key is given, as
+    /// ``verifyPinProof(_:for:nonce:proofKey:)``.
+    /// - Parameters:
+    ///   - proof: The biometric key's signature.
+    ///   - profile: The profile logging in.
+    ///   - nonce: The challenge's nonce.
+    ///   - proofKey: The profile's DPoP key, or `nil` for bearer tokens.
+    /// - Returns: As ``verifyPinProof(_:for:nonce:)``.
+    /// - Throws: As ``verifyPinProof(_:for:nonce:proofKey:)`` and ``verifyBiometricProof(_:for:nonce:)``.
+    public func verifyBiometricProof(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8], proofKey: DPoPKey?)
+        async throws(IdentityFlowError) -> PinVerification
+    {
+        try await verify(proof, for: profile, nonce: nonce, path: "biometric/verify", context: "the biometric verification", proofKey: proofKey)
     }
 
     /// `POST /biometric/revoke` with the PIN key's proof; `404 unknown_profile` or
@@ -234,16 +267,17 @@ extension HTTPIdentityService {
         body.merging(["nonce": .string(Base64URL.encode(authorization.nonce)), "proof": .string(Base64URL.encode(authorization.proof.value))]) { $1 }
     }
 
-    private func verify(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8], path: String, context: String) async throws(IdentityFlowError)
-        -> PinVerification
+    private func verify(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8], path: String, context: String, proofKey: DPoPKey?)
+        async throws(IdentityFlowError) -> PinVerification
     {
         let body: JSONValue = [
             "profile_id": .string(profile.profileId), "nonce": .string(Base64URL.encode(nonce)), "proof": .string(Base64URL.encode(proof.value)),
         ]
-        let response = try await send("POST", path: path, body: body, context: context)
+        let response = try await send("POST", path: path, body: body, context: context, proofKey: proofKey)
         switch (response.status, Self.errorCode(of: response)) {
         case (200, _):
-            return .accepted(try await tokenSet(from: try Self.jsonObject(response, context: "The \(context) answer"), requestedScopes: configuration.scopes))
+            let json = try Self.jsonObject(response, context: "The \(context) answer")
+            return .accepted(try await tokenSet(from: json, requestedScopes: configuration.scopes, proofKey: proofKey))
         case (401, "invalid_pin"):
             let (failures, max) = try Self.failureCounts(response)
             return .rejected(failureCount: failures, maxFailureCount: max)
@@ -310,8 +344,8 @@ extension HTTPIdentityService {
 
     // MARK: - Requests
 
-    func send(_ method: String, path: String, body: JSONValue?, bearer: Redacted<String>? = nil, context: String) async throws(IdentityFlowError)
-        -> HTTPResponse
+    func send(_ method: String, path: String, body: JSONValue?, bearer: Redacted<String>? = nil, context: String, proofKey: DPoPKey? = nil)
+        async throws(IdentityFlowError) -> HTTPResponse
     {
         guard let base = configuration.resolvedExtensionBaseURL else {
             throw IdentityFlowError(.configurationInvalid, "No extension base URL could be derived.")
@@ -320,7 +354,8 @@ extension HTTPIdentityService {
         guard let url = URL(string: trimmed + "/" + path) else {
             throw IdentityFlowError(.configurationInvalid, "The extension URL for \(context) is invalid.")
         }
-        return try await transport.send(try jsonRequest(url, method: method, body: body, bearer: bearer))
+        // With a key (a PIN or biometric login), a proof for this method and URL, as at the token endpoint.
+        return try await sendWithDPoP(try jsonRequest(url, method: method, body: body, bearer: bearer), key: proofKey)
     }
 
     private static func pathSegment(_ text: String) -> String { formEncode(text) }
