@@ -110,6 +110,21 @@ struct FAPI2ProfileTests {
         #expect(provider.requests(to: "/o/token/").isEmpty)
     }
 
+    @Test("a PIN or biometric login without a DPoP key is refused with 11080 under the profile; nothing is sent")
+    func keylessLoginRefused() async throws {
+        let provider = SenderConstraintProvider(metadata: SenderConstraintProvider.full)
+        try await provider.run(configure: Self.fapi2) { service in
+            let profile = UserProfile(profileId: "P1")
+            await HTTPTestSupport.expectError(.securityProfileNotMet) { () throws(IdentityFlowError) in
+                _ = try await service.verifyPinProof(Redacted([1, 2, 3]), for: profile, nonce: [4], proofKey: nil)
+            }
+            await HTTPTestSupport.expectError(.securityProfileNotMet) { () throws(IdentityFlowError) in
+                _ = try await service.verifyBiometricProof(Redacted([1, 2, 3]), for: profile, nonce: [4])
+            }
+        }
+        #expect(provider.requests.current.allSatisfy { !$0.path.hasSuffix("verify") })
+    }
+
     @Test("an ID token signed with RS256 is refused under the profile (PS256 and ES256 only) before any key is looked up; its tokens are revoked")
     func idTokenAlgorithm() async throws {
         var provider = SenderConstraintProvider(metadata: SenderConstraintProvider.full)

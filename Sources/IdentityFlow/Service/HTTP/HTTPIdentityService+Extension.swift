@@ -270,6 +270,9 @@ extension HTTPIdentityService {
     private func verify(_ proof: Redacted<[UInt8]>, for profile: UserProfile, nonce: [UInt8], path: String, context: String, proofKey: DPoPKey?)
         async throws(IdentityFlowError) -> PinVerification
     {
+        // Under FAPI 2.0 the tokens a login issues are bound like every other: a keyless login
+        // (a PIN proof v1 profile's upgrading login included) is refused before anything is sent.
+        try requireKeyUnderFAPI2(proofKey)
         let body: JSONValue = [
             "profile_id": .string(profile.profileId), "nonce": .string(Base64URL.encode(nonce)), "proof": .string(Base64URL.encode(proof.value)),
         ]
