@@ -41,24 +41,21 @@ int ifc_p256_scalar_from_material(uint8_t scalar[32], const uint8_t *material, s
     return 1;
 }
 
-int ifc_p256_public_key(uint8_t public_key[65], const uint8_t scalar[32]) {
+/// k·G encoded, by `base_mul` (the dispatched engine or the portable one); 0 for an invalid scalar.
+static int public_key_with(uint8_t public_key[65], const uint8_t scalar[32], void (*base_mul)(p256_point *, const uint8_t *)) {
     fe d;
     fe_from_bytes(d, scalar);
     if (!valid_scalar(d)) return 0;
     p256_point q;
-    p256_base_mul(&q, scalar);
+    base_mul(&q, scalar);
     p256_encode_point(public_key, &q);
     return 1;
 }
 
+int ifc_p256_public_key(uint8_t public_key[65], const uint8_t scalar[32]) { return public_key_with(public_key, scalar, p256_base_mul); }
+
 int ifc_p256_public_key_portable(uint8_t public_key[65], const uint8_t scalar[32]) {
-    fe d;
-    fe_from_bytes(d, scalar);
-    if (!valid_scalar(d)) return 0;
-    p256_point q;
-    p256_base_mul_portable(&q, scalar);
-    p256_encode_point(public_key, &q);
-    return 1;
+    return public_key_with(public_key, scalar, p256_base_mul_portable);
 }
 
 int ifc_p256_public_key_has_vector_scan(void) { return p256_base_mul_uses_avx2(); }
