@@ -28,7 +28,7 @@ from flask import Blueprint, make_response, request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.append(os.path.join(HERE, "..", "dpop-resource"))
 from dpop_proof import ProofChecker, Refusal, presented  # noqa: E402  (../dpop-resource)
-from extension_profiles import ApiError, Profiles  # noqa: E402  (loads ../oidc/extension/pin_proof.py)
+from extension_profiles import ApiError, Profiles, pin_fields  # noqa: E402  (imports ../oidc/extension's)
 from extension_tokens import ProviderTokens, Unusable  # noqa: E402
 
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
@@ -46,13 +46,7 @@ def json_answer(status: int, body, headers=None):
 
 
 def json_body() -> dict:
-    try:
-        body = json.loads(request.get_data() or b"null")
-    except (ValueError, UnicodeDecodeError):
-        raise ApiError(400, "invalid_request", "The body is not JSON.")
-    if not isinstance(body, dict):
-        raise ApiError(400, "invalid_request", "The body must be a JSON object.")
-    return body
+    return pin_fields.json_object(request.get_data())
 
 
 class DPoPRefused(Exception):

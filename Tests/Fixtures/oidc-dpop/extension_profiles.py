@@ -1,7 +1,8 @@
 """PIN proof v2 (docs/pin-proof.md) for the extension API of this fixture (extension_api.py):
 enrolment, challenge, PIN and biometric logins, the credential changes proven by the PIN key, and
 failure counting, as the django-oauth-toolkit fixture does them (../oidc/extension/pin.py), with
-its proof checks (../oidc/extension/pin_proof.py, imported). State in memory, as idpyoidc's is.
+its proof checks and request fields (../oidc/extension/pin_proof.py and pin_fields.py, imported).
+State in memory, as idpyoidc's is.
 
 Only a wrong proof counts (at login, PIN change, biometric enrolment and revocation, and
 deregistration); malformed requests and unknown, used or expired nonces never do. The wrong proof
@@ -9,41 +10,20 @@ that reaches max_failure_count deregisters the profile and revokes the tokens of
 every later call about it answers 410.
 """
 
-import importlib.util
 import os
-import re
 import secrets
+import sys
 import time
 from dataclasses import dataclass
 
+# The django-oauth-toolkit fixture's Django-free modules: the proof checks and the request fields.
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oidc"))
+from extension import pin_fields, pin_proof  # noqa: E402  (../oidc/extension)
+from extension.pin_fields import ApiError  # noqa: E402
 
-def _load(path: str):
-    """A module of another fixture by its file (its folder is not put on the path: the Django app
-    folder it lives in has an `http.py` that would hide the standard library's)."""
-    spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(path))[0], path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-pin_proof = _load(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oidc", "extension", "pin_proof.py"))
-b64url_decode, b64url_encode = pin_proof.b64url_decode, pin_proof.b64url_encode
-
+b64url_encode = pin_proof.b64url_encode
 MAX_FAILURES = int(os.environ.get("IDENTITYFLOW_PIN_MAX_FAILURES", "3"))
 NONCE_SECONDS = 120
-MIN_ITERATIONS, MAX_ITERATIONS = 1, 10_000_000
-PROFILE_ID = re.compile(r"[A-Za-z0-9._~-]{1,128}")
-
-
-class ApiError(Exception):
-    """An error answer: `{"error": code, "error_description": text, **extra}` with `status`."""
-
-    def __init__(self, status: int, code: str, description: str, **extra):
-        super().__init__(description)
-        self.status, self.code, self.description, self.extra = status, code, description, extra
-
-    def body(self) -> dict:
-        return {"error": self.code, "error_description": self.description, **self.extra}
 
 
 @dataclass
@@ -55,46 +35,6 @@ class Enrolment:
     public_key: bytes
     biometric_key: bytes = b""
     failure_count: int = 0
-
-
-def field(body: dict, name: str, kind):
-    value = body.get(name)
-    if not isinstance(value, kind) or isinstance(value, bool):
-        raise ApiError(400, "invalid_request", f"'{name}' is missing or has the wrong type.")
-    return value
-
-
-def decoded(body: dict, name: str, sizes) -> bytes:
-    try:
-        raw = b64url_decode(field(body, name, str))
-    except ValueError:
-        raise ApiError(400, "invalid_request", f"'{name}' is not unpadded base64url.")
-    if len(raw) not in sizes:
-        raise ApiError(400, "invalid_request", f"'{name}' has the wrong length.")
-    return raw
-
-
-def profile_id_of(body: dict) -> str:
-    profile_id = field(body, "profile_id", str)
-    if not PROFILE_ID.fullmatch(profile_id):
-        raise ApiError(400, "invalid_request", "'profile_id' must be 1 to 128 of A-Z a-z 0-9 . _ ~ -.")
-    return profile_id
-
-
-def public_key_of(body: dict, name: str) -> bytes:
-    raw = decoded(body, name, (65,))
-    try:
-        pin_proof.public_key(raw)
-    except ValueError:
-        raise ApiError(400, "invalid_request", f"'{name}' is not an uncompressed P-256 point.")
-    return raw
-
-
-def signature_of(body: dict) -> bytes:
-    proof = decoded(body, "proof", (32, 64))
-    if not pin_proof.signature_well_formed(proof):
-        raise ApiError(400, "invalid_request", "'proof' is not a P-256 signature r || s with r and s in 1..n-1.")
-    return proof
 
 
 class Profiles:
@@ -151,15 +91,9 @@ class Profiles:
     def enrol(self, body: dict, token: dict) -> dict:
         """pin/enrol: a first enrolment binds the profile to the token's user and sign-in; a
         re-enrolment (PIN change) needs a proof by the current PIN key."""
-        profile_id = profile_id_of(body)
-        salt = decoded(body, "salt", range(16, 65))
-        new_key = public_key_of(body, "public_key")
-        iterations = field(body, "iterations", int)
-        if not MIN_ITERATIONS <= iterations <= MAX_ITERATIONS:
-            raise ApiError(400, "invalid_request", f"'iterations' must be {MIN_ITERATIONS}..{MAX_ITERATIONS}.")
-        has_proof = "proof" in body or "nonce" in body
-        nonce = decoded(body, "nonce", range(16, 65)) if has_proof else None
-        proof = signature_of(body) if has_proof else None
+        fields = pin_fields.enrolment(body)
+        profile_id, salt, new_key, iterations = fields["profile_id"], fields["salt"], fields["public_key"], fields["iterations"]
+        nonce, proof = fields["nonce"], fields["proof"]
         if profile_id in self.deregistered:
             raise ApiError(410, "user_deregistered", "The profile was deregistered; register again.")
         enrolment = self.enrolments.get(profile_id)
@@ -171,11 +105,12 @@ class Profiles:
         else:
             if enrolment.user_id != token["user_id"]:
                 raise ApiError(403, "profile_bound_to_other_user", "The profile belongs to another user.")
-            if not has_proof:
+            if nonce is None:
                 raise ApiError(403, "proof_required", "The profile has a PIN: changing it needs a proof by the current PIN key.")
             if not self.consume_nonce(profile_id, nonce):
                 raise ApiError(400, "invalid_nonce", "The nonce is unknown, used or expired.")
-            if not pin_proof.signature_valid(enrolment.public_key, proof, pin_proof.message(pin_proof.CHANGE, profile_id, nonce, new_key)):
+            signed = pin_proof.message(pin_proof.CHANGE, profile_id, nonce, new_key)
+            if not (pin_proof.signature_well_formed(proof) and pin_proof.signature_valid(enrolment.public_key, proof, signed)):
                 raise self.wrong_proof(enrolment)
             enrolment.salt, enrolment.iterations, enrolment.public_key = salt, iterations, new_key
             enrolment.failure_count = 0
@@ -183,7 +118,7 @@ class Profiles:
         return {"max_failure_count": MAX_FAILURES}
 
     def challenge(self, body: dict) -> dict:
-        profile_id = profile_id_of(body)
+        profile_id = pin_fields.profile_id(body)
         enrolment = self.enrolment(profile_id)
         now = time.time()
         self.nonces = {n: v for n, v in self.nonces.items() if v[1] > now}
@@ -201,9 +136,9 @@ class Profiles:
     def verify(self, body: dict, jkt: str, biometric: bool) -> dict:
         """pin/verify, biometric/verify: idpyoidc tokens bound to `jkt` on success, a counted
         failure otherwise (one counter for the PIN key and the biometric key)."""
-        profile_id = profile_id_of(body)
-        nonce = decoded(body, "nonce", range(16, 65))
-        proof = decoded(body, "proof", (32, 64))
+        profile_id = pin_fields.profile_id(body)
+        nonce = pin_fields.decoded(body, "nonce", range(16, 65))
+        proof = pin_fields.decoded(body, "proof", (32, 64))
         enrolment = self.enrolment(profile_id)
         if not self.consume_nonce(profile_id, nonce):
             raise ApiError(400, "invalid_nonce", "The nonce is unknown, used or expired.")
@@ -223,11 +158,7 @@ class Profiles:
     def proven(self, body: dict, label: bytes, subject: bytes) -> Enrolment:
         """The enrolment of a credential change whose proof by the PIN key over a fresh nonce and
         `subject` is right; a wrong one is counted. The nonce is spent whatever happens."""
-        profile_id = profile_id_of(body)
-        nonce = decoded(body, "nonce", range(16, 65))
-        proof = decoded(body, "proof", (64,))
-        if not pin_proof.signature_well_formed(proof):
-            raise ApiError(400, "invalid_request", "'proof' is not a P-256 signature r || s with r and s in 1..n-1.")
+        profile_id, nonce, proof = pin_fields.proven(body)
         enrolment = self.enrolment(profile_id)
         if not self.consume_nonce(profile_id, nonce):
             raise ApiError(400, "invalid_nonce", "The nonce is unknown, used or expired.")
@@ -236,8 +167,8 @@ class Profiles:
         return enrolment
 
     def biometric_enrol(self, body: dict, token: dict):
-        key = public_key_of(body, "public_key")
-        if self.enrolment(profile_id_of(body)).user_id != token["user_id"]:
+        key = pin_fields.public_key(body, "public_key")
+        if self.enrolment(pin_fields.profile_id(body)).user_id != token["user_id"]:
             raise ApiError(403, "profile_bound_to_other_user", "The profile belongs to another user.")
         self.proven(body, pin_proof.BIOMETRIC_ENROL, key).biometric_key = key
 
