@@ -423,6 +423,9 @@ def server_placement(http, meta, issuer, resource):
     status, _, body = device.call("/biometric/verify", login, {"DPoP": device.key.proof("POST", base + "/biometric/verify", nonce=as_nonce)})
     biometric_tokens = body if status == 200 else {}
     check(status == 200 and body.get("token_type") == "DPoP" and claims_of(body["access_token"])["cnf"]["jkt"] == device.key.thumbprint, "biometric/verify: DPoP tokens bound to the proof's key", f"{status} {body}")
+    live = introspect(biometric_tokens["refresh_token"]).get("active") is True
+    status, _, body = http.send("POST", meta["revocation_endpoint"], form={"token": biometric_tokens["refresh_token"], "token_type_hint": "refresh_token", "client_id": CLIENT_ID})
+    check(live and status == 200 and introspect(biometric_tokens["refresh_token"]).get("active") is not True, "/revoke revokes the biometric login's refresh token (a logout)", f"{status} {body}")
 
     # A first enrolment needs a sign-in bound to no profile; deregistration revokes every sign-in's tokens.
     second = PinDevice(http, base, "24680")
