@@ -1,6 +1,8 @@
 """The fifth fixture OpenID Connect provider: idpyoidc's server (stock, from PyPI) with its PAR
 endpoint and its DPoP add-on, hosted by a small Flask app the way idpyoidc's own example
 (example/flask_op) hosts it. See README.md for what is stock and what the configuration adds.
+The host also serves IdentityFlow's extension API under /identityflow/ (extension_api.py, a Flask
+blueprint on idpyoidc's own sessions and tokens).
 
     python server.py PORT STATE_DIR
 
