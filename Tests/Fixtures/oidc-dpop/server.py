@@ -1,6 +1,8 @@
 """The fifth fixture OpenID Connect provider: idpyoidc's server (stock, from PyPI) with its PAR
 endpoint and its DPoP add-on, hosted by a small Flask app the way idpyoidc's own example
 (example/flask_op) hosts it. See README.md for what is stock and what the configuration adds.
+The host also serves IdentityFlow's extension API under /identityflow/ (extension_api.py, a Flask
+blueprint on idpyoidc's own sessions and tokens).
 
     python server.py PORT STATE_DIR
 
@@ -23,6 +25,7 @@ from idpyoidc.server.oidc.token import Token
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import extension_api  # noqa: E402  (the IdentityFlow extension API, an add-on of the host)
 import fixture_binding  # noqa: E402  (this folder's add-on and request class)
 CLIENT_ID = "identityflow-tests"
 REDIRECT_URI = "identityflow://callback"
@@ -246,6 +249,8 @@ def make_app(port: int, state: str) -> Flask:
     app.add_url_rule("/revoke", "revoke", lambda: service("token_revocation"), methods=["POST"])
     app.add_url_rule("/jwks", "jwks", lambda: jwks(server))
     app.add_url_rule("/verify/user", "verify_user", lambda: verify_user(server), methods=["POST"])
+    # The IdentityFlow extension API under /identityflow/, on idpyoidc's sessions and tokens (README.md).
+    app.register_blueprint(extension_api.blueprint(server, CLIENT_ID, REDIRECT_URI))
     return app
 
 

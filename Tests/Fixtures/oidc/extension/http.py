@@ -1,47 +1,25 @@
 """JSON request parsing, error answers and bearer authentication shared by the extension views."""
 import hashlib
-import json
 
 from django.http import JsonResponse
 from oauth2_provider.models import get_access_token_model
 
+from .pin_fields import ApiError, field, json_object  # noqa: F401  (the views import ApiError and field from here)
+
 AccessToken = get_access_token_model()
 
 
-class ApiError(Exception):
-    """An error answer: {"error": code, "error_description": text, **extra}."""
-
-    def __init__(self, status, code, description, **extra):
-        super().__init__(description)
-        self.status, self.code, self.description, self.extra = status, code, description, extra
-
-    def response(self):
-        body = {"error": self.code, "error_description": self.description, **self.extra}
-        response = JsonResponse(body, status=self.status)
-        if self.status == 401 and self.code == "invalid_token":
-            response["WWW-Authenticate"] = 'Bearer error="invalid_token"'
-        return response
+def error_response(error):
+    """The JSON answer of an ApiError (pin_fields.py)."""
+    response = JsonResponse(error.body(), status=error.status)
+    if error.status == 401 and error.code == "invalid_token":
+        response["WWW-Authenticate"] = 'Bearer error="invalid_token"'
+    return response
 
 
 def json_body(request):
     """The request's JSON object; 400 invalid_request when it is not one."""
-    try:
-        body = json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError):
-        raise ApiError(400, "invalid_request", "The body is not JSON.")
-    if not isinstance(body, dict):
-        raise ApiError(400, "invalid_request", "The body must be a JSON object.")
-    return body
-
-
-def field(body, name, kind, optional=False):
-    """body[name] when it has the given type (None allowed when optional); 400 otherwise."""
-    value = body.get(name)
-    if value is None and optional:
-        return None
-    if not isinstance(value, kind) or isinstance(value, bool):
-        raise ApiError(400, "invalid_request", f"'{name}' is missing or has the wrong type.")
-    return value
+    return json_object(request.body)
 
 
 def bearer_token(request):
@@ -71,13 +49,13 @@ def api_view(*methods):
     def wrap(view):
         def handler(request, *args, **kwargs):
             if request.method not in methods:
-                response = ApiError(405, "invalid_request", f"Use {' or '.join(methods)}.").response()
+                response = error_response(ApiError(405, "invalid_request", f"Use {' or '.join(methods)}."))
                 response["Allow"] = ", ".join(methods)
                 return response
             try:
                 return view(request, *args, **kwargs)
             except ApiError as error:
-                return error.response()
+                return error_response(error)
 
         handler.csrf_exempt = True
         handler.__name__ = view.__name__

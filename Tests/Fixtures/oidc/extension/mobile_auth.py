@@ -15,7 +15,7 @@ from django.http import HttpResponse, JsonResponse
 from django.utils import timezone
 
 from . import pin_proof, tokens
-from .http import ApiError, api_view, bearer_token, field, json_body
+from .http import ApiError, api_view, bearer_token, error_response, field, json_body
 from .models import ImplicitKey, MobileAuthEnrolment, MobileAuthRequest
 from .pin import _consume_nonce, _decoded, _enrolment, _profile_id, _public_key, _require_owner, _wrong_proof, run_proven
 from .pin_proof import b64url_decode, b64url_encode
@@ -168,7 +168,7 @@ def answer(request):
                 wrong = _wrong_proof(enrolment)
                 if wrong.status == 410:
                     forget_device_keys(profile_id)
-                return wrong.response()
+                return error_response(wrong)
             enrolment.failure_count = 0
             enrolment.save()
         entry.decision = accepted

@@ -4,7 +4,6 @@ See docs/pin-proof.md. Only a wrong proof counts as a failure (at login, PIN cha
 enrolment); malformed requests and unknown, used or expired nonces never do. Profiles enrolled
 with PIN proof v1 keep working until the client upgrades them.
 """
-import re
 import secrets
 from datetime import timedelta
 
@@ -14,31 +13,13 @@ from django.http import HttpResponse, JsonResponse
 from django.utils import timezone
 
 from . import tokens
-from .http import ApiError, api_view, bearer_token, field, json_body
+from .http import ApiError, api_view, bearer_token, error_response, json_body
 from .models import DeregisteredProfile, PinEnrolment, PinNonce, ProfileTokenFamily
-from . import pin_proof
+from . import pin_fields, pin_proof
 from .pin_proof import b64url_decode, b64url_encode
 
-MIN_ITERATIONS, MAX_ITERATIONS = 1, 10_000_000
-PROFILE_ID = re.compile(r"[A-Za-z0-9._~-]{1,128}")
-
-
-def _decoded(body, name, sizes):
-    value = field(body, name, str)
-    try:
-        raw = b64url_decode(value)
-    except ValueError:
-        raise ApiError(400, "invalid_request", f"'{name}' is not unpadded base64url.")
-    if len(raw) not in sizes:
-        raise ApiError(400, "invalid_request", f"'{name}' has the wrong length.")
-    return raw
-
-
-def _profile_id(body):
-    profile_id = field(body, "profile_id", str)
-    if not PROFILE_ID.fullmatch(profile_id):
-        raise ApiError(400, "invalid_request", "'profile_id' must be 1 to 128 of A-Z a-z 0-9 . _ ~ -.")
-    return profile_id
+# The request fields, checked as the idpyoidc fixture's extension API checks them (pin_fields.py).
+_decoded, _profile_id, _public_key = pin_fields.decoded, pin_fields.profile_id, pin_fields.public_key
 
 
 def _enrolment(profile_id, for_update=False):
@@ -63,15 +44,6 @@ def _forget_device_keys(profile_id):
     from .mobile_auth import forget_device_keys  # mobile_auth imports this module
 
     forget_device_keys(profile_id)
-
-
-def _public_key(body, name):
-    raw = _decoded(body, name, (65,))
-    try:
-        pin_proof.public_key(raw)
-    except ValueError:
-        raise ApiError(400, "invalid_request", f"'{name}' is not an uncompressed P-256 point.")
-    return raw
 
 
 def _consume_nonce(profile_id, nonce):
@@ -102,16 +74,10 @@ def enrol(request):
     """Bind a profile to the bearer token's user with a PIN public key; a profile that has a PIN
     is re-enrolled (PIN change, v1 upgrade) only with a proof by its current key."""
     token = bearer_token(request)
-    body = json_body(request)
-    profile_id = _profile_id(body)
-    salt = _decoded(body, "salt", range(16, 65))
-    new_key = _public_key(body, "public_key")
-    iterations = field(body, "iterations", int)
-    if not MIN_ITERATIONS <= iterations <= MAX_ITERATIONS:
-        raise ApiError(400, "invalid_request", f"'iterations' must be {MIN_ITERATIONS}..{MAX_ITERATIONS}.")
-    has_proof = "proof" in body or "nonce" in body
-    nonce = _decoded(body, "nonce", range(16, 65)) if has_proof else None
-    proof = _decoded(body, "proof", (32, 64)) if has_proof else None
+    fields = pin_fields.enrolment(json_body(request))
+    profile_id, salt, new_key, iterations = fields["profile_id"], fields["salt"], fields["public_key"], fields["iterations"]
+    nonce, proof = fields["nonce"], fields["proof"]
+    has_proof = nonce is not None
     with transaction.atomic():
         if DeregisteredProfile.objects.filter(profile_id=profile_id).exists():
             raise ApiError(410, "user_deregistered", "The profile was deregistered; register again.")
@@ -138,7 +104,7 @@ def enrol(request):
                     b64url_decode(enrolment.verifier), profile_id, nonce, new_key, proof)
             if not valid:
                 # Returned, not raised: the transaction commits the count.
-                return _wrong_proof(enrolment).response()
+                return error_response(_wrong_proof(enrolment))
         enrolment.salt = b64url_encode(salt)
         enrolment.iterations = iterations
         enrolment.version = 2
@@ -238,16 +204,6 @@ def biometric_enrol(request):
     return run_proven(body, pin_proof.BIOMETRIC_ENROL, key, store)
 
 
-def _proof_fields(body):
-    """The body's profile id, nonce and a well-formed P-256 signature; 400 otherwise."""
-    profile_id = _profile_id(body)
-    nonce = _decoded(body, "nonce", range(16, 65))
-    proof = _decoded(body, "proof", (64,))
-    if not pin_proof.signature_well_formed(proof):
-        raise ApiError(400, "invalid_request", "'proof' is not a P-256 signature r || s with r and s in 1..n-1.")
-    return profile_id, nonce, proof
-
-
 def _proven(profile_id, nonce, proof, label, subject, change):
     """Inside a transaction: checks the proof by the profile's PIN key over the nonce and
     `subject` and applies `change(enrolment)`, or counts a wrong proof. Returns None or the
@@ -265,7 +221,7 @@ def _proven(profile_id, nonce, proof, label, subject, change):
 def run_proven(body, label, subject, change):
     """Checks a PIN-key proof over the body's nonce and `subject` and applies `change(enrolment)`
     in one transaction; raises the refusal after it commits (so that a wrong proof stays counted)."""
-    profile_id, nonce, proof = _proof_fields(body)
+    profile_id, nonce, proof = pin_fields.proven(body)
     with transaction.atomic():
         outcome = _proven(profile_id, nonce, proof, label, subject, change)
     if isinstance(outcome, ApiError):
