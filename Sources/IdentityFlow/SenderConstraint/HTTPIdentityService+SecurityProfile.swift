@@ -77,7 +77,9 @@ extension HTTPIdentityService {
     /// - Throws: ``ErrorCode/securityProfileNotMet`` when `key` is `nil` under the profile.
     func requireKeyUnderFAPI2(_ key: DPoPKey?, for call: String? = nil) throws(IdentityFlowError) {
         guard configuration.securityProfile == .fapi2, key == nil else { return }
-        let what = call.map { "on \($0), whose access token is bound" } ?? "on every token request"
+        let what =
+            call.map { "on \($0): every access token it uses is bound to a key (a bearer token from a grant outside the profile is refused too)" }
+            ?? "on every token request"
         throw IdentityFlowError(
             .securityProfileNotMet, "The FAPI 2.0 profile (securityProfile: fapi2) requires a DPoP proof \(what); nothing was sent.")
     }
