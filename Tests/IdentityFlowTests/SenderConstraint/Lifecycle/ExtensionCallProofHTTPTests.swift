@@ -5,6 +5,7 @@ import FoundationNetworking
 import Statechart
 import Testing
 @_spi(Integrator) @testable import IdentityFlow
+@_spi(Integrator) import IdentityFlowTesting
 
 /// Over HTTP: the extension calls that carry the user's access token (`pin/enrol`,
 /// `biometric/enrol`, `mobile-auth/enrol`, `mobile-auth/push`, `implicit/enrol`) send a
@@ -130,6 +131,65 @@ struct ExtensionCallProofHTTPTests {
         }
         #expect(refused?.oauthError == "use_dpop_nonce")
         #expect(server.requests.count == 2)
+    }
+
+    /// The flows over HTTP: a server-mode registration against the scripted DPoP provider with an
+    /// extension API, then the mobile authentication enrolment. The first `pin/enrol` asks for a
+    /// nonce (`401`); every enrolment carries the registration's bound token with the profile's proof.
+    @Test("server mode over HTTP: the registration's PIN and implicit enrolments and the mobile enrolment send the bound token with the profile's proof")
+    func flowsOverHTTP() async throws {
+        let provider = SenderConstraintProvider(metadata: SenderConstraintProvider.full)
+        let enrolments = Locked<[LoopbackHTTPServer.Request]>([])
+        let server = try LoopbackHTTPServer(maxRequests: 48) { request in
+            guard request.path.hasPrefix("/identityflow/") else { return provider.handler(request) }
+            switch request.path {
+            case "/identityflow/identity-providers": return .json(200, #"[{"id": "idp", "name": "IdP", "type": "browser"}]"#)
+            case "/identityflow/pin/challenge":
+                let nonce = Base64URL.encode([UInt8](repeating: 7, count: 32)), salt = Base64URL.encode([UInt8](repeating: 5, count: 16))
+                return .json(
+                    200, #"{"nonce": "\#(nonce)", "salt": "\#(salt)", "iterations": 16, "max_failure_count": 3, "failure_count": 0, "version": 2}"#)
+            case "/identityflow/pin/enrol", "/identityflow/implicit/enrol", "/identityflow/mobile-auth/enrol":
+                let first = enrolments.withLock { list in
+                    list.append(request)
+                    return list.count == 1
+                }
+                guard !first else {
+                    return .response(
+                        status: 401, headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce""#, "DPoP-Nonce": "n-ext"], body: Data())
+                }
+                return .json(200, #"{"max_failure_count": 3}"#)
+            default: return .json(404, #"{"error": "not_found", "error_description": "x"}"#)
+            }
+        }
+        defer { server.stop() }
+        let configuration = HTTPServiceConfiguration(
+            discoveryURL: server.baseURL.appendingPathComponent("o/.well-known/openid-configuration"),
+            clientID: "client-1", redirectURI: URL(string: "identityflow://callback")!, scopes: ["profile"], requestTimeout: 10)
+        var clientConfiguration = ClientConfiguration.testing()
+        clientConfiguration.redirectURI = URL(string: "identityflow://callback")!
+        let client = UserClient(configuration: clientConfiguration, service: try HTTPIdentityService(configuration: configuration), storage: InMemoryStorage())
+        try await client.start()
+        let result = try await client.registerUser(.provider(IdentityProvider(identifier: "idp", name: "IdP", kind: .browser), scopes: ["profile"])) {
+            challenge in
+            switch challenge {
+            case .browserRegistration(let browser):
+                let state = provider.requests(to: "/o/par/").last?.form["state"] ?? ""
+                browser.sender.respond(with: URL(string: "identityflow://callback?code=code-1&state=\(state)&iss=https%3A%2F%2Fissuer.test")!, to: browser)
+            case .createPin(let create): create.sender.respond(with: "24680", to: create)
+            default: challenge.cancel()
+            }
+        }
+        try await client.enrollMobileAuthentication()
+        let key = try #require(client.sessions.dpopKey(for: result.profile))
+        let sent = enrolments.current
+        #expect(sent.map(\.path) == ["/identityflow/pin/enrol", "/identityflow/pin/enrol", "/identityflow/implicit/enrol", "/identityflow/mobile-auth/enrol"])
+        for (index, request) in sent.enumerated() {
+            #expect(request.headers["authorization"] == "DPoP access-1")
+            let proof = try #require(try DPoPTestSupport.proof(of: request, key: key), "proven with the profile's key")
+            #expect(proof.claims["ath"]?.stringValue == DPoPKey.accessTokenHash(Self.token))
+            #expect(proof.claims["htu"]?.stringValue == server.baseURL.appendingPathComponent(String(request.path.dropFirst())).absoluteString)
+            #expect(proof.claims["nonce"]?.stringValue == (index == 0 ? nil : "n-ext"), "the nonce asked for, remembered for the origin")
+        }
     }
 
     @Test("under FAPI 2.0 a call without a key is refused with 11080; nothing is sent", arguments: calls)
