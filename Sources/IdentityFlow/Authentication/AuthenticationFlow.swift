@@ -61,7 +61,7 @@ final class AuthenticationFlow: FlowPerformer {
         case .deleteProfile:
             return engine.deleteProfile(profile, sessions: steps.sessions)
         case .revokeTokens(let tokens):
-            return engine.revoke(tokens, pinLoop: steps.pinLoop)
+            return engine.revoke(tokens, of: profile, pinLoop: steps.pinLoop)
         case .reportSuccess:
             let authenticator = provedWithPin.current ? Authenticator.pin : context.authenticator
             return engine.finish(.success(AuthenticationResult(profile: profile, authenticator: authenticator, info: nil)), to: host)

@@ -26,9 +26,14 @@ struct PinSteps: Sendable {
 
     /// Revokes the tokens a PIN check returned that the flow will not use, when they are a
     /// session of their own (``AuthenticatorHome/issuesTokensPerLogin``; best effort: a failure is logged).
-    nonisolated(nonsending) func revokeDropped(_ tokens: TokenSet, flow: FlowID) async {
-        // Revoked without a proof: DPoP-bound tokens of a PIN check (server placement with a DPoP
-        // key) may be refused so; best effort, and they expire with their lifetime.
-        if authenticatorHome.issuesTokensPerLogin { await session.revokeUnused(tokens, proofKey: nil, flow: flow) }
+    /// - Parameters:
+    ///   - tokens: The PIN check's tokens.
+    ///   - profile: The profile that logged in: DPoP-bound tokens are revoked with a proof by its
+    ///     key (a provider refuses an unproven revocation of bound tokens).
+    ///   - flow: The flow, for the log.
+    nonisolated(nonsending) func revokeDropped(_ tokens: TokenSet, of profile: UserProfile, flow: FlowID) async {
+        guard authenticatorHome.issuesTokensPerLogin else { return }
+        let proofKey = tokens.isSenderConstrained ? dependencies.sessions.dpopKey(for: profile) : nil
+        await session.revokeUnused(tokens, proofKey: proofKey, flow: flow)
     }
 }

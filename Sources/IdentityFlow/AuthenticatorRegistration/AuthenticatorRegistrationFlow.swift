@@ -44,7 +44,7 @@ final class AuthenticatorRegistrationFlow: FlowPerformer {
         case .deleteProfile:
             return engine.deleteProfile(profile, sessions: steps.sessions)
         case .revokeTokens(let tokens):
-            return engine.revoke(tokens, pinLoop: steps.pinLoop)
+            return engine.revoke(tokens, of: profile, pinLoop: steps.pinLoop)
         case .reportSuccess:
             return engine.finish(.success(RegisteredAuthenticator(authenticator: .biometric, profile: profile)), to: host)
         case .reportFailure(let error):

@@ -20,21 +20,21 @@ struct AuthenticatorRegistrationSteps: Sendable {
         async throws(IdentityFlowError)
     {
         do throws(IdentityFlowError) {
-            try await registerBiometricKey(for: profile, pinKey: pinKey, accessToken: tokens.accessToken, flow: flow)
+            try await registerBiometricKey(for: profile, pinKey: pinKey, tokens: tokens, flow: flow)
         } catch {
             // In device mode the PIN check's tokens are the profile's own sealed sign-in: kept.
-            await pinLoop.revokeDropped(tokens, flow: flow)
+            await pinLoop.revokeDropped(tokens, of: profile, flow: flow)
             throw error
         }
         try await session.storeSession(profile, tokens: tokens, pinKey: pinKey, flow: flow)
     }
 
     /// Creates the biometric key and registers it under the PIN key's proof
-    /// (``AuthenticatorHome/registerBiometricKey(for:pinKey:accessToken:flow:)``: with the server,
+    /// (``AuthenticatorHome/registerBiometricKey(for:pinKey:tokens:flow:)``: with the server,
     /// or as a wrap of the vault key).
-    nonisolated(nonsending) func registerBiometricKey(for profile: UserProfile, pinKey: ProvenPinKey, accessToken: Redacted<String>, flow: FlowID)
+    nonisolated(nonsending) func registerBiometricKey(for profile: UserProfile, pinKey: ProvenPinKey, tokens: TokenSet, flow: FlowID)
         async throws(IdentityFlowError)
     {
-        try await dependencies.authenticatorHome.registerBiometricKey(for: profile, pinKey: pinKey, accessToken: accessToken, flow: flow)
+        try await dependencies.authenticatorHome.registerBiometricKey(for: profile, pinKey: pinKey, tokens: tokens, flow: flow)
     }
 }

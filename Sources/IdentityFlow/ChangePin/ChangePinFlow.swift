@@ -43,7 +43,7 @@ final class ChangePinFlow: FlowPerformer {
             engine.commit()
             let steps = self.steps
             return engine.call { () throws(IdentityFlowError) in
-                return .pinEnrolled(try await steps.enrolNewPin(pin, for: profile, currentKey: currentKey, accessToken: tokens.accessToken))
+                return .pinEnrolled(try await steps.enrolNewPin(pin, for: profile, currentKey: currentKey, tokens: tokens))
             }
         case .storeSession(let tokens, let pinKey):
             engine.commit()
@@ -55,7 +55,7 @@ final class ChangePinFlow: FlowPerformer {
         case .deleteProfile:
             return engine.deleteProfile(profile, sessions: steps.sessions)
         case .revokeTokens(let tokens):
-            return engine.revoke(tokens, pinLoop: steps.pinLoop)
+            return engine.revoke(tokens, of: profile, pinLoop: steps.pinLoop)
         case .reportSuccess:
             return engine.finish(.success(profile), to: host)
         case .reportFailure(let error):

@@ -13,13 +13,13 @@ struct ChangePinSteps: Sendable {
     /// The session steps.
     var session: SessionSteps { SessionSteps(dependencies: dependencies) }
 
-    /// Enrols a new PIN, authorized by the current PIN key (``AuthenticatorHome/enrolNewPin(_:for:currentKey:accessToken:)``:
+    /// Enrols a new PIN, authorized by the current PIN key (``AuthenticatorHome/enrolNewPin(_:for:currentKey:tokens:)``:
     /// with the server, a v1 key authorizing the upgrade; or rewrapped in the vault).
     /// - Returns: The new PIN key, for the session.
     nonisolated(nonsending) func enrolNewPin(
         _ pin: Redacted<String>, for profile: UserProfile, currentKey: ProvenPinKey,
-        accessToken: Redacted<String>
+        tokens: TokenSet
     ) async throws(IdentityFlowError) -> ProvenPinKey {
-        try await dependencies.authenticatorHome.enrolNewPin(pin, for: profile, currentKey: currentKey, accessToken: accessToken)
+        try await dependencies.authenticatorHome.enrolNewPin(pin, for: profile, currentKey: currentKey, tokens: tokens)
     }
 }

@@ -27,7 +27,7 @@ struct DeviceAuthenticators: AuthenticatorHome {
     /// The first PIN of a registration: a new vault seals the registration's tokens.
     /// - Returns: The vault to store.
     nonisolated(nonsending) func enrolFirstPin(
-        _ pin: Redacted<String>, for profile: UserProfile, deviceSecret: Redacted<[UInt8]>, tokens: TokenSet,
+        _ pin: Redacted<String>, for profile: UserProfile, deviceSecret: Redacted<[UInt8]>, tokens: TokenSet, proofKey: DPoPKey?,
         keyDerived: (ProvenPinKey) -> Void
     ) async throws(IdentityFlowError) -> DeviceVault? {
         let (vault, key) = try DeviceVault.create(
@@ -168,7 +168,7 @@ struct DeviceAuthenticators: AuthenticatorHome {
 
     /// Biometric registration on the device: a new biometric key, stored as an item that needs
     /// the user's presence, wraps the vault key.
-    nonisolated(nonsending) func registerBiometricKey(for profile: UserProfile, pinKey: ProvenPinKey, accessToken: Redacted<String>, flow: FlowID)
+    nonisolated(nonsending) func registerBiometricKey(for profile: UserProfile, pinKey: ProvenPinKey, tokens _: TokenSet, flow: FlowID)
         async throws(IdentityFlowError)
     {
         guard let key = pinKey.vaultKey else { throw pinKey.proofRequired }
@@ -225,7 +225,7 @@ struct DeviceAuthenticators: AuthenticatorHome {
     /// so a profile item from before the change, written back, is damage.
     /// - Returns: The new vault key, for the session.
     nonisolated(nonsending) func enrolNewPin(
-        _ pin: Redacted<String>, for profile: UserProfile, currentKey: ProvenPinKey, accessToken: Redacted<String>
+        _ pin: Redacted<String>, for profile: UserProfile, currentKey: ProvenPinKey, tokens _: TokenSet
     ) async throws(IdentityFlowError) -> ProvenPinKey {
         guard let key = currentKey.vaultKey else { throw currentKey.proofRequired }
         let (_, vault) = try usableVault(of: profile)

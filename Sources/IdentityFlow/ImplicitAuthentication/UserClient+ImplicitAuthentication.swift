@@ -72,25 +72,29 @@ extension UserClient {
     ///   service's errors.
     public func enrollImplicitAuthentication() async throws(IdentityFlowError) {
         let (stored, tokens) = try loggedInProfileWithKeys(for: "Implicit authentication")
-        try await serverAuthenticators.enrolImplicitKey(
-            of: stored.profile, deviceSecret: stored.deviceSecret, pinKey: sessionPinKey(for: stored.profile), accessToken: tokens.accessToken)
+        let server = serverAuthenticators
+        try await server.enrolImplicitKey(
+            of: stored.profile, deviceSecret: stored.deviceSecret, pinKey: sessionPinKey(for: stored.profile), accessToken: tokens.accessToken,
+            proofKey: try server.accessProofKey(for: tokens, of: stored.profile))
     }
 }
 
 /// The implicit authentication key's enrolment, vouched for by the PIN key: by a registration
 /// (best effort) and by ``UserClient/enrollImplicitAuthentication()``.
 extension ServerAuthenticators {
-    /// Registers the implicit key derived from `deviceSecret`, vouched for by `pinKey`.
+    /// Registers the implicit key derived from `deviceSecret`, vouched for by `pinKey`; `proofKey`
+    /// (the key DPoP-bound tokens are bound to) proves the access token's use.
     nonisolated(nonsending) func enrolImplicitKey(
         of profile: UserProfile, deviceSecret: Redacted<[UInt8]>?, pinKey: ProvenPinKey,
-        accessToken: Redacted<String>
+        accessToken: Redacted<String>, proofKey: DPoPKey?
     ) async throws(IdentityFlowError) {
         guard let deviceSecret else {
             throw IdentityFlowError(.pinParametersRefused, "The profile still uses PIN proof v1; log in with the PIN once to upgrade it.")
         }
         let key = DeviceKeyProof.key(.implicitAuthentication, deviceSecret: deviceSecret, profile: profile)
         let authorization = try await pinKeyAuthorization(.implicitEnrolment, for: profile, key: pinKey, publicKey: key.publicKey)
-        try await service.enrolImplicitAuthentication(publicKey: key.publicKey, for: profile, authorization: authorization, accessToken: accessToken)
+        try await service.enrolImplicitAuthentication(
+            publicKey: key.publicKey, for: profile, authorization: authorization, accessToken: accessToken, proofKey: proofKey)
     }
 
     /// A registration's best-effort enrolment of the implicit key: a service without implicit
@@ -98,9 +102,11 @@ extension ServerAuthenticators {
     /// ``enrollImplicitAuthentication()``); the registration goes on either way.
     nonisolated(nonsending) func enrolImplicitKeyIfOffered(
         of profile: UserProfile, deviceSecret: Redacted<[UInt8]>, pinKey: ProvenPinKey,
-        accessToken: Redacted<String>
+        accessToken: Redacted<String>, proofKey: DPoPKey?
     ) async {
-        do throws(IdentityFlowError) { try await enrolImplicitKey(of: profile, deviceSecret: deviceSecret, pinKey: pinKey, accessToken: accessToken) } catch {
+        do throws(IdentityFlowError) {
+            try await enrolImplicitKey(of: profile, deviceSecret: deviceSecret, pinKey: pinKey, accessToken: accessToken, proofKey: proofKey)
+        } catch {
             guard error.code != .featureNotSupported else { return }
             dependencies.configuration.logger.log(
                 .warning, "The implicit authentication key was not registered (enrollImplicitAuthentication() can do it later): \(error)")

@@ -32,11 +32,13 @@ protocol AuthenticatorHome: Sendable {
     ///   - profile: The new profile.
     ///   - deviceSecret: The profile's device secret.
     ///   - tokens: The registration's tokens.
+    ///   - proofKey: The registration's DPoP key (not stored yet), which proves the tokens'
+    ///     use at the server when they are bound to it.
     ///   - keyDerived: Receives the session's PIN key.
     /// - Returns: The vault the profile keeps, or `nil` when nothing is kept on the device.
     /// - Throws: The enrolment's errors.
     nonisolated(nonsending) func enrolFirstPin(
-        _ pin: Redacted<String>, for profile: UserProfile, deviceSecret: Redacted<[UInt8]>, tokens: TokenSet,
+        _ pin: Redacted<String>, for profile: UserProfile, deviceSecret: Redacted<[UInt8]>, tokens: TokenSet, proofKey: DPoPKey?,
         keyDerived: (ProvenPinKey) -> Void
     ) async throws(IdentityFlowError) -> DeviceVault?
 
@@ -79,10 +81,10 @@ protocol AuthenticatorHome: Sendable {
     /// - Parameters:
     ///   - profile: The profile.
     ///   - pinKey: The key the PIN proved.
-    ///   - accessToken: The session's access token.
+    ///   - tokens: The session's tokens (their access token authorizes the call; DPoP-proven when bound).
     ///   - flow: The flow, for the log.
     /// - Throws: The registration's errors.
-    nonisolated(nonsending) func registerBiometricKey(for profile: UserProfile, pinKey: ProvenPinKey, accessToken: Redacted<String>, flow: FlowID)
+    nonisolated(nonsending) func registerBiometricKey(for profile: UserProfile, pinKey: ProvenPinKey, tokens: TokenSet, flow: FlowID)
         async throws(IdentityFlowError)
 
     /// Revokes a biometric key held elsewhere than the device, best effort.
@@ -106,11 +108,11 @@ protocol AuthenticatorHome: Sendable {
     ///   - pin: The new PIN.
     ///   - profile: The profile.
     ///   - currentKey: The key the current PIN proved.
-    ///   - accessToken: The session's access token.
+    ///   - tokens: The session's tokens (their access token authorizes the call; DPoP-proven when bound).
     /// - Returns: The new PIN key, for the session.
     /// - Throws: The enrolment's errors.
     nonisolated(nonsending) func enrolNewPin(
-        _ pin: Redacted<String>, for profile: UserProfile, currentKey: ProvenPinKey, accessToken: Redacted<String>
+        _ pin: Redacted<String>, for profile: UserProfile, currentKey: ProvenPinKey, tokens: TokenSet
     ) async throws(IdentityFlowError) -> ProvenPinKey
 
     // MARK: Deregistration

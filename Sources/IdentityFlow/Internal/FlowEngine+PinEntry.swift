@@ -79,12 +79,13 @@ extension FlowEngine where Machine.Event: PinEntryEvents {
 
     /// Revokes a token set the flow will not use (best effort: a failure is logged), when it is
     /// a session of its own (``AuthenticatorHome/issuesTokensPerLogin``: not the tokens a
-    /// device-mode PIN check unseals, which are the profile's own).
-    func revoke(_ tokens: TokenSet, pinLoop: PinSteps) -> EffectWork<Machine.Event> {
+    /// device-mode PIN check unseals, which are the profile's own). DPoP-bound tokens are
+    /// revoked with a proof by `profile`'s key.
+    func revoke(_ tokens: TokenSet, of profile: UserProfile, pinLoop: PinSteps) -> EffectWork<Machine.Event> {
         commit()
         let id = self.id
         return .run {
-            await pinLoop.revokeDropped(tokens, flow: id)
+            await pinLoop.revokeDropped(tokens, of: profile, flow: id)
             return .tokensRevoked
         }
     }

@@ -16,10 +16,11 @@ extension UserClient {
     public func enrollMobileAuthentication() async throws(IdentityFlowError) {
         let (stored, tokens) = try loggedInProfileWithKeys(for: "Mobile authentication")
         let key = try sessions.deviceKey(.mobileAuthentication, of: stored)
+        let proofKey = try serverAuthenticators.accessProofKey(for: tokens, of: stored.profile)
         let authorization = try await serverAuthenticators.pinKeyAuthorization(
             .mobileAuthEnrolment, for: stored.profile, key: sessionPinKey(for: stored.profile), publicKey: key.publicKey)
         try await service.enrolMobileAuthentication(
-            publicKey: key.publicKey, for: stored.profile, authorization: authorization, accessToken: tokens.accessToken)
+            publicKey: key.publicKey, for: stored.profile, authorization: authorization, accessToken: tokens.accessToken, proofKey: proofKey)
         try updateStoredProfile(stored.profile) { $0.mobileAuthEnrolled = true }
     }
 
@@ -36,7 +37,9 @@ extension UserClient {
         try authenticatorHome.requireServerAuthenticators()
         guard stored.mobileAuthEnrolled else { throw MobileAuthSteps.notEnrolled(stored.profile) }
         guard !deviceToken.isEmpty else { throw IdentityFlowError(.requestInvalid, "The push token is empty.") }
-        try await service.enrolPushMobileAuthentication(deviceToken: Array(deviceToken), for: stored.profile, accessToken: tokens.accessToken)
+        try await service.enrolPushMobileAuthentication(
+            deviceToken: Array(deviceToken), for: stored.profile, accessToken: tokens.accessToken,
+            proofKey: try serverAuthenticators.accessProofKey(for: tokens, of: stored.profile))
         try updateStoredProfile(stored.profile) { $0.pushMobileAuthEnrolled = true }
     }
 

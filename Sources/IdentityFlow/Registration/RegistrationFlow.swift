@@ -146,8 +146,10 @@ final class RegistrationFlow: FlowPerformer {
             return .done
         case .enrolPin(let pin, let tokens):
             let steps = self.steps, profile = self.profile, deviceSecret = context.deviceSecret, learnt = self.learnt
+            let proofKey = learnt.withLock { $0.proofKey }
             return engine.call { () throws(IdentityFlowError) in
-                let vault = try await steps.enrolFirstPin(pin, for: profile, deviceSecret: deviceSecret, tokens: tokens) { key in
+                // The registration's DPoP key proves the bound tokens' use at the extension API.
+                let vault = try await steps.enrolFirstPin(pin, for: profile, deviceSecret: deviceSecret, tokens: tokens, proofKey: proofKey) { key in
                     learnt.withLock { $0.pinKey = key }
                 }
                 learnt.withLock { $0.vault = vault.map(Box.init) }

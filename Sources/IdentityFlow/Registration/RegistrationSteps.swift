@@ -125,10 +125,10 @@ struct RegistrationSteps: Sendable {
     /// the enrolment is on its way can still discard it on the server.
     /// - Returns: The vault to store, if the home keeps one on the device.
     nonisolated(nonsending) func enrolFirstPin(
-        _ pin: Redacted<String>, for profile: UserProfile, deviceSecret: Redacted<[UInt8]>, tokens: TokenSet,
+        _ pin: Redacted<String>, for profile: UserProfile, deviceSecret: Redacted<[UInt8]>, tokens: TokenSet, proofKey: DPoPKey?,
         keyDerived: (ProvenPinKey) -> Void
     ) async throws(IdentityFlowError) -> DeviceVault? {
-        try await authenticatorHome.enrolFirstPin(pin, for: profile, deviceSecret: deviceSecret, tokens: tokens, keyDerived: keyDerived)
+        try await authenticatorHome.enrolFirstPin(pin, for: profile, deviceSecret: deviceSecret, tokens: tokens, proofKey: proofKey, keyDerived: keyDerived)
     }
 
     /// Stores a new profile (a stateless one in memory only) with its DPoP key

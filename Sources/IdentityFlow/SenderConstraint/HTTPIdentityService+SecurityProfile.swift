@@ -69,11 +69,18 @@ extension HTTPIdentityService {
 }
 
 extension HTTPIdentityService {
-    /// Under ``SecurityProfile/fapi2`` every token request carries a DPoP proof.
+    /// Under ``SecurityProfile/fapi2`` every token request carries a DPoP proof, and so does
+    /// every extension call that carries an access token (the profile's tokens are all bound).
+    /// - Parameters:
+    ///   - key: The call's DPoP key.
+    ///   - call: What the message names, when it is not a token request.
     /// - Throws: ``ErrorCode/securityProfileNotMet`` when `key` is `nil` under the profile.
-    func requireKeyUnderFAPI2(_ key: DPoPKey?) throws(IdentityFlowError) {
+    func requireKeyUnderFAPI2(_ key: DPoPKey?, for call: String? = nil) throws(IdentityFlowError) {
         guard configuration.securityProfile == .fapi2, key == nil else { return }
+        let what =
+            call.map { "on \($0): every access token it uses is bound to a key (a bearer token from a grant outside the profile is refused too)" }
+            ?? "on every token request"
         throw IdentityFlowError(
-            .securityProfileNotMet, "The FAPI 2.0 profile (securityProfile: fapi2) requires a DPoP proof on every token request; nothing was sent.")
+            .securityProfileNotMet, "The FAPI 2.0 profile (securityProfile: fapi2) requires a DPoP proof \(what); nothing was sent.")
     }
 }

@@ -36,9 +36,10 @@ extension ServerAuthenticators {
     }
 
     /// Sends an enrolment of a new PIN key; `authorize` makes the current key's proof over a
-    /// fresh nonce and the new public key.
+    /// fresh nonce and the new public key. `proofKey` (the key DPoP-bound tokens are bound to)
+    /// proves the access token's use.
     nonisolated(nonsending) func enrol(
-        _ pin: Redacted<String>, for profile: UserProfile, deviceSecret: Redacted<[UInt8]>, accessToken: Redacted<String>,
+        _ pin: Redacted<String>, for profile: UserProfile, deviceSecret: Redacted<[UInt8]>, accessToken: Redacted<String>, proofKey: DPoPKey?,
         authorize: ([UInt8], [UInt8]) throws(IdentityFlowError) -> PinKeyAuthorization
     ) async throws(IdentityFlowError) -> DeviceKey {
         let (salt, key) = try PinProof.newPinKey(
@@ -47,22 +48,26 @@ extension ServerAuthenticators {
         let enrolment = PinEnrolment(
             profile: profile, salt: salt, iterations: dependencies.configuration.pinKeyIterations, publicKey: key.publicKey,
             authorization: try authorize(nonce, key.publicKey))
-        _ = try await service.enrolPin(enrolment, accessToken: accessToken)
+        _ = try await service.enrolPin(enrolment, accessToken: accessToken, proofKey: proofKey)
         return key
     }
 
     /// A v1 login: the v1 proof, then (once accepted) the upgrade to v2 with the same PIN. An
     /// upgrade that fails is logged and tried again at the next login; the login stands.
-    nonisolated(nonsending) func checkLegacyPin(_ pin: Redacted<String>, for profile: UserProfile, challenge: PinLoginChallenge)
+    /// `proofKey` (the profile's DPoP key, when it has one) binds the login's tokens as a v2
+    /// login's are, and proves their use at the upgrade's enrolment.
+    nonisolated(nonsending) func checkLegacyPin(_ pin: Redacted<String>, for profile: UserProfile, challenge: PinLoginChallenge, proofKey: DPoPKey?)
         async throws(IdentityFlowError) -> PinCheck
     {
         let legacyKey = try LegacyPinProof.derivedKey(pin: pin, salt: challenge.salt, iterations: challenge.iterations)
         let proof = LegacyPinProof.proof(key: legacyKey, profile: profile, nonce: challenge.nonce)
-        let verdict = try await service.verifyPinProof(proof, for: profile, nonce: challenge.nonce)
+        let verdict = try await service.verifyPinProof(proof, for: profile, nonce: challenge.nonce, proofKey: proofKey)
         guard case .accepted(let tokens) = verdict else { return PinCheck(verdict, key: .v1(legacyKey)) }
         do throws(IdentityFlowError) {
             let deviceSecret = try PinProof.newDeviceSecret()
-            let key = try await enrol(pin, for: profile, deviceSecret: deviceSecret, accessToken: tokens.accessToken) { nonce, publicKey in
+            let upgradeKey = try Self.accessProofKey(for: tokens, key: proofKey)
+            let key = try await enrol(pin, for: profile, deviceSecret: deviceSecret, accessToken: tokens.accessToken, proofKey: upgradeKey) {
+                nonce, publicKey in
                 PinKeyAuthorization(nonce: nonce, proof: LegacyPinProof.upgradeProof(key: legacyKey, profile: profile, nonce: nonce, publicKey: publicKey))
             }
             try finishUpgrade(of: profile, deviceSecret: deviceSecret)

@@ -35,19 +35,22 @@ struct ServerAuthenticators: AuthenticatorHome {
     /// None: the server's list is the only one.
     var providersWithoutServerList: [IdentityProvider]? { nil }
 
-    /// Enrols the first PIN key with the server, then the implicit key it offers.
+    /// Enrols the first PIN key with the server, then the implicit key it offers; with
+    /// DPoP-bound tokens both calls are proven with the registration's key.
     /// - Returns: `nil`: nothing is kept on the device but the device secret.
     nonisolated(nonsending) func enrolFirstPin(
-        _ pin: Redacted<String>, for profile: UserProfile, deviceSecret: Redacted<[UInt8]>, tokens: TokenSet,
+        _ pin: Redacted<String>, for profile: UserProfile, deviceSecret: Redacted<[UInt8]>, tokens: TokenSet, proofKey: DPoPKey?,
         keyDerived: (ProvenPinKey) -> Void
     ) async throws(IdentityFlowError) -> DeviceVault? {
+        let proofKey = try Self.accessProofKey(for: tokens, key: proofKey)
         let iterations = dependencies.configuration.pinKeyIterations
         let (salt, key) = try PinProof.newPinKey(pin: pin, iterations: iterations, deviceSecret: deviceSecret, profile: profile)
         let pinKey = ProvenPinKey.v2(key.privateKey)
         keyDerived(pinKey)
         _ = try await service.enrolPin(
-            PinEnrolment(profile: profile, salt: salt, iterations: iterations, publicKey: key.publicKey), accessToken: tokens.accessToken)
-        await enrolImplicitKeyIfOffered(of: profile, deviceSecret: deviceSecret, pinKey: pinKey, accessToken: tokens.accessToken)
+            PinEnrolment(profile: profile, salt: salt, iterations: iterations, publicKey: key.publicKey), accessToken: tokens.accessToken,
+            proofKey: proofKey)
+        await enrolImplicitKeyIfOffered(of: profile, deviceSecret: deviceSecret, pinKey: pinKey, accessToken: tokens.accessToken, proofKey: proofKey)
         return nil
     }
 
@@ -79,7 +82,9 @@ struct ServerAuthenticators: AuthenticatorHome {
     nonisolated(nonsending) func checkPin(_ pin: Redacted<String>, for profile: UserProfile) async throws(IdentityFlowError) -> PinCheck {
         let stored = try sessions.storedProfile(profile)
         guard let challenge = try await self.challenge(for: profile, speaking: stored.deviceSecret == nil ? 1 : 2) else { return .deregistered }
-        guard let deviceSecret = stored.deviceSecret else { return try await checkLegacyPin(pin, for: profile, challenge: challenge) }
+        guard let deviceSecret = stored.deviceSecret else {
+            return try await checkLegacyPin(pin, for: profile, challenge: challenge, proofKey: sessions.dpopKey(of: stored))
+        }
         let key = try PinProof.pinKey(pin: pin, salt: challenge.salt, iterations: challenge.iterations, deviceSecret: deviceSecret, profile: profile)
         let proof = key.sign(PinProof.message(PinProof.Purpose.login.rawValue, profile: profile, nonce: challenge.nonce))
         // The profile's DPoP key (when it has one) binds the login's tokens from the start.
@@ -99,7 +104,9 @@ struct ServerAuthenticators: AuthenticatorHome {
         if let legacyKey = stored.biometricKey, stored.deviceSecret == nil {
             guard let challenge = try await self.challenge(for: profile, speaking: 1) else { return .deregistered }
             let proof = LegacyPinProof.proof(key: legacyKey, profile: profile, nonce: challenge.nonce)
-            return PinCheck(try await service.verifyPinProof(proof, for: profile, nonce: challenge.nonce), key: .none)
+            // Bound like a v2 login: the v1 proof goes to pin/verify with a DPoP proof by the profile's key.
+            let verdict = try await service.verifyPinProof(proof, for: profile, nonce: challenge.nonce, proofKey: sessions.dpopKey(of: stored))
+            return PinCheck(verdict, key: .none)
         }
         guard stored.hasBiometricKey, let scalar = try sessions.store.biometricKey(for: profile), let key = DeviceKey(privateKey: scalar) else {
             throw IdentityFlowError(.authenticatorNotRegistered, "Biometrics are not registered for this profile.")
@@ -113,12 +120,14 @@ struct ServerAuthenticators: AuthenticatorHome {
     /// Creates the biometric key, registers it with the server under the PIN key's proof, and
     /// stores it as an item of its own that needs the user's presence. A failure to store it
     /// revokes it on the server.
-    nonisolated(nonsending) func registerBiometricKey(for profile: UserProfile, pinKey: ProvenPinKey, accessToken: Redacted<String>, flow: FlowID)
+    nonisolated(nonsending) func registerBiometricKey(for profile: UserProfile, pinKey: ProvenPinKey, tokens: TokenSet, flow: FlowID)
         async throws(IdentityFlowError)
     {
+        let proofKey = try accessProofKey(for: tokens, of: profile)
         let biometric = try DeviceKey.random()
         let authorization = try await pinKeyAuthorization(.biometricEnrolment, for: profile, key: pinKey, publicKey: biometric.publicKey)
-        try await service.enrolBiometricKey(biometric.publicKey, for: profile, authorization: authorization, accessToken: accessToken)
+        try await service.enrolBiometricKey(
+            biometric.publicKey, for: profile, authorization: authorization, accessToken: tokens.accessToken, proofKey: proofKey)
         do throws(IdentityFlowError) {
             try sessions.store.saveBiometricKey(biometric.privateKey, for: profile)
             try sessions.updateStoredProfile(profile) { stored in
@@ -165,12 +174,13 @@ struct ServerAuthenticators: AuthenticatorHome {
     /// Enrols a new PIN, authorized by the current PIN key (a v1 key authorizes the upgrade).
     /// - Returns: The new PIN key, for the session.
     nonisolated(nonsending) func enrolNewPin(
-        _ pin: Redacted<String>, for profile: UserProfile, currentKey: ProvenPinKey, accessToken: Redacted<String>
+        _ pin: Redacted<String>, for profile: UserProfile, currentKey: ProvenPinKey, tokens: TokenSet
     ) async throws(IdentityFlowError) -> ProvenPinKey {
         let stored = try sessions.storedProfile(profile)
+        let proofKey = try Self.accessProofKey(for: tokens, key: sessions.dpopKey(of: stored))
         let deviceSecret: Redacted<[UInt8]>
         if let existing = stored.deviceSecret { deviceSecret = existing } else { deviceSecret = try PinProof.newDeviceSecret() }
-        let key = try await enrol(pin, for: profile, deviceSecret: deviceSecret, accessToken: accessToken) {
+        let key = try await enrol(pin, for: profile, deviceSecret: deviceSecret, accessToken: tokens.accessToken, proofKey: proofKey) {
             nonce, publicKey throws(IdentityFlowError) in
             try currentKey.authorization(for: .change, profile: profile, nonce: nonce, publicKey: publicKey)
         }

@@ -333,6 +333,69 @@ import Foundation
     ///   - proofKey: The profile's DPoP key, or `nil` for a bearer token.
     nonisolated(nonsending) func userInfo(accessToken: Redacted<String>, subject: String, proofKey: DPoPKey?) async throws(IdentityFlowError) -> UserInfo
 
+    /// ``enrolPin(_:accessToken:)`` with the access token as `Authorization: DPoP <token>` and a
+    /// proof by `proofKey` naming it (`ath`), when given: a server that checks proofs (RFC 9449
+    /// §7) refuses a DPoP-bound token sent as a bearer token, and one that does not lets whoever
+    /// copied the token enrol. The flows pass the profile's key when the tokens are bound
+    /// (``TokenSet/isSenderConstrained``). The default forwards without the key.
+    /// - Parameters:
+    ///   - enrolment: As for ``enrolPin(_:accessToken:)``.
+    ///   - accessToken: The access token.
+    ///   - proofKey: The key the token is bound to, or `nil` for a bearer token.
+    /// - Throws: ``ErrorCode/dpopProofRefused``; as ``enrolPin(_:accessToken:)``.
+    nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>, proofKey: DPoPKey?) async throws(IdentityFlowError)
+        -> PinEnrolmentReceipt
+
+    /// ``enrolBiometricKey(_:for:authorization:accessToken:)`` with a DPoP-proven access token
+    /// when `proofKey` is given, as ``enrolPin(_:accessToken:proofKey:)``. The default forwards
+    /// without the key.
+    /// - Parameters:
+    ///   - publicKey: The biometric public key.
+    ///   - profile: The profile.
+    ///   - authorization: The PIN key's proof.
+    ///   - accessToken: An access token of the profile's user.
+    ///   - proofKey: The key the token is bound to, or `nil` for a bearer token.
+    nonisolated(nonsending) func enrolBiometricKey(
+        _ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>, proofKey: DPoPKey?) async throws(IdentityFlowError)
+
+    /// ``enrolMobileAuthentication(publicKey:for:authorization:accessToken:)`` with a DPoP-proven
+    /// access token when `proofKey` is given, as ``enrolPin(_:accessToken:proofKey:)``. The
+    /// default forwards without the key.
+    /// - Parameters:
+    ///   - publicKey: The key (65-byte uncompressed P-256 point).
+    ///   - profile: The profile.
+    ///   - authorization: The PIN key's proof over a fresh nonce and `publicKey`.
+    ///   - accessToken: An access token of the profile's user.
+    ///   - proofKey: The key the token is bound to, or `nil` for a bearer token.
+    nonisolated(nonsending) func enrolMobileAuthentication(
+        publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>, proofKey: DPoPKey?) async throws(IdentityFlowError)
+
+    /// ``enrolPushMobileAuthentication(deviceToken:for:accessToken:)`` with a DPoP-proven access
+    /// token when `proofKey` is given, as ``enrolPin(_:accessToken:proofKey:)``. The default
+    /// forwards without the key.
+    /// - Parameters:
+    ///   - deviceToken: The push token.
+    ///   - profile: The profile, enrolled for mobile authentication.
+    ///   - accessToken: An access token of the profile's user.
+    ///   - proofKey: The key the token is bound to, or `nil` for a bearer token.
+    nonisolated(nonsending) func enrolPushMobileAuthentication(
+        deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>, proofKey: DPoPKey?) async throws(IdentityFlowError)
+
+    /// ``enrolImplicitAuthentication(publicKey:for:authorization:accessToken:)`` with a
+    /// DPoP-proven access token when `proofKey` is given, as ``enrolPin(_:accessToken:proofKey:)``.
+    /// The default forwards without the key.
+    /// - Parameters:
+    ///   - publicKey: The key.
+    ///   - profile: The profile.
+    ///   - authorization: The PIN key's proof over a fresh nonce and `publicKey`.
+    ///   - accessToken: An access token of the profile's user.
+    ///   - proofKey: The key the token is bound to, or `nil` for a bearer token.
+    nonisolated(nonsending) func enrolImplicitAuthentication(
+        publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>, proofKey: DPoPKey?) async throws(IdentityFlowError)
+
     /// When the pushed authorization request (PAR, RFC 9126) behind an authorization URL expires;
     /// `nil` when the URL carries the whole request (no PAR), or the service does not know. A flow
     /// that opens the page later than it got it (a host that waits, a resumed registration) asks
@@ -524,6 +587,45 @@ import Foundation
     {
         guard proofKey == nil else { throw Self.unsupported("DPoP") }
         return try await userInfo(accessToken: accessToken, subject: subject)
+    }
+
+    /// Forwards to ``enrolPin(_:accessToken:)`` without the key: the token goes as a bearer
+    /// token, as before DPoP.
+    public nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>, proofKey: DPoPKey?)
+        async throws(IdentityFlowError) -> PinEnrolmentReceipt
+    {
+        try await enrolPin(enrolment, accessToken: accessToken)
+    }
+
+    /// Forwards to ``enrolBiometricKey(_:for:authorization:accessToken:)`` without the key.
+    public nonisolated(nonsending) func enrolBiometricKey(
+        _ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>, proofKey: DPoPKey?
+    ) async throws(IdentityFlowError) {
+        try await enrolBiometricKey(publicKey, for: profile, authorization: authorization, accessToken: accessToken)
+    }
+
+    /// Forwards to ``enrolMobileAuthentication(publicKey:for:authorization:accessToken:)`` without the key.
+    public nonisolated(nonsending) func enrolMobileAuthentication(
+        publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>, proofKey: DPoPKey?
+    ) async throws(IdentityFlowError) {
+        try await enrolMobileAuthentication(publicKey: publicKey, for: profile, authorization: authorization, accessToken: accessToken)
+    }
+
+    /// Forwards to ``enrolPushMobileAuthentication(deviceToken:for:accessToken:)`` without the key.
+    public nonisolated(nonsending) func enrolPushMobileAuthentication(
+        deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>, proofKey: DPoPKey?
+    ) async throws(IdentityFlowError) {
+        try await enrolPushMobileAuthentication(deviceToken: deviceToken, for: profile, accessToken: accessToken)
+    }
+
+    /// Forwards to ``enrolImplicitAuthentication(publicKey:for:authorization:accessToken:)`` without the key.
+    public nonisolated(nonsending) func enrolImplicitAuthentication(
+        publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>, proofKey: DPoPKey?
+    ) async throws(IdentityFlowError) {
+        try await enrolImplicitAuthentication(publicKey: publicKey, for: profile, authorization: authorization, accessToken: accessToken)
     }
 
     /// Without pushed authorization requests, an authorization URL does not expire.

@@ -46,7 +46,7 @@ extension UserClient {
 
     /// Whether an API answer refuses the access token: a `401`, or a `400` naming `invalid_token`
     /// in its `WWW-Authenticate` challenge or JSON body.
-    private static func refusesToken(_ response: HTTPURLResponse, _ data: Data) -> Bool {
+    static func refusesToken(_ response: HTTPURLResponse, _ data: Data) -> Bool {
         guard response.statusCode == 400 || response.statusCode == 401 else { return false }
         let mediaType = response.value(forHTTPHeaderField: "Content-Type")?.split(separator: ";").first?
             .trimmingCharacters(in: .whitespaces).lowercased()

@@ -108,8 +108,21 @@ extension ReferenceIdentityService {
         publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
         accessToken: Redacted<String>
     ) async throws(IdentityFlowError) {
+        try await enrolMobileAuthentication(publicKey: publicKey, for: profile, authorization: authorization, accessToken: accessToken, proofKey: nil)
+    }
+
+    /// Registers as ``enrolMobileAuthentication(publicKey:for:authorization:accessToken:)`` does,
+    /// with a proof by `proofKey` for ``mobileAuthEnrolEndpoint`` naming the token: a DPoP-bound
+    /// access token is accepted only with a proof by its key.
+    @_spi(Integrator) public nonisolated(nonsending) func enrolMobileAuthentication(
+        publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>, proofKey: DPoPKey?
+    ) async throws(IdentityFlowError) {
         try await enter(.enrolMobileAuthentication)
-        try enrolDeviceKey(publicKey, of: profile, purpose: .mobileAuthEnrolment, authorization: authorization, accessToken: accessToken) { state in
+        try enrolDeviceKey(
+            publicKey, of: profile, purpose: .mobileAuthEnrolment, authorization: authorization, accessToken: accessToken,
+            proof: (proofKey, Self.mobileAuthEnrolEndpoint)
+        ) { state in
             state.mobileAuth[profile.profileId] = ServerState.MobileAuthEnrolment(publicKey: publicKey, pushToken: nil)
         }
     }
@@ -118,10 +131,19 @@ extension ReferenceIdentityService {
     public nonisolated(nonsending) func enrolPushMobileAuthentication(deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>)
         async throws(IdentityFlowError)
     {
+        try await enrolPushMobileAuthentication(deviceToken: deviceToken, for: profile, accessToken: accessToken, proofKey: nil)
+    }
+
+    /// Records the push token as ``enrolPushMobileAuthentication(deviceToken:for:accessToken:)``
+    /// does, with a proof by `proofKey` for ``mobileAuthPushEndpoint`` naming the token.
+    @_spi(Integrator) public nonisolated(nonsending) func enrolPushMobileAuthentication(
+        deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>, proofKey: DPoPKey?
+    ) async throws(IdentityFlowError) {
         try await enter(.enrolPushMobileAuthentication)
         let date = now()
         try state.withLock { state throws(IdentityFlowError) in
-            _ = try state.enrolment(of: profile, boundTo: accessToken, at: date, required: true)
+            let proven = try Self.accessProof(of: proofKey, at: Self.mobileAuthPushEndpoint, accessToken: accessToken, date: date, in: &state)
+            _ = try state.enrolment(of: profile, boundTo: accessToken, proofThumbprint: proven, at: date, required: true)
             guard state.mobileAuth[profile.profileId] != nil else {
                 throw IdentityFlowError(.mobileAuthNotEnrolled, "Enrol for mobile authentication before push.")
             }
@@ -196,8 +218,20 @@ extension ReferenceIdentityService {
         publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
         accessToken: Redacted<String>
     ) async throws(IdentityFlowError) {
+        try await enrolImplicitAuthentication(publicKey: publicKey, for: profile, authorization: authorization, accessToken: accessToken, proofKey: nil)
+    }
+
+    /// Registers as ``enrolImplicitAuthentication(publicKey:for:authorization:accessToken:)``
+    /// does, with a proof by `proofKey` for ``implicitEnrolEndpoint`` naming the token.
+    @_spi(Integrator) public nonisolated(nonsending) func enrolImplicitAuthentication(
+        publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>, proofKey: DPoPKey?
+    ) async throws(IdentityFlowError) {
         try await enter(.enrolImplicitAuthentication)
-        try enrolDeviceKey(publicKey, of: profile, purpose: .implicitEnrolment, authorization: authorization, accessToken: accessToken) {
+        try enrolDeviceKey(
+            publicKey, of: profile, purpose: .implicitEnrolment, authorization: authorization, accessToken: accessToken,
+            proof: (proofKey, Self.implicitEnrolEndpoint)
+        ) {
             $0.implicitKeys[profile.profileId] = publicKey
         }
     }
@@ -229,16 +263,17 @@ extension ReferenceIdentityService {
         }
     }
 
-    /// Checks the token is the profile's user's (never an implicit one), the key a P-256 point
-    /// and the PIN key's proof over a fresh nonce and the key (a wrong one counted), then stores
-    /// it with `store`.
+    /// Checks the token is the profile's user's (never an implicit one; a DPoP-bound one with a
+    /// proof by its key for `proof`'s endpoint), the key a P-256 point and the PIN key's proof over
+    /// a fresh nonce and the key (a wrong one counted), then stores it with `store`.
     private func enrolDeviceKey(
         _ publicKey: [UInt8], of profile: UserProfile, purpose: PinProof.Purpose, authorization: PinKeyAuthorization,
-        accessToken: Redacted<String>, store: (inout ServerState) -> Void
+        accessToken: Redacted<String>, proof: (key: DPoPKey?, endpoint: URL), store: (inout ServerState) -> Void
     ) throws(IdentityFlowError) {
         let date = now()
         try state.withLock { state throws(IdentityFlowError) in
-            _ = try state.enrolment(of: profile, boundTo: accessToken, at: date, required: true)
+            let proven = try Self.accessProof(of: proof.key, at: proof.endpoint, accessToken: accessToken, date: date, in: &state)
+            _ = try state.enrolment(of: profile, boundTo: accessToken, proofThumbprint: proven, at: date, required: true)
             guard DeviceKey.isValidPublicKey(publicKey) else { throw Self.invalidRequest("The public key is not a P-256 point.") }
             try Self.checkPinKeyProof(authorization, for: purpose, subject: publicKey, of: profile, in: &state)
             store(&state)

@@ -163,11 +163,21 @@ extension ReferenceIdentityService {
     @_spi(Integrator) public nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError)
         -> PinEnrolmentReceipt
     {
+        try await enrolPin(enrolment, accessToken: accessToken, proofKey: nil)
+    }
+
+    /// Enrols as ``enrolPin(_:accessToken:)`` does, with a proof by `proofKey` for
+    /// ``pinEnrolEndpoint`` naming the token (`ath`) when DPoP is on: a DPoP-bound access token
+    /// is accepted only with a proof by its key, so a copy of it alone enrols nothing.
+    @_spi(Integrator) public nonisolated(nonsending) func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>, proofKey: DPoPKey?)
+        async throws(IdentityFlowError) -> PinEnrolmentReceipt
+    {
         try await enter(.enrolPin)
         let date = now()
         return try state.withLock { state throws(IdentityFlowError) in
             let profile = enrolment.profile
-            let existing = try state.enrolment(of: profile, boundTo: accessToken, at: date, required: false)
+            let proven = try Self.accessProof(of: proofKey, at: Self.pinEnrolEndpoint, accessToken: accessToken, date: date, in: &state)
+            let existing = try state.enrolment(of: profile, boundTo: accessToken, proofThumbprint: proven, at: date, required: false)
             guard DeviceKey.isValidPublicKey(enrolment.publicKey), PinProof.acceptedSaltLengths.contains(enrolment.salt.count), enrolment.iterations >= 1 else {
                 throw Self.invalidRequest("The enrolment's public key, salt or iteration count is invalid.")
             }
@@ -194,7 +204,7 @@ extension ReferenceIdentityService {
                 }
                 guard valid else { throw Self.wrongProof(state.countWrongProof(of: profile), profile: profile) }
             } else {
-                guard let family = try state.bearer(accessToken, at: date).family, state.boundFamilies[family] == nil else {
+                guard let family = try state.bearer(accessToken, at: date, proofThumbprint: proven).family, state.boundFamilies[family] == nil else {
                     throw ServerState.tokenNotAllowed(
                         "A first PIN enrolment needs the access token of the sign-in that just happened; this one's sign-in is bound to a profile already.")
                 }
@@ -265,10 +275,20 @@ extension ReferenceIdentityService {
         _ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
         accessToken: Redacted<String>
     ) async throws(IdentityFlowError) {
+        try await enrolBiometricKey(publicKey, for: profile, authorization: authorization, accessToken: accessToken, proofKey: nil)
+    }
+
+    /// Registers as ``enrolBiometricKey(_:for:authorization:accessToken:)`` does, with a proof by
+    /// `proofKey` for ``biometricEnrolEndpoint``, as ``enrolPin(_:accessToken:proofKey:)``.
+    @_spi(Integrator) public nonisolated(nonsending) func enrolBiometricKey(
+        _ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>, proofKey: DPoPKey?
+    ) async throws(IdentityFlowError) {
         try await enter(.enrolBiometricKey)
         let date = now()
         try state.withLock { state throws(IdentityFlowError) in
-            _ = try state.enrolment(of: profile, boundTo: accessToken, at: date, required: true)
+            let proven = try Self.accessProof(of: proofKey, at: Self.biometricEnrolEndpoint, accessToken: accessToken, date: date, in: &state)
+            _ = try state.enrolment(of: profile, boundTo: accessToken, proofThumbprint: proven, at: date, required: true)
             guard DeviceKey.isValidPublicKey(publicKey) else { throw Self.invalidRequest("The biometric public key is malformed.") }
             try Self.checkPinKeyProof(authorization, for: .biometricEnrolment, subject: publicKey, of: profile, in: &state)
             state.enrolments[profile.profileId]?.biometricKey = publicKey

@@ -139,14 +139,20 @@ struct ServerState: Sendable {
         }
     }
 
-    /// The grant of an access token an extension endpoint accepts: live, and not an implicit
-    /// token (those serve resource servers only).
-    func bearer(_ accessToken: Redacted<String>, at date: Date) throws(IdentityFlowError) -> AccessGrant {
+    /// The grant of an access token an extension endpoint accepts: live, not an implicit token
+    /// (those serve resource servers only) and, when it is DPoP-bound, presented with a proof by
+    /// its key (RFC 9449 §7, as a resource server checks): `proofThumbprint` is the thumbprint of
+    /// the key whose proof (with `ath` of this token) the request carried, `nil` without one.
+    func bearer(_ accessToken: Redacted<String>, at date: Date, proofThumbprint: String?) throws(IdentityFlowError) -> AccessGrant {
         guard let grant = accessTokens[accessToken.value], grant.expiresAt > date else {
             throw IdentityFlowError(.userNotAuthenticated, "The reference server does not accept this access token.")
         }
         guard grant.family != nil else {
             throw Self.tokenNotAllowed("An implicit authentication token serves resource servers only, never the extension endpoints.")
+        }
+        if let bound = grant.dpopKeyThumbprint, bound != proofThumbprint {
+            throw ReferenceIdentityService.dpopRefused(
+                "The access token is DPoP-bound: the extension endpoint needs it with a proof by its key (a copied token alone is refused).")
         }
         return grant
     }
@@ -158,10 +164,13 @@ struct ServerState: Sendable {
         return error
     }
 
-    /// The profile's enrolment, checking that `accessToken` belongs to its user; `nil` when there
-    /// is none and none is `required`.
-    func enrolment(of profile: UserProfile, boundTo accessToken: Redacted<String>, at date: Date, required: Bool) throws(IdentityFlowError) -> Enrolment? {
-        let user = try bearer(accessToken, at: date).user
+    /// The profile's enrolment, checking that `accessToken` belongs to its user (and, when it is
+    /// DPoP-bound, came with a proof by its key: ``bearer(_:at:proofThumbprint:)``); `nil` when
+    /// there is none and none is `required`.
+    func enrolment(of profile: UserProfile, boundTo accessToken: Redacted<String>, proofThumbprint: String?, at date: Date, required: Bool)
+        throws(IdentityFlowError) -> Enrolment?
+    {
+        let user = try bearer(accessToken, at: date, proofThumbprint: proofThumbprint).user
         guard let enrolment = enrolments[profile.profileId] else {
             if required { throw IdentityFlowError(.requestInvalid, "The reference server knows no profile \(profile.profileId).") }
             return nil

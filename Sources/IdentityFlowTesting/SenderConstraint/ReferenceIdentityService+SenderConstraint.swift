@@ -57,6 +57,18 @@ extension ReferenceIdentityService {
     public static let biometricVerifyEndpoint = URL(string: issuer + "/biometric/verify")!
     /// Where the pushed authorization request endpoint pretends to live.
     public static let pushedAuthorizationEndpoint = URL(string: issuer + "/par")!
+    /// Where the extension API's PIN enrolment pretends to live: the `htu` of the proof that
+    /// goes with a DPoP-bound access token there (as at ``biometricEnrolEndpoint``,
+    /// ``mobileAuthEnrolEndpoint``, ``mobileAuthPushEndpoint`` and ``implicitEnrolEndpoint``).
+    public static let pinEnrolEndpoint = URL(string: issuer + "/pin/enrol")!
+    /// Where the extension API's biometric key registration pretends to live.
+    public static let biometricEnrolEndpoint = URL(string: issuer + "/biometric/enrol")!
+    /// Where the extension API's mobile authentication enrolment pretends to live.
+    public static let mobileAuthEnrolEndpoint = URL(string: issuer + "/mobile-auth/enrol")!
+    /// Where the extension API's push enrolment pretends to live.
+    public static let mobileAuthPushEndpoint = URL(string: issuer + "/mobile-auth/push")!
+    /// Where the extension API's implicit authentication enrolment pretends to live.
+    public static let implicitEnrolEndpoint = URL(string: issuer + "/implicit/enrol")!
 
     /// What the server asks of DPoP and PAR (all off by default).
     public var senderConstraint: SenderConstraint {
@@ -163,6 +175,16 @@ extension ReferenceIdentityService {
         }
         let proof = try key.proof(method: method, url: url, accessToken: accessToken, at: date)
         return try verify(proof.value, method: method, url: url, accessToken: accessToken?.value, at: date, in: &state)
+    }
+
+    /// The thumbprint of the key that proves an extension call carrying `accessToken` at `url`:
+    /// a proof by `key` naming the token (`ath`), verified as a resource server would; `nil`
+    /// without a key (a DPoP-bound token is then refused by ``ServerState/bearer(_:at:proofThumbprint:)``)
+    /// or when the server does not offer DPoP.
+    static func accessProof(of key: DPoPKey?, at url: URL, accessToken: Redacted<String>, date: Date, in state: inout ServerState)
+        throws(IdentityFlowError) -> String?
+    {
+        try thumbprint(of: key, method: "POST", url: url, accessToken: accessToken, at: date, in: &state, tokenEndpoint: false)
     }
 
     /// Verifies a proof the request carried (tests hand the server a recorded one this way).

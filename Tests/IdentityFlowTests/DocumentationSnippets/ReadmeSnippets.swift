@@ -91,6 +91,17 @@ private func readmeLogIn(client: UserClient, profile: UserProfile, pinPad: Snipp
     _ = (login, data, response)
 }
 
+// README.md, "DPoP and PAR": requests the host sends itself.
+private func readmeAuthorizeOwnRequests(client: UserClient, api: URL, myHTTPStack: SnippetHTTPStack) async throws {
+var request = try await client.authorize(URLRequest(url: api.appendingPathComponent("accounts")))
+var (data, response) = try await myHTTPStack.send(request)   // your stack: (Data, HTTPURLResponse)
+if try await client.handleResponse(response, body: data, to: request) == .retry {
+    request = try await client.authorize(request)             // a fresh proof (and token)
+    (data, response) = try await myHTTPStack.send(request)
+    _ = try await client.handleResponse(response, body: data, to: request)   // remembers its nonce
+}
+}
+
 // README.md, "DPoP and PAR".
 private func readmeDPoPAndPAR() -> HTTPServiceConfiguration {
     var configuration = HTTPServiceConfiguration(

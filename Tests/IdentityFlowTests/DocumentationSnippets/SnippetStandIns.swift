@@ -4,6 +4,17 @@
 import Foundation
 import IdentityFlow
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking  // URLRequest, HTTPURLResponse on Linux
+#endif
+
+/// A host's own HTTP stack (Alamofire, its own `URLSession` code).
+struct SnippetHTTPStack {
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        (Data(), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!)
+    }
+}
+
 /// A host's PIN screen: a `ChallengeResponder` that also asks for a new PIN.
 struct SnippetPinScreen: ChallengeResponder {
     func receive(_ challenge: Challenge) async { challenge.cancel() }

@@ -127,13 +127,30 @@ extension HTTPIdentityService {
     /// - Throws: 9009 for a wrong proof (counted), 9010 for a refused token, 9003 for a deregistered
     ///   profile, 10015 for a profile of another user or a re-enrolment without proof.
     public func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>) async throws(IdentityFlowError) -> PinEnrolmentReceipt {
+        try await enrolPin(enrolment, accessToken: accessToken, proofKey: nil)
+    }
+
+    /// `POST /pin/enrol` with `Authorization: DPoP <token>` and a `DPoP` proof by `proofKey` for
+    /// its method and URL with `ath` of the token, when a key is given (a `use_dpop_nonce` answer,
+    /// `401` with a `DPoP` challenge or `400` JSON, retried once with the nonce); as
+    /// ``enrolPin(_:accessToken:)`` without one.
+    /// - Parameters:
+    ///   - enrolment: As for ``enrolPin(_:accessToken:)``.
+    ///   - accessToken: The user's access token.
+    ///   - proofKey: The key the token is bound to, or `nil` for a bearer token.
+    /// - Returns: The server's failure limit.
+    /// - Throws: ``ErrorCode/securityProfileNotMet`` without a key under ``SecurityProfile/fapi2``
+    ///   (nothing is sent); ``ErrorCode/dpopProofRefused``; as ``enrolPin(_:accessToken:)``.
+    public func enrolPin(_ enrolment: PinEnrolment, accessToken: Redacted<String>, proofKey: DPoPKey?) async throws(IdentityFlowError)
+        -> PinEnrolmentReceipt
+    {
         let context = "the PIN enrolment"
         var body: [String: JSONValue] = [
             "profile_id": .string(enrolment.profile.profileId), "salt": .string(Base64URL.encode(enrolment.salt)),
             "iterations": .number(Double(enrolment.iterations)), "public_key": .string(Base64URL.encode(enrolment.publicKey)),
         ]
         if let authorization = enrolment.authorization { body = Self.proven(body, by: authorization) }
-        let response = try await send("POST", path: "pin/enrol", body: .object(body), bearer: accessToken, context: context)
+        let response = try await sendAuthorized("POST", path: "pin/enrol", body: .object(body), accessToken: accessToken, proofKey: proofKey, context: context)
         guard response.status == 200 else { throw Self.proofError(response, context: context, profile: enrolment.profile) }
         guard let max = try Self.jsonObject(response, context: "The enrolment answer")["max_failure_count"]?.intValue, max >= 1 else {
             throw Self.malformed("The enrolment answer", member: "max_failure_count")
@@ -207,9 +224,26 @@ extension HTTPIdentityService {
         _ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
         accessToken: Redacted<String>
     ) async throws(IdentityFlowError) {
+        try await enrolBiometricKey(publicKey, for: profile, authorization: authorization, accessToken: accessToken, proofKey: nil)
+    }
+
+    /// `POST /biometric/enrol` with a DPoP-proven access token when `proofKey` is given, as
+    /// ``enrolPin(_:accessToken:proofKey:)``.
+    /// - Parameters:
+    ///   - publicKey: The biometric public key.
+    ///   - profile: The profile.
+    ///   - authorization: The PIN key's proof over a fresh nonce and `publicKey`.
+    ///   - accessToken: The user's access token.
+    ///   - proofKey: The key the token is bound to, or `nil` for a bearer token.
+    /// - Throws: As ``enrolPin(_:accessToken:proofKey:)`` and ``enrolBiometricKey(_:for:authorization:accessToken:)``.
+    public func enrolBiometricKey(
+        _ publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>, proofKey: DPoPKey?
+    ) async throws(IdentityFlowError) {
         let context = "the biometric key registration"
         let body = Self.proven(["profile_id": .string(profile.profileId), "public_key": .string(Base64URL.encode(publicKey))], by: authorization)
-        let response = try await send("POST", path: "biometric/enrol", body: .object(body), bearer: accessToken, context: context)
+        let response = try await sendAuthorized(
+            "POST", path: "biometric/enrol", body: .object(body), accessToken: accessToken, proofKey: proofKey, context: context)
         guard response.status == 204 || response.status == 200 else { throw Self.proofError(response, context: context, profile: profile) }
     }
 
@@ -271,7 +305,8 @@ extension HTTPIdentityService {
         async throws(IdentityFlowError) -> PinVerification
     {
         // Under FAPI 2.0 the tokens a login issues are bound like every other: a keyless login
-        // (a PIN proof v1 profile's upgrading login included) is refused before anything is sent.
+        // (a profile without a DPoP key) is refused before anything is sent. A PIN proof v1
+        // profile's login carries its key like a v2 login, so it is not refused here.
         try requireKeyUnderFAPI2(proofKey)
         let body: JSONValue = [
             "profile_id": .string(profile.profileId), "nonce": .string(Base64URL.encode(nonce)), "proof": .string(Base64URL.encode(proof.value)),
@@ -357,8 +392,22 @@ extension HTTPIdentityService {
         guard let url = URL(string: trimmed + "/" + path) else {
             throw IdentityFlowError(.configurationInvalid, "The extension URL for \(context) is invalid.")
         }
-        // With a key (a PIN or biometric login), a proof for this method and URL, as at the token endpoint.
-        return try await sendWithDPoP(try jsonRequest(url, method: method, body: body, bearer: bearer), key: proofKey)
+        // With a key, a proof for this method and URL, as at the token endpoint (a PIN or
+        // biometric login); with an access token too, the token goes as `DPoP` and the proof
+        // names it (`ath`), as at a resource server (an enrolment).
+        let request = try jsonRequest(url, method: method, body: body, bearer: bearer)
+        return try await sendWithDPoP(request, key: proofKey, accessToken: proofKey == nil ? nil : bearer)
+    }
+
+    /// Sends a request that carries the user's access token: as a bearer token, or with a key as
+    /// `Authorization: DPoP` with a proof naming it (RFC 9449 §7). Under ``SecurityProfile/fapi2``
+    /// every token is bound, so a call without the key is refused before anything is sent.
+    /// - Throws: ``ErrorCode/securityProfileNotMet`` for a keyless call under the profile; as ``send(_:path:body:bearer:context:proofKey:)``.
+    func sendAuthorized(_ method: String, path: String, body: JSONValue?, accessToken: Redacted<String>, proofKey: DPoPKey?, context: String)
+        async throws(IdentityFlowError) -> HTTPResponse
+    {
+        try requireKeyUnderFAPI2(proofKey, for: context)
+        return try await send(method, path: path, body: body, bearer: accessToken, context: context, proofKey: proofKey)
     }
 
     private static func pathSegment(_ text: String) -> String { formEncode(text) }

@@ -15,9 +15,25 @@ extension HTTPIdentityService {
         publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
         accessToken: Redacted<String>
     ) async throws(IdentityFlowError) {
+        try await enrolMobileAuthentication(publicKey: publicKey, for: profile, authorization: authorization, accessToken: accessToken, proofKey: nil)
+    }
+
+    /// `POST /mobile-auth/enrol` with a DPoP-proven access token when `proofKey` is given, as
+    /// ``enrolPin(_:accessToken:proofKey:)``.
+    /// - Parameters:
+    ///   - publicKey: The mobile authentication public key.
+    ///   - profile: The profile.
+    ///   - authorization: The PIN key's proof over a fresh nonce and `publicKey`.
+    ///   - accessToken: The user's access token.
+    ///   - proofKey: The key the token is bound to, or `nil` for a bearer token.
+    /// - Throws: As ``enrolPin(_:accessToken:proofKey:)`` and ``enrolMobileAuthentication(publicKey:for:authorization:accessToken:)``.
+    public func enrolMobileAuthentication(
+        publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>, proofKey: DPoPKey?
+    ) async throws(IdentityFlowError) {
         try await enrolDeviceKey(
             publicKey, path: "mobile-auth/enrol", context: "the mobile authentication enrolment", profile: profile,
-            authorization: authorization, accessToken: accessToken)
+            authorization: authorization, accessToken: accessToken, proofKey: proofKey)
     }
 
     /// `POST /mobile-auth/push` with the bearer token.
@@ -27,9 +43,24 @@ extension HTTPIdentityService {
     ///   - accessToken: The user's access token.
     /// - Throws: 11014 before the profile's enrolment; as the table otherwise.
     public func enrolPushMobileAuthentication(deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>) async throws(IdentityFlowError) {
-        try await expectNoContent(
-            path: "mobile-auth/push", context: "the push enrolment", profile: profile, bearer: accessToken,
-            body: ["profile_id": .string(profile.profileId), "device_token": .string(Base64URL.encode(deviceToken))])
+        try await enrolPushMobileAuthentication(deviceToken: deviceToken, for: profile, accessToken: accessToken, proofKey: nil)
+    }
+
+    /// `POST /mobile-auth/push` with a DPoP-proven access token when `proofKey` is given, as
+    /// ``enrolPin(_:accessToken:proofKey:)``.
+    /// - Parameters:
+    ///   - deviceToken: The push token.
+    ///   - profile: The profile, enrolled for mobile authentication.
+    ///   - accessToken: The user's access token.
+    ///   - proofKey: The key the token is bound to, or `nil` for a bearer token.
+    /// - Throws: As ``enrolPin(_:accessToken:proofKey:)`` and ``enrolPushMobileAuthentication(deviceToken:for:accessToken:)``.
+    public func enrolPushMobileAuthentication(deviceToken: [UInt8], for profile: UserProfile, accessToken: Redacted<String>, proofKey: DPoPKey?)
+        async throws(IdentityFlowError)
+    {
+        let context = "the push enrolment"
+        let body: JSONValue = ["profile_id": .string(profile.profileId), "device_token": .string(Base64URL.encode(deviceToken))]
+        let response = try await sendAuthorized("POST", path: "mobile-auth/push", body: body, accessToken: accessToken, proofKey: proofKey, context: context)
+        guard response.status == 204 || response.status == 200 else { throw Self.mobileAuthError(response, context: context, profile: profile) }
     }
 
     /// `POST /mobile-auth/requests`, signed by the mobile authentication key.
@@ -125,18 +156,34 @@ extension HTTPIdentityService {
         publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
         accessToken: Redacted<String>
     ) async throws(IdentityFlowError) {
+        try await enrolImplicitAuthentication(publicKey: publicKey, for: profile, authorization: authorization, accessToken: accessToken, proofKey: nil)
+    }
+
+    /// `POST /implicit/enrol` with a DPoP-proven access token when `proofKey` is given, as
+    /// ``enrolPin(_:accessToken:proofKey:)``.
+    /// - Parameters:
+    ///   - publicKey: The implicit authentication public key.
+    ///   - profile: The profile.
+    ///   - authorization: The PIN key's proof over a fresh nonce and `publicKey`.
+    ///   - accessToken: The user's access token.
+    ///   - proofKey: The key the token is bound to, or `nil` for a bearer token.
+    /// - Throws: As ``enrolPin(_:accessToken:proofKey:)`` and ``enrolImplicitAuthentication(publicKey:for:authorization:accessToken:)``.
+    public func enrolImplicitAuthentication(
+        publicKey: [UInt8], for profile: UserProfile, authorization: PinKeyAuthorization,
+        accessToken: Redacted<String>, proofKey: DPoPKey?
+    ) async throws(IdentityFlowError) {
         try await enrolDeviceKey(
             publicKey, path: "implicit/enrol", context: "the implicit authentication enrolment", profile: profile,
-            authorization: authorization, accessToken: accessToken)
+            authorization: authorization, accessToken: accessToken, proofKey: proofKey)
     }
 
     /// Registers a device key under the PIN key's proof: a wrong proof is a counted wrong PIN.
     private func enrolDeviceKey(
         _ publicKey: [UInt8], path: String, context: String, profile: UserProfile, authorization: PinKeyAuthorization,
-        accessToken: Redacted<String>
+        accessToken: Redacted<String>, proofKey: DPoPKey?
     ) async throws(IdentityFlowError) {
         let body = Self.proven(["profile_id": .string(profile.profileId), "public_key": .string(Base64URL.encode(publicKey))], by: authorization)
-        let response = try await send("POST", path: path, body: .object(body), bearer: accessToken, context: context)
+        let response = try await sendAuthorized("POST", path: path, body: .object(body), accessToken: accessToken, proofKey: proofKey, context: context)
         switch (response.status, Self.errorCode(of: response)) {
         case (200, _), (204, _): return
         case (401, "invalid_pin"), (410, "user_deregistered"): throw Self.proofError(response, context: context, profile: profile)
@@ -165,12 +212,6 @@ extension HTTPIdentityService {
     }
 
     // MARK: - Helpers
-
-    private func expectNoContent(path: String, context: String, profile: UserProfile, bearer: Redacted<String>, body: JSONValue) async throws(IdentityFlowError)
-    {
-        let response = try await send("POST", path: path, body: body, bearer: bearer, context: context)
-        guard response.status == 204 || response.status == 200 else { throw Self.mobileAuthError(response, context: context, profile: profile) }
-    }
 
     /// The errors of the mobile and implicit authentication endpoints; a bare 404 means the
     /// server does not offer them (11020, from ``extensionError(_:context:profile:)``).

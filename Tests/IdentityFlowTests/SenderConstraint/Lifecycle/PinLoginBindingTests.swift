@@ -40,6 +40,28 @@ struct PinLoginBindingTests {
         #expect(response.statusCode == 200)
     }
 
+    /// A PIN proof v1 profile (the stored v1 fixture) with a DPoP key: its v1 login carries the
+    /// key's proof too, so its tokens are bound and the upgrade's enrolment (`pin/enrol`, which
+    /// carries the login's access token) proves them; the reference server requires DPoP, so an
+    /// unproven v1 login or enrolment would be refused.
+    @Test(
+        "server mode: a PIN proof v1 login (PIN or biometric) is bound to the profile's key; the PIN login's upgrade proves the bound token",
+        arguments: [false, true])
+    func legacyLoginBindsTokens(biometric: Bool) async throws {
+        let (client, server, directory) = try await PinMigrationTests.v1Client()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        server.senderConstraint = .fapi2
+        let profile = PinMigrationTests.profile
+        let key = DPoPTestSupport.knownKey
+        try client.sessions.store.saveDPoPKey(key.storedForm, for: profile)
+        let steps: [ScriptStep] = biometric ? [.biometric(.respond(.confirmed))] : [.pin(.respond("24680"))]
+        _ = try await client.authenticateUser(profile, authenticator: biometric ? .biometric : .pin, responder: ScriptedResponder(steps))
+        let tokens = try client.sessionTokens()
+        #expect(tokens.tokenType == "DPoP")
+        #expect(server.dpopKeyThumbprint(ofAccessToken: tokens.accessToken.value) == key.thumbprint)
+        #expect(server.pinProofVersion(of: profile) == (biometric ? 1 : 2), "a PIN login upgrades the profile; its enrolment went through with a proof")
+    }
+
     @Test("the reference server requiring DPoP refuses a PIN login without a proof")
     func keylessLoginRefused() async throws {
         let setup = try await DPoPLifecycleTests.Setup(.server)
