@@ -127,8 +127,8 @@ enum DPoPFixture {
 }
 
 /// Issue 40 against servers IdentityFlow did not write: idpyoidc with PAR and DPoP required, and a
-/// resource server that checks every proof. Device placement only (the stock provider has no
-/// extension API; server placement runs against the reference server).
+/// resource server that checks every proof, in the device placement
+/// (``DPoPServerPlacementInteropTests`` runs the server placement against the same provider).
 @Suite("Interop: DPoP and PAR against idpyoidc and a proof-checking resource server", .serialized, DPoPFixture.enabled)
 struct DPoPInteropTests {
     @Test("the provider's discovery: PAR required, DPoP with ES256, iss in the redirect")

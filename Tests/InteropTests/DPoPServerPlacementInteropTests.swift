@@ -46,7 +46,7 @@ struct DPoPServerPlacementInteropTests {
     }
 
     @Test(
-        "server placement: registration with PAR and DPoP, the PIN enrolled with a proof, API, logout, PIN login with the nonce round, PIN change, relaunch, refresh with the bound token, deregistration"
+        "server placement: registration with PAR and DPoP, the PIN enrolled with a proof, API, logout, PIN login with the nonce round, biometric registration and login, PIN change, relaunch, refresh with the bound token, deregistration"
     )
     func lifecycle() async throws {
         let storage = InMemoryStorage()
@@ -72,10 +72,18 @@ struct DPoPServerPlacementInteropTests {
         #expect(loggedIn.isSenderConstrained && loggedIn.accessToken != registered.accessToken)
         #expect(try await client.authenticatedRequest(api).1.statusCode == 200)
 
+        // A biometric key registered with the bound token's proof; its login is bound too.
+        try await client.registerBiometricAuthenticator(for: profile, responder: ScriptedAnswers(["73914"], biometric: true))
+        try await client.logout()
+        try await client.authenticateUser(profile, authenticator: .biometric, responder: ScriptedAnswers([], biometric: true))
+        let biometric = try client.sessionTokens()
+        #expect(biometric.isSenderConstrained && biometric.accessToken != loggedIn.accessToken)
+        #expect(try await client.authenticatedRequest(api).1.statusCode == 200)
+
         // A PIN change re-enrols at the extension API with the bound token and the old key's proof.
         _ = try await client.changePin(responder: ScriptedAnswers(["73914"], newPin: "80426"))
         let relaunched = try await Self.client(service, storage: storage)
-        try await relaunched.authenticateUser(profile, responder: ScriptedAnswers(["80426"]))
+        try await relaunched.authenticateUser(profile, authenticator: .pin, responder: ScriptedAnswers(["80426"]))
         let beforeRefresh = try relaunched.sessionTokens()
         relaunched.withState { $0.profiles[profile]?.tokens.expiresAt = .distantPast }
         #expect(try await relaunched.authenticatedRequest(api).1.statusCode == 200, "refreshed at idpyoidc with the key, after a relaunch")
@@ -114,7 +122,7 @@ struct DPoPServerPlacementInteropTests {
         let asked = try await Self.enrolPin(authorization: "DPoP \(copied.accessToken.value)", proof: withoutNonce)
         let thiefProof = try thief.proof(method: "POST", url: enrolURL, accessToken: copied.accessToken, nonce: asked.headers["dpop-nonce"], at: Date())
         let byThief = try await Self.enrolPin(authorization: "DPoP \(copied.accessToken.value)", proof: thiefProof)
-        #expect(byThief.status == 401 && byThief.headers["www-authenticate"]?.contains("invalid_dpop_proof") == true)
+        #expect(byThief.status == 401 && byThief.headers["www-authenticate"]?.hasPrefix("DPoP") == true, "the token is bound to another key")
 
         // The provider: the login's refresh token with the thief's key, and without a proof.
         let refreshToken = try #require(copied.refreshToken)
@@ -126,6 +134,48 @@ struct DPoPServerPlacementInteropTests {
         #expect(try await client.authenticatedRequest(URLRequest(url: try #require(DPoPFixture.resource))).1.statusCode == 200, "the owner still can")
         try await client.deregister(profile)
         #expect(try storage.keys().isEmpty)
+    }
+
+    @Test("the FAPI 2.0 profile in the server placement: registration, PIN login and the API, every token bound")
+    func fapi2() async throws {
+        let storage = InMemoryStorage()
+        let client = try await Self.client(try DPoPFixture.service(profile: .fapi2), storage: storage)
+        let profile = try await client.registerUser(.provider(InteropEnvironment.browserProvider), responder: InteropResponder()).profile
+        try await client.logout()
+        try await client.authenticateUser(profile, responder: ScriptedAnswers(["73914"]))
+        #expect(try client.sessionTokens().isSenderConstrained)
+        #expect(try await client.authenticatedRequest(URLRequest(url: try #require(DPoPFixture.resource))).1.statusCode == 200)
+        try await client.deregister(profile)
+        #expect(try storage.keys().isEmpty)
+    }
+
+    /// Sends `request` as a host's own HTTP stack would.
+    static func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return (data, try #require(response as? HTTPURLResponse))
+    }
+
+    @Test("a host's own HTTP stack: authorize, the nonce answer handled, the retry accepted, a replayed request refused")
+    func hostHTTPStack() async throws {
+        let storage = InMemoryStorage()
+        let client = try await Self.client(try DPoPFixture.service(), storage: storage)
+        let profile = try await client.registerUser(.provider(InteropEnvironment.browserProvider), responder: InteropResponder()).profile
+        let resource = try #require(DPoPFixture.resource)
+
+        var request = try await client.authorize(URLRequest(url: resource))
+        #expect(request.value(forHTTPHeaderField: "Authorization")?.hasPrefix("DPoP ") == true && request.value(forHTTPHeaderField: "DPoP") != nil)
+        var (data, response) = try await Self.send(request)
+        #expect(response.statusCode == 401, "no nonce from this server yet")
+        #expect(try await client.handleResponse(response, body: data, to: request) == .retry)
+        request = try await client.authorize(request)
+        (data, response) = try await Self.send(request)
+        #expect(response.statusCode == 200)
+        #expect(try await client.handleResponse(response, body: data, to: request) == .accept)
+
+        #expect(try await Self.send(request).1.statusCode == 401, "the same proof twice: a replay")
+        let next = try await client.authorize(URLRequest(url: resource))
+        #expect(try await Self.send(next).1.statusCode == 200, "the remembered nonce: accepted at once")
+        try await client.deregister(profile)
     }
 
     @Test("three wrong PINs at the extension API deregister the profile there, revoke its tokens and remove it here")
