@@ -54,11 +54,13 @@ enum DPoPFixture {
         return try HTTPIdentityService(configuration: configuration)
     }
 
-    /// A device-mode client of `service` on `storage`, started.
-    static func client(_ service: HTTPIdentityService, storage: InMemoryStorage) async throws -> UserClient {
+    /// A client of `service` on `storage`, started: device placement unless told otherwise.
+    static func client(_ service: HTTPIdentityService, storage: InMemoryStorage, placement: AuthenticatorPlacement = .device(maxPinFailures: 3))
+        async throws -> UserClient
+    {
         var configuration = ClientConfiguration(redirectURI: InteropEnvironment.redirectURI, defaultScopes: ["openid", "profile", "email"])
         configuration.callbackExecutor = .immediate
-        configuration.authenticators = .device(maxPinFailures: 3)
+        configuration.authenticators = placement
         configuration.logger = .disabled
         let client = UserClient(configuration: configuration, service: service, storage: storage)
         try await client.start()
@@ -81,6 +83,17 @@ enum DPoPFixture {
         let tokens = try await service.exchangeCode(code, request: request, proofKey: key)
         let subject = try await service.validateIdToken(try #require(tokens.idToken), nonce: request.nonce.value).subject
         return (key, tokens, subject, url)
+    }
+
+    /// Expires the session's access token and calls the resource through `client`, which must
+    /// refresh with the profile's key first. Returns the refreshed tokens, checked new and bound.
+    static func refreshThroughAPI(_ client: UserClient, _ profile: UserProfile, _ comment: Comment) async throws -> TokenSet {
+        let before = try client.sessionTokens()
+        client.withState { $0.profiles[profile]?.tokens.expiresAt = .distantPast }
+        #expect(try await client.authenticatedRequest(URLRequest(url: try #require(resource))).1.statusCode == 200, comment)
+        let refreshed = try client.sessionTokens()
+        #expect(refreshed.accessToken != before.accessToken && refreshed.isSenderConstrained)
+        return refreshed
     }
 
     /// One request to the resource server, by hand: its status and headers (names lowercased).
@@ -248,11 +261,7 @@ struct DPoPInteropTests {
         _ = try await client.changePin(responder: ScriptedAnswers(["73914"], newPin: "80426"))
         let relaunched = try await DPoPFixture.client(service, storage: storage)
         try await relaunched.authenticateUser(profile, responder: ScriptedAnswers(["80426"]))
-        let beforeRefresh = try relaunched.sessionTokens()
-        relaunched.withState { $0.profiles[profile]?.tokens.expiresAt = .distantPast }
-        #expect(try await relaunched.authenticatedRequest(api).1.statusCode == 200, "refreshed with the key after a rotation and a relaunch")
-        let refreshed = try relaunched.sessionTokens()
-        #expect(refreshed.accessToken != beforeRefresh.accessToken && refreshed.isSenderConstrained)
+        let refreshed = try await DPoPFixture.refreshThroughAPI(relaunched, profile, "refreshed with the key after a rotation and a relaunch")
 
         try await relaunched.deregister(profile)
         #expect(try storage.keys().isEmpty, "the profile and its DPoP key are gone")

@@ -13,14 +13,12 @@ import Statechart
 /// one (`Tests/Fixtures/oidc-dpop/README.md`).
 @Suite("Interop: DPoP and PAR in the server placement against idpyoidc", .serialized, DPoPFixture.enabled)
 struct DPoPServerPlacementInteropTests {
-    /// A server-placement client of `service` on `storage`, started.
-    static func client(_ service: HTTPIdentityService, storage: InMemoryStorage) async throws -> UserClient {
-        var configuration = ClientConfiguration(redirectURI: InteropEnvironment.redirectURI, defaultScopes: ["openid", "profile", "email"])
-        configuration.callbackExecutor = .immediate
-        configuration.logger = .disabled
-        let client = UserClient(configuration: configuration, service: service, storage: storage)
-        try await client.start()
-        return client
+    /// A server-placement client of a new service for the fixture (DPoP and PAR required, or
+    /// `profile`) on `storage`, started, with alice registered through the browser (PIN 73914).
+    static func registered(storage: InMemoryStorage, profile security: SecurityProfile = .standard) async throws -> (UserClient, UserProfile) {
+        let client = try await DPoPFixture.client(try DPoPFixture.service(profile: security), storage: storage, placement: .server)
+        let profile = try await client.registerUser(.provider(InteropEnvironment.browserProvider), responder: InteropResponder()).profile
+        return (client, profile)
     }
 
     /// `POST /identityflow/pin/enrol` by hand with `authorization` (and `proof`, when given) for
@@ -51,7 +49,7 @@ struct DPoPServerPlacementInteropTests {
     func lifecycle() async throws {
         let storage = InMemoryStorage()
         let service = try DPoPFixture.service()
-        let client = try await Self.client(service, storage: storage)
+        let client = try await DPoPFixture.client(service, storage: storage, placement: .server)
         let responder = InteropResponder()
         let profile = try await client.registerUser(.provider(InteropEnvironment.browserProvider), responder: responder).profile
         #expect(responder.seen.current == ["browser", "createPin"])
@@ -82,13 +80,9 @@ struct DPoPServerPlacementInteropTests {
 
         // A PIN change re-enrols at the extension API with the bound token and the old key's proof.
         _ = try await client.changePin(responder: ScriptedAnswers(["73914"], newPin: "80426"))
-        let relaunched = try await Self.client(service, storage: storage)
+        let relaunched = try await DPoPFixture.client(service, storage: storage, placement: .server)
         try await relaunched.authenticateUser(profile, authenticator: .pin, responder: ScriptedAnswers(["80426"]))
-        let beforeRefresh = try relaunched.sessionTokens()
-        relaunched.withState { $0.profiles[profile]?.tokens.expiresAt = .distantPast }
-        #expect(try await relaunched.authenticatedRequest(api).1.statusCode == 200, "refreshed at idpyoidc with the key, after a relaunch")
-        let refreshed = try relaunched.sessionTokens()
-        #expect(refreshed.accessToken != beforeRefresh.accessToken && refreshed.isSenderConstrained)
+        let refreshed = try await DPoPFixture.refreshThroughAPI(relaunched, profile, "refreshed at idpyoidc with the key, after a relaunch")
 
         try await relaunched.deregister(profile)
         #expect(try storage.keys().isEmpty, "the profile and its DPoP key are gone")
@@ -99,9 +93,7 @@ struct DPoPServerPlacementInteropTests {
     @Test("a PIN login's copied tokens: the access token refused at the resource server and at the extension API, the refresh token at the provider")
     func copiedTokens() async throws {
         let storage = InMemoryStorage()
-        let service = try DPoPFixture.service()
-        let client = try await Self.client(service, storage: storage)
-        let profile = try await client.registerUser(.provider(InteropEnvironment.browserProvider), responder: InteropResponder()).profile
+        let (client, profile) = try await Self.registered(storage: storage)
         try await client.logout()
         try await client.authenticateUser(profile, responder: ScriptedAnswers(["73914"]))
         let copied = try client.sessionTokens()
@@ -126,8 +118,9 @@ struct DPoPServerPlacementInteropTests {
 
         // The provider: the login's refresh token with the thief's key, and without a proof.
         let refreshToken = try #require(copied.refreshToken)
+        let thiefService = try DPoPFixture.service()
         await InteropEnvironment.expectError(.dpopProofRefused) { () throws(IdentityFlowError) in
-            try await service.refresh(refreshToken, proofKey: thief)
+            try await thiefService.refresh(refreshToken, proofKey: thief)
         }
         await #expect(throws: IdentityFlowError.self) { try await DPoPFixture.bearerService().refresh(refreshToken, proofKey: nil) }
 
@@ -139,8 +132,7 @@ struct DPoPServerPlacementInteropTests {
     @Test("the FAPI 2.0 profile in the server placement: registration, PIN login and the API, every token bound")
     func fapi2() async throws {
         let storage = InMemoryStorage()
-        let client = try await Self.client(try DPoPFixture.service(profile: .fapi2), storage: storage)
-        let profile = try await client.registerUser(.provider(InteropEnvironment.browserProvider), responder: InteropResponder()).profile
+        let (client, profile) = try await Self.registered(storage: storage, profile: .fapi2)
         try await client.logout()
         try await client.authenticateUser(profile, responder: ScriptedAnswers(["73914"]))
         #expect(try client.sessionTokens().isSenderConstrained)
@@ -158,8 +150,7 @@ struct DPoPServerPlacementInteropTests {
     @Test("a host's own HTTP stack: authorize, the nonce answer handled, the retry accepted, a replayed request refused")
     func hostHTTPStack() async throws {
         let storage = InMemoryStorage()
-        let client = try await Self.client(try DPoPFixture.service(), storage: storage)
-        let profile = try await client.registerUser(.provider(InteropEnvironment.browserProvider), responder: InteropResponder()).profile
+        let (client, profile) = try await Self.registered(storage: storage)
         let resource = try #require(DPoPFixture.resource)
 
         var request = try await client.authorize(URLRequest(url: resource))
@@ -181,9 +172,7 @@ struct DPoPServerPlacementInteropTests {
     @Test("three wrong PINs at the extension API deregister the profile there, revoke its tokens and remove it here")
     func lockout() async throws {
         let storage = InMemoryStorage()
-        let service = try DPoPFixture.service()
-        let client = try await Self.client(service, storage: storage)
-        let profile = try await client.registerUser(.provider(InteropEnvironment.browserProvider), responder: InteropResponder()).profile
+        let (client, profile) = try await Self.registered(storage: storage)
         let registered = try client.sessionTokens()
         try await client.logout()
         await InteropEnvironment.expectError(.userDeregistered) { () throws(IdentityFlowError) in
@@ -191,7 +180,7 @@ struct DPoPServerPlacementInteropTests {
         }
         #expect(client.userProfiles.isEmpty)
         #expect(try storage.keys().isEmpty)
-        #expect(try await !service.profileExists(profile))
+        #expect(try await !DPoPFixture.service().profileExists(profile))
         #expect(try await !DPoPFixture.isActive(try #require(registered.refreshToken)))
     }
 }
