@@ -154,20 +154,7 @@ struct DPoPServiceTests {
 
     @Test("dpop required: the password grant, token exchange and provider sessions (bearer tokens) are refused with 11020; nothing is sent")
     func requiredRefusesUnboundGrants() async throws {
-        let provider = SenderConstraintProvider(metadata: SenderConstraintProvider.full)
-        try await provider.run(configure: { $0.dpop = .required }) { service in
-            let password = await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
-                try await service.passwordGrant(login: "alice", password: Redacted("pw"), scopes: [])
-            }
-            #expect(password?.message.contains("dpop: required") == true)
-            await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
-                try await service.exchangeExternalToken(ExternalToken(provider: "other", token: "t"), scopes: [])
-            }
-            await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
-                try await service.exchangeSession(Redacted("s"), request: DPoPTestSupport.request)
-            }
-        }
-        #expect(provider.requests(to: "/o/token/").isEmpty)
+        try await DPoPTestSupport.expectBearerGrantsRefused(configure: { $0.dpop = .required }, naming: "dpop: required")
     }
 
     @Test("without a key the answer must be Bearer, as before; a DPoP answer to no proof is refused")

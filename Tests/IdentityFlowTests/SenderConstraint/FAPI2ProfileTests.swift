@@ -7,13 +7,8 @@ import Statechart
 /// before any browser opens, and anything weaker is refused.
 @Suite("FAPI 2.0 client profile")
 struct FAPI2ProfileTests {
-    private static let provider = IdentityProvider(identifier: "idp", name: "IdP", kind: .browser)
-
-    private static var request: AuthorizationRequest {
-        var request = DPoPTestSupport.request
-        request.dpopKeyThumbprint = DPoPTestSupport.knownKey.thumbprint
-        return request
-    }
+    private static let provider = DPoPTestSupport.browserProvider
+    private static var request: AuthorizationRequest { DPoPTestSupport.boundRequest }
 
     private static func fapi2(_ configuration: inout HTTPServiceConfiguration) { configuration.securityProfile = .fapi2 }
 
@@ -94,20 +89,7 @@ struct FAPI2ProfileTests {
 
     @Test("the password grant, token exchange and provider sessions are refused with 11020; nothing is sent")
     func weakerGrantsRefused() async throws {
-        let provider = SenderConstraintProvider(metadata: SenderConstraintProvider.full)
-        try await provider.run(configure: Self.fapi2) { service in
-            let password = await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
-                try await service.passwordGrant(login: "alice", password: Redacted("pw"), scopes: [])
-            }
-            #expect(password?.message.contains("FAPI 2.0") == true)
-            await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
-                try await service.exchangeExternalToken(ExternalToken(provider: "other", token: "t"), scopes: [])
-            }
-            await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
-                try await service.exchangeSession(Redacted("s"), request: Self.request)
-            }
-        }
-        #expect(provider.requests(to: "/o/token/").isEmpty)
+        try await DPoPTestSupport.expectBearerGrantsRefused(configure: Self.fapi2, naming: "FAPI 2.0")
     }
 
     @Test("a PIN or biometric login without a DPoP key is refused with 11080 under the profile; nothing is sent")

@@ -7,13 +7,8 @@ import Statechart
 /// client's authentication; the browser gets `client_id` and `request_uri` only.
 @Suite("Pushed authorization requests")
 struct PushedAuthorizationTests {
-    private static let provider = IdentityProvider(identifier: "idp", name: "IdP", kind: .browser)
-
-    private static var request: AuthorizationRequest {
-        var request = DPoPTestSupport.request
-        request.dpopKeyThumbprint = DPoPTestSupport.knownKey.thumbprint
-        return request
-    }
+    private static let provider = DPoPTestSupport.browserProvider
+    private static var request: AuthorizationRequest { DPoPTestSupport.boundRequest }
 
     @Test("whenAdvertised: the parameters (with dpop_jkt) are pushed; the URL is the authorization endpoint with client_id and request_uri only")
     func pushAndURLShape() async throws {

@@ -103,6 +103,39 @@ enum DPoPTestSupport {
 }
 
 extension DPoPTestSupport {
+    /// The browser provider the scripted provider's sign-ins go through.
+    static let browserProvider = IdentityProvider(identifier: "idp", name: "IdP", kind: .browser)
+
+    /// ``request`` naming ``knownKey`` as its `dpop_jkt`, as a registration with a DPoP key sends it.
+    static var boundRequest: AuthorizationRequest {
+        var bound = request
+        bound.dpopKeyThumbprint = knownKey.thumbprint
+        return bound
+    }
+
+    /// Under `configure`, the grants that issue bearer tokens (password, token exchange, the
+    /// provider's session exchange) are refused with 11020 naming `reason`, and nothing reaches
+    /// the token endpoint.
+    static func expectBearerGrantsRefused(
+        configure: (inout HTTPServiceConfiguration) -> Void, naming reason: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let provider = SenderConstraintProvider(metadata: SenderConstraintProvider.full)
+        try await provider.run(configure: configure) { service in
+            let password = await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
+                try await service.passwordGrant(login: "alice", password: Redacted("pw"), scopes: [])
+            }
+            #expect(password?.message.contains(reason) == true, sourceLocation: sourceLocation)
+            await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
+                try await service.exchangeExternalToken(ExternalToken(provider: "other", token: "t"), scopes: [])
+            }
+            await HTTPTestSupport.expectError(.featureNotSupported) { () throws(IdentityFlowError) in
+                try await service.exchangeSession(Redacted("s"), request: boundRequest)
+            }
+        }
+        #expect(provider.requests(to: "/o/token/").isEmpty, sourceLocation: sourceLocation)
+    }
+
     /// A request without `openid` (the scripted provider issues no ID token).
     static let request = AuthorizationRequest(
         redirectURI: URL(string: "identityflow://callback")!, scopes: ["profile"],
