@@ -402,12 +402,26 @@ extension HTTPIdentityService {
     /// Sends a request that carries the user's access token: as a bearer token, or with a key as
     /// `Authorization: DPoP` with a proof naming it (RFC 9449 §7). Under ``SecurityProfile/fapi2``
     /// every token is bound, so a call without the key is refused before anything is sent.
-    /// - Throws: ``ErrorCode/securityProfileNotMet`` for a keyless call under the profile; as ``send(_:path:body:bearer:context:proofKey:)``.
+    ///
+    /// An extension server that takes only bearer tokens answers the `DPoP` scheme with a `401`
+    /// whose challenge offers no `DPoP` scheme: that is ``ErrorCode/dpopProofRefused``, naming the
+    /// cause, rather than a refused token (the user's session is fine; the server is not ready).
+    /// - Throws: ``ErrorCode/securityProfileNotMet`` for a keyless call under the profile;
+    ///   ``ErrorCode/dpopProofRefused`` from a bearer-only server; as ``send(_:path:body:bearer:context:proofKey:)``.
     func sendAuthorized(_ method: String, path: String, body: JSONValue?, accessToken: Redacted<String>, proofKey: DPoPKey?, context: String)
         async throws(IdentityFlowError) -> HTTPResponse
     {
         try requireKeyUnderFAPI2(proofKey, for: context)
-        return try await send(method, path: path, body: body, bearer: accessToken, context: context, proofKey: proofKey)
+        let response = try await send(method, path: path, body: body, bearer: accessToken, context: context, proofKey: proofKey)
+        if proofKey != nil, response.status == 401, let challenge = response.header("WWW-Authenticate"), !challenge.lowercased().contains("dpop") {
+            var error = IdentityFlowError(
+                .dpopProofRefused,
+                "The server refused the DPoP-bound access token at \(context), and its challenge offers no DPoP scheme: it takes bearer tokens only. An extension server must accept `Authorization: DPoP` with a proof (RFC 9449 §7, docs/extension-api.openapi.yaml) once the provider binds tokens; until then set `dpop` to `.off`."
+            )
+            error.oauthError = Self.errorCode(of: response)
+            throw error
+        }
+        return response
     }
 
     private static func pathSegment(_ text: String) -> String { formEncode(text) }

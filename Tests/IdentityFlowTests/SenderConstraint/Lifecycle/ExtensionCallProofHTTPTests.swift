@@ -133,6 +133,26 @@ struct ExtensionCallProofHTTPTests {
         #expect(server.requests.count == 2)
     }
 
+    @Test("a bearer-only extension server (its 401 challenge offers no DPoP scheme) is 11083 naming the cause, not a refused session", arguments: calls)
+    func bearerOnlyServer(_ call: Call) async throws {
+        let server = try LoopbackHTTPServer(maxRequests: 4) { _ in
+            .response(
+                status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#, "Content-Type": "application/json"],
+                body: Data(#"{"error": "invalid_token"}"#.utf8))
+        }
+        defer { server.stop() }
+        let service = try Self.service(server)
+        let refused = await HTTPTestSupport.expectError(.dpopProofRefused) { () throws(IdentityFlowError) in
+            try await call.send(service, DPoPTestSupport.knownKey)
+        }
+        #expect(refused?.message.contains("bearer tokens only") == true)
+        #expect(refused?.oauthError == "invalid_token")
+        #expect(server.requests.count == 1)
+        await HTTPTestSupport.expectError(.userNotAuthenticated) { () throws(IdentityFlowError) in
+            try await call.send(service, nil)
+        }
+    }
+
     /// The flows over HTTP: a server-mode registration against the scripted DPoP provider with an
     /// extension API, then the mobile authentication enrolment. The first `pin/enrol` asks for a
     /// nonce (`401`); every enrolment carries the registration's bound token with the profile's proof.
